@@ -1,0 +1,84 @@
+// Turning the shared CLI flags into engine options (hermetic when --home is given).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EngineOptions, SettingSource, TouchTool } from '../engine/index.js';
+import { many, one, has, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
+
+export const ENGINE_FLAGS: Record<string, FlagSpec> = {
+  cwd: { value: true },
+  home: { value: true },
+  'claude-version': { value: true },
+  model: { value: true },
+  'add-dir': { value: true, repeat: true },
+  'setting-sources': { value: true },
+  env: { value: true, repeat: true },
+  'managed-dir': { value: true },
+  bare: {},
+  settings: { value: true },
+};
+
+function mustBeDir(p: string, what: string): string {
+  const abs = path.resolve(p);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    throw new UsageError(`${what} ${p} does not exist`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`${what} ${p} is not a folder`);
+  return abs;
+}
+
+export function engineOptions(p: ParsedArgs): EngineOptions {
+  const cwd = mustBeDir(one(p, 'cwd') ?? process.cwd(), '--cwd');
+  const homeFlag = one(p, 'home');
+  const home = homeFlag === undefined ? undefined : path.resolve(homeFlag);
+  const env: Record<string, string | undefined> = home === undefined ? { ...process.env } : { HOME: home };
+  for (const kv of many(p, 'env')) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new UsageError(`--env needs NAME=VALUE, got "${kv}"`);
+    env[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  let settingSources: SettingSource[] | undefined;
+  const ss = one(p, 'setting-sources');
+  if (ss !== undefined) {
+    settingSources = [];
+    for (const s of ss.split(',').map((x) => x.trim()).filter(Boolean)) {
+      if (s !== 'user' && s !== 'project' && s !== 'local') throw new UsageError(`--setting-sources takes user, project and local, got "${s}"`);
+      settingSources.push(s);
+    }
+  }
+  let flagSettings: Record<string, unknown> | undefined;
+  const st = one(p, 'settings');
+  if (st !== undefined) {
+    try {
+      const text = st.trim().startsWith('{') ? st : fs.readFileSync(path.resolve(st), 'utf8');
+      flagSettings = JSON.parse(text) as Record<string, unknown>;
+    } catch (e) {
+      throw new UsageError(`--settings: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return {
+    cwd,
+    home,
+    env,
+    claudeVersion: one(p, 'claude-version'),
+    model: one(p, 'model') ?? env.ANTHROPIC_MODEL,
+    addDirs: many(p, 'add-dir').map((d) => path.resolve(cwd, d)),
+    settingSources,
+    managedDir: one(p, 'managed-dir') === undefined ? undefined : path.resolve(one(p, 'managed-dir')!),
+    bare: has(p, 'bare'),
+    flagSettings,
+  };
+}
+
+const TOOLS: readonly TouchTool[] = ['Read', 'Edit', 'Write', 'Bash'];
+
+export function parseTouch(spec: string): { tool: TouchTool; path: string } {
+  const i = spec.indexOf(':');
+  const tool = spec.slice(0, i) as TouchTool;
+  const p = spec.slice(i + 1);
+  if (i <= 0 || !TOOLS.includes(tool)) throw new UsageError(`--touch takes TOOL:ABS_PATH with TOOL one of ${TOOLS.join(', ')}, got "${spec}"`);
+  if (!path.isAbsolute(p)) throw new UsageError(`--touch path must be absolute, got "${p}"`);
+  return { tool, path: p };
+}

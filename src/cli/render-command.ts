@@ -1,0 +1,28 @@
+// `claude-layers render … --json`: the engine's prediction in the contract's JSON shape.
+import { analyze, renderStartupBlock } from '../engine/index.js';
+import { many, has, parseArgs, UsageError } from './args.js';
+import { ENGINE_FLAGS, engineOptions, parseTouch } from './engine-options.js';
+
+export interface RenderJson {
+  claudeVersion: string;
+  instructions: { text: string; entries: { path: string; type: string; text: string }[] } | null;
+  skills: { text: string; entries: { name: string; text: string; demoted: boolean; bundled: boolean }[] } | null;
+  touches: { tool: string; path: string; injected: { path: string; text: string }[] }[];
+  diagnostics: { path: string; line: number | null; severity: string; rule: string; message: string }[];
+}
+
+export function renderCommand(argv: string[]): { json: RenderJson; request?: string } {
+  const p = parseArgs(argv, { ...ENGINE_FLAGS, touch: { value: true, repeat: true }, json: {}, request: {} });
+  if (p.positionals.length) throw new UsageError(`render takes no positional arguments (got "${p.positionals[0]}")`);
+  const touches = many(p, 'touch').map(parseTouch);
+  const a = analyze(engineOptions(p));
+  const session = a.session();
+  const json: RenderJson = {
+    claudeVersion: a.profile.version,
+    instructions: a.startupText === undefined ? null : { text: a.startupText, entries: a.startup.map((e) => ({ path: e.path, type: e.type, text: e.text })) },
+    skills: null,
+    touches: touches.map((t) => ({ tool: t.tool, path: t.path, injected: session.touch(t.tool, t.path).map((i) => ({ path: i.path, text: i.text })) })),
+    diagnostics: a.diagnostics.map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
+  };
+  return { json, request: has(p, 'request') ? renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) : undefined };
+}

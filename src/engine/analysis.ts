@@ -1,0 +1,130 @@
+// The engine's front door. `analyze` reads what the first request needs once; the result answers
+// "what would touching this file inject" from memory, and `refresh` re-reads only what changed.
+import * as path from 'node:path';
+import { LARGE_FILE_CHARS } from './content.js';
+import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
+import { resolveEnvironment, type EngineOptions, type Environment } from './environment.js';
+import { compileExcludes } from './excludes.js';
+import { entryText, SUFFIX } from './format-strings.js';
+import { findGit } from './git.js';
+import { LazySession } from './lazy.js';
+import { Loader, TextCache, type LoadedFile } from './loader.js';
+import { loadMemoryIndex, type MemoryIndex, type MemoryLocation } from './memory.js';
+import type { ConditionalRule, InstructionEntry, LazyInjection, TouchTool } from './model.js';
+import { chooseProfile, type ClaudeProfile } from './profiles.js';
+import { renderStartupSection } from './render.js';
+import { loadSettings, type Settings } from './settings.js';
+import { loadStartup, type StartupResult } from './startup.js';
+
+export interface MemoryState {
+  location: MemoryLocation;
+  enabled: boolean;
+  why: string;
+  index?: MemoryIndex;
+}
+
+export interface Analysis {
+  profile: ClaudeProfile;
+  env: Environment;
+  settings: Settings;
+  /** startup entries, in request order */
+  startup: InstructionEntry[];
+  /** the startup section text (preamble + entries), undefined when nothing loads */
+  startupText: string | undefined;
+  /** conditional rules known at startup (managed, user, ancestors), for "lazy elsewhere" and hovers */
+  conditionalRules: ConditionalRule[];
+  memory: MemoryState;
+  diagnostics: Diagnostic[];
+  /** a fresh Claude Code session over this analysis */
+  session(): LazySession;
+  /** what a first touch of `file` by `tool` would inject in a fresh session */
+  lazyFor(file: string, tool?: TouchTool): LazyInjection[];
+}
+
+function toEntry(f: LoadedFile): InstructionEntry {
+  const content = f.content.trim();
+  return { path: f.path, type: f.type, content, text: entryText(f.path, SUFFIX[f.type], content), origin: f.origin, parent: f.parent };
+}
+
+export function analyze(options: EngineOptions): Analysis {
+  const sink = new DiagnosticSink();
+  const { profile, note } = chooseProfile(options.claudeVersion);
+  const env = resolveEnvironment(options);
+  if (note) sink.add({ path: '', severity: 'info', rule: 'unknown-version', message: note });
+  const texts = new TextCache(env);
+  return build(env, profile, sink, texts);
+}
+
+function externalApproved(env: Environment, settings: Settings): boolean {
+  const git = findGit(env.fs, env.cwd);
+  if (!git) return false;
+  const projects = settings.globalConfig.projects;
+  if (!projects || typeof projects !== 'object') return false;
+  const roots = [git.root];
+  const real = env.fs.realpath(git.root);
+  if (real.ok) roots.push(real.value);
+  return roots.some((r) => (projects as Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }>)[r]?.hasClaudeMdExternalIncludesApproved === true);
+}
+
+function build(env: Environment, profile: ClaudeProfile, sink: DiagnosticSink, texts: TextCache): Analysis {
+  const settings = loadSettings(env, sink);
+  const loader = new Loader(
+    { env, profile, sink, excluded: compileExcludes(settings.claudeMdExcludes, env.fs), externalApproved: externalApproved(env, settings) },
+    texts,
+  );
+  const startupResult: StartupResult = loadStartup(loader, settings);
+  const startup = startupResult.files.map(toEntry);
+
+  const memState = loadMemoryIndex(env, settings, profile, texts);
+  const memory: MemoryState = { location: memState.location, enabled: memState.enabled.enabled, why: memState.enabled.why, index: memState.index };
+  const instructionsOff = env.bare || ['1', 'true', 'yes', 'on'].includes((env.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS ?? '').toLowerCase());
+  if (memState.index && memState.index.content && !instructionsOff) {
+    const c = memState.index.content;
+    startup.push({ path: memState.index.path, type: 'AutoMem', content: c, text: entryText(memState.index.path, SUFFIX.AutoMem, c), origin: { kind: 'auto-memory', memoryDir: memState.location.dir } });
+  }
+
+  for (const e of startup)
+    if (e.content.length >= LARGE_FILE_CHARS)
+      sink.add({ path: e.path, severity: 'info', rule: 'large-file', message: `${e.content.length.toLocaleString('en-US')} characters: Claude Code's /memory view flags instruction files of 40,000 characters and more (it still loads in full)` });
+
+  const startupPaths = new Set<string>();
+  for (const e of startup) {
+    startupPaths.add(path.normalize(e.path));
+    const real = env.fs.realpath(e.path);
+    if (real.ok) startupPaths.add(real.value);
+  }
+
+  // conditional rules of managed, user and ancestor folders (the ones known without a touch)
+  const conditionalRules: ConditionalRule[] = [];
+  const seen = new Set<string>();
+  const addRules = (files: LoadedFile[]) => {
+    for (const f of files) {
+      if (!f.globs || f.origin.kind !== 'rule' || seen.has(f.path)) continue;
+      seen.add(f.path);
+      conditionalRules.push({ path: f.path, type: f.type, base: f.origin.base, patterns: f.globs, rawPatterns: f.processed.rawGlobs ?? f.globs, line: f.processed.pathsLine });
+    }
+  };
+  const quiet = new DiagnosticSink();
+  const quietLoader = new Loader({ ...loader.ctx, sink: quiet }, texts);
+  addRules(quietLoader.walkRules(path.join(env.managedDir, '.claude', 'rules'), 'Managed', new Set(), env.cwd, true));
+  if (env.settingSources.has('user')) addRules(quietLoader.walkRules(path.join(env.userDir, 'rules'), 'User', new Set(), env.cwd, true));
+  if (env.settingSources.has('project'))
+    for (const d of startupResult.ancestors)
+      if (!startupResult.worktreeSkipped.has(d)) addRules(quietLoader.walkRules(path.join(d, '.claude', 'rules'), 'Project', new Set(), d, true));
+
+  const session = () => new LazySession(loader, startupResult, startupPaths);
+  return {
+    profile,
+    env,
+    settings,
+    startup,
+    startupText: renderStartupSection(startup),
+    conditionalRules,
+    memory,
+    get diagnostics() {
+      return sink.all();
+    },
+    session,
+    lazyFor: (file, tool = 'Read') => session().touch(tool, file),
+  };
+}

@@ -1,0 +1,95 @@
+// The hermetic view of the machine the engine reasons about: launch directory, HOME, environment
+// variables, flags. Nothing reads process.env or os.homedir() except through `defaultEnvironment`.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { FileAccess } from './file-access.js';
+import { nodeFileAccess } from './file-access.js';
+
+export type SettingSource = 'user' | 'project' | 'local';
+export const ALL_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
+
+export interface EngineOptions {
+  /** the launch directory (where `claude` is started) */
+  cwd: string;
+  /** HOME as Claude Code sees it */
+  home?: string;
+  /** the environment Claude Code sees; defaults to process.env only when `home` is also left out */
+  env?: Record<string, string | undefined>;
+  claudeVersion?: string;
+  model?: string;
+  addDirs?: string[];
+  /** `--setting-sources`; undefined means all */
+  settingSources?: SettingSource[];
+  /** replaces /etc/claude-code */
+  managedDir?: string;
+  bare?: boolean;
+  /** `--settings` file or JSON, the flag settings layer */
+  flagSettings?: Record<string, unknown>;
+  fs?: FileAccess;
+}
+
+export interface Environment {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  addDirs: string[];
+  settingSources: ReadonlySet<SettingSource>;
+  managedDir: string;
+  bare: boolean;
+  model?: string;
+  flagSettings?: Record<string, unknown>;
+  fs: FileAccess;
+  /** `CLAUDE_CONFIG_DIR` or ~/.claude */
+  userDir: string;
+  /** where ~/.claude.json lives */
+  globalConfigPath: string;
+}
+
+export function defaultManagedDir(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'darwin') return '/Library/Application Support/ClaudeCode';
+  if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode';
+  return '/etc/claude-code';
+}
+
+export function isTruthyEnv(v: string | undefined): boolean {
+  if (v === undefined) return false;
+  return ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
+}
+
+export function isDefinedFalsyEnv(v: string | undefined): boolean {
+  if (v === undefined) return false;
+  return ['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase());
+}
+
+export function resolveEnvironment(o: EngineOptions): Environment {
+  const env = o.env ?? (o.home === undefined ? { ...process.env } : {});
+  const home = path.resolve(o.home ?? env.HOME ?? os.homedir());
+  const configDir = env.CLAUDE_CONFIG_DIR;
+  const userDir = configDir ? path.resolve(configDir) : path.join(home, '.claude');
+  return {
+    cwd: path.resolve(o.cwd),
+    home,
+    env,
+    addDirs: (o.addDirs ?? []).map((d) => path.resolve(o.cwd, d)),
+    settingSources: new Set(o.settingSources ?? ALL_SETTING_SOURCES),
+    managedDir: o.managedDir ?? defaultManagedDir(),
+    bare: !!o.bare || isTruthyEnv(env.CLAUDE_CODE_SIMPLE),
+    model: o.model,
+    flagSettings: o.flagSettings,
+    fs: o.fs ?? nodeFileAccess,
+    userDir,
+    globalConfigPath: configDir ? path.join(path.resolve(configDir), '.claude.json') : path.join(home, '.claude.json'),
+  };
+}
+
+/** is `p` equal to or below `dir` (both absolute)? */
+export function isInside(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** is `p` strictly below `dir`? */
+export function isStrictlyInside(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}

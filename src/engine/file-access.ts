@@ -1,0 +1,113 @@
+// The one door through which the engine touches the disk. Tests, the CLI and the extension share it;
+// the snapshot layer (snapshot.ts) sits on top so that editor queries are answered from memory.
+import * as fs from 'node:fs';
+
+export type NodeKind = 'file' | 'dir' | 'other';
+
+export interface StatInfo {
+  kind: NodeKind;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface LinkInfo extends StatInfo {
+  /** true when the path itself is a symbolic link (kind/size then describe the link, not its target) */
+  isSymlink: boolean;
+}
+
+export interface DirEntry {
+  name: string;
+  /** kind of the entry itself; symlinks are reported as 'symlink' and must be stat'ed to learn the target */
+  kind: NodeKind | 'symlink';
+}
+
+export type FsResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
+
+export interface FileAccess {
+  /** stat following symlinks */
+  stat(path: string): FsResult<StatInfo>;
+  /** stat of the path itself */
+  lstat(path: string): FsResult<LinkInfo>;
+  /** entries in the file system's own (unsorted) order, as `opendir` returns them */
+  readDir(path: string): FsResult<DirEntry[]>;
+  /** whole file, refused with code EFBIG when larger than maxBytes; only regular files are read */
+  readFile(path: string, maxBytes: number): FsResult<Uint8Array>;
+  realpath(path: string): FsResult<string>;
+}
+
+function fail<T>(e: unknown): FsResult<T> {
+  const err = e as NodeJS.ErrnoException;
+  return { ok: false, code: err?.code ?? 'EIO', message: err?.message ?? String(e) };
+}
+
+function kindOf(s: fs.Stats): NodeKind {
+  return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other';
+}
+
+/** The real file system, synchronous: every call is bounded (no reads of FIFOs or devices). */
+export const nodeFileAccess: FileAccess = {
+  stat(path) {
+    try {
+      const s = fs.statSync(path);
+      return { ok: true, value: { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs } };
+    } catch (e) {
+      return fail(e);
+    }
+  },
+  lstat(path) {
+    try {
+      const s = fs.lstatSync(path);
+      return { ok: true, value: { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs, isSymlink: s.isSymbolicLink() } };
+    } catch (e) {
+      return fail(e);
+    }
+  },
+  readDir(path) {
+    let dir: fs.Dir | undefined;
+    try {
+      dir = fs.opendirSync(path);
+      const out: DirEntry[] = [];
+      for (let d = dir.readSync(); d !== null; d = dir.readSync()) {
+        out.push({ name: d.name, kind: d.isSymbolicLink() ? 'symlink' : d.isFile() ? 'file' : d.isDirectory() ? 'dir' : 'other' });
+      }
+      return { ok: true, value: out };
+    } catch (e) {
+      return fail(e);
+    } finally {
+      try {
+        dir?.closeSync();
+      } catch {
+        /* already closed */
+      }
+    }
+  },
+  readFile(path, maxBytes) {
+    let fd: number | undefined;
+    try {
+      // open non-blocking so that a FIFO never blocks; then insist on a regular file
+      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const s = fs.fstatSync(fd);
+      if (!s.isFile()) return { ok: false, code: s.isDirectory() ? 'EISDIR' : 'ENOTREG', message: 'not a regular file' };
+      if (s.size > maxBytes) return { ok: false, code: 'EFBIG', message: `file is ${s.size} bytes` };
+      const buf = Buffer.allocUnsafe(s.size);
+      let off = 0;
+      while (off < s.size) {
+        const n = fs.readSync(fd, buf, off, s.size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      return { ok: true, value: buf.subarray(0, off) };
+    } catch (e) {
+      return fail(e);
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  },
+  realpath(path) {
+    try {
+      return { ok: true, value: fs.realpathSync(path) };
+    } catch (e) {
+      return fail(e);
+    }
+  },
+};

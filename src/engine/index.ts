@@ -1,0 +1,10 @@
+// Public surface of the engine, shared by the CLI, the extension host and the tests.
+export { analyze, type Analysis, type MemoryState } from './analysis.js';
+export type { EngineOptions, Environment, SettingSource } from './environment.js';
+export type { Diagnostic, Severity } from './diagnostics.js';
+export type { FileAccess } from './file-access.js';
+export { nodeFileAccess } from './file-access.js';
+export * from './model.js';
+export { chooseProfile, PROFILES, NEWEST_PROFILE, type ClaudeProfile } from './profiles.js';
+export { renderStartupBlock, renderStartupSection, renderLazy } from './render.js';
+export { compileMatcher, rulePatterns, splitPatterns } from './globs.js';

@@ -1,0 +1,243 @@
+// Loading one instruction file as Claude Code does: dedupe by path and real path, excludes, the
+// 4 MiB skip, processing, and its @includes depth-first (depth 4 loads, 5 does not), each include
+// inheriting the parent's type. Also the `.claude/rules` walk in raw directory order.
+import * as path from 'node:path';
+import { decodeUtf8, hasTextExtension, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from './content.js';
+import type { DiagnosticSink } from './diagnostics.js';
+import { isInside, type Environment } from './environment.js';
+import type { ExcludeMatcher } from './excludes.js';
+import type { InstructionType, Origin } from './model.js';
+import type { ClaudeProfile } from './profiles.js';
+
+export const MAX_INCLUDE_DEPTH = 5;
+
+export interface LoadedFile {
+  path: string;
+  type: InstructionType;
+  /** processed content, untrimmed */
+  content: string;
+  globs?: string[];
+  origin: Origin;
+  parent?: string;
+  processed: ProcessedFile;
+  isRule?: boolean;
+}
+
+export interface LoadContext {
+  env: Environment;
+  profile: ClaudeProfile;
+  sink: DiagnosticSink;
+  excluded: ExcludeMatcher;
+  /** hasClaudeMdExternalIncludesApproved for the git root */
+  externalApproved: boolean;
+  /** where a conditional rule found by a walk matches from; set by the caller of walkRules */
+}
+
+export type FileRead =
+  | { kind: 'text'; text: string; size: number }
+  | { kind: 'missing' }
+  | { kind: 'skipped'; reason: string; rule: string };
+
+/** Processed-text cache keyed by path; the snapshot layer invalidates it on change. */
+export class TextCache {
+  private readonly texts = new Map<string, FileRead>();
+  constructor(private readonly env: Environment) {}
+
+  read(p: string): FileRead {
+    const hit = this.texts.get(p);
+    if (hit) return hit;
+    const r = this.load(p);
+    this.texts.set(p, r);
+    return r;
+  }
+
+  invalidate(p?: string): void {
+    if (p === undefined) this.texts.clear();
+    else this.texts.delete(p);
+  }
+
+  private load(p: string): FileRead {
+    const fs = this.env.fs;
+    const st = fs.stat(p);
+    if (!st.ok) {
+      if (st.code === 'ENOENT' || st.code === 'ENOTDIR') return { kind: 'missing' };
+      if (st.code === 'ELOOP') return { kind: 'skipped', reason: 'symlink loop', rule: 'symlink-loop' };
+      return { kind: 'skipped', reason: `cannot stat (${st.code})`, rule: 'unreadable' };
+    }
+    if (st.value.kind === 'dir') return { kind: 'skipped', reason: 'is a directory', rule: 'not-a-file' };
+    if (st.value.kind !== 'file') return { kind: 'skipped', reason: 'not a regular file (device, FIFO or socket)', rule: 'not-a-file' };
+    if (st.value.size > MAX_INSTRUCTION_BYTES)
+      return { kind: 'skipped', reason: `${st.value.size} bytes is over Claude Code's 4 MiB limit: the file is skipped whole`, rule: 'over-4mib' };
+    const r = fs.readFile(p, MAX_INSTRUCTION_BYTES);
+    if (!r.ok) {
+      if (r.code === 'EFBIG') return { kind: 'skipped', reason: "over Claude Code's 4 MiB limit: the file is skipped whole", rule: 'over-4mib' };
+      if (r.code === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'skipped', reason: `cannot read (${r.code})`, rule: 'unreadable' };
+    }
+    return { kind: 'text', text: decodeUtf8(r.value), size: r.value.byteLength };
+  }
+}
+
+export class Loader {
+  constructor(
+    readonly ctx: LoadContext,
+    readonly texts: TextCache,
+  ) {}
+
+  private realpath(p: string): string | undefined {
+    const r = this.ctx.env.fs.realpath(p);
+    return r.ok ? r.value : undefined;
+  }
+
+  private isSymlink(p: string): boolean {
+    const r = this.ctx.env.fs.lstat(p);
+    return r.ok && r.value.isSymlink;
+  }
+
+  /** may includes of a file of this type leave the launch directory? */
+  private externalAllowed(type: InstructionType): boolean {
+    return type === 'User' || this.ctx.externalApproved;
+  }
+
+  process(p: string, text: string, collectIncludes = true): ProcessedFile {
+    return processInstructionText(text, p, {
+      stripBomBeforeFrontmatter: this.ctx.profile.stripBomBeforeFrontmatter,
+      collectIncludes,
+      home: this.ctx.env.home,
+    });
+  }
+
+  /**
+   * Load `p` and its includes. `processed` is the load pass's dedupe set.
+   * Returns the file (if it yields content) followed by its includes, depth-first.
+   */
+  loadFile(p: string, type: InstructionType, processed: Set<string>, origin: Origin, depth = 0, parent?: string): LoadedFile[] {
+    const { env, sink } = this.ctx;
+    const key = path.normalize(p);
+    if (processed.has(key)) return [];
+    if (depth >= MAX_INCLUDE_DEPTH) {
+      sink.add({ path: parent ?? p, severity: 'warning', rule: 'include-too-deep', message: `@${p} is not loaded: includes are followed to depth 4 only` });
+      return [];
+    }
+    const excludedBy = this.ctx.excluded(p, type);
+    if (excludedBy !== undefined) {
+      if (this.texts.read(p).kind === 'text')
+        sink.add({ path: p, severity: 'info', rule: 'excluded', message: `excluded by claudeMdExcludes pattern ${excludedBy}` });
+      return [];
+    }
+    if (!hasTextExtension(p)) {
+      sink.add({ path: parent ?? p, severity: 'warning', rule: 'include-not-text', message: `@${p} is not loaded: Claude Code includes only text files (extension ${path.extname(p)})` });
+      return [];
+    }
+    const real = this.realpath(p) ?? p;
+    const external = this.externalAllowed(type);
+    if (depth > 0 && !external && !isInside(real, env.cwd)) {
+      sink.add({
+        path: parent ?? p, severity: 'warning', rule: 'include-outside-cwd',
+        message: `@${p} is not loaded: it is outside the launch directory ${env.cwd} and external includes are not approved for this project`,
+      });
+      return [];
+    }
+    const realKey = real !== key ? path.normalize(real) : undefined;
+    if (realKey !== undefined && processed.has(realKey)) return [];
+    processed.add(key);
+    const read = this.texts.read(p);
+    if (read.kind === 'missing') {
+      if (depth > 0) sink.add({ path: parent ?? p, severity: 'warning', rule: 'include-missing', message: `@${p} is not loaded: no such file` });
+      return [];
+    }
+    if (read.kind === 'skipped') {
+      sink.add({ path: p, severity: read.rule === 'over-4mib' ? 'error' : 'warning', rule: read.rule, message: `not loaded: ${read.reason}` });
+      return [];
+    }
+    if (realKey !== undefined) processed.add(realKey);
+    const proc = this.process(p, read.text);
+    if (proc.yamlError) sink.add({ path: p, line: 1, severity: 'warning', rule: 'invalid-frontmatter', message: `frontmatter is not valid YAML (${proc.yamlError}); Claude Code strips it and ignores its keys` });
+    if (!proc.content.trim()) {
+      sink.add({ path: p, severity: 'info', rule: 'empty', message: 'empty after frontmatter and comments are removed: Claude Code skips it (and its includes)' });
+      return [];
+    }
+    const file: LoadedFile = { path: p, type, content: proc.content, globs: proc.globs, origin, parent, processed: proc };
+    const out: LoadedFile[] = [file];
+    for (const inc of proc.includes) {
+      if (!external && !isInside(inc, env.cwd)) {
+        sink.add({
+          path: p, severity: 'warning', rule: 'include-outside-cwd',
+          message: `@${path.relative(path.dirname(p), inc) || inc} is not loaded: ${inc} is outside the launch directory ${env.cwd} and external includes are not approved for this project`,
+        });
+        continue;
+      }
+      out.push(...this.loadFile(inc, type, processed, { kind: 'include', parent: p, depth: depth + 1 }, depth + 1, p));
+    }
+    return out;
+  }
+
+  /**
+   * Walk a `.claude/rules` folder (raw readdir order, recursing where folders appear), loading
+   * every `*.md`. `wantConditional` keeps the files that have `paths:` (else those without).
+   */
+  walkRules(rulesDir: string, type: InstructionType, processed: Set<string>, base: string, wantConditional: boolean, visited = new Set<string>()): LoadedFile[] {
+    const { env, sink } = this.ctx;
+    if (visited.has(rulesDir)) return [];
+    const st = env.fs.stat(rulesDir);
+    if (!st.ok || st.value.kind !== 'dir') {
+      if (st.ok === false && st.code === 'ELOOP') sink.add({ path: rulesDir, severity: 'warning', rule: 'symlink-loop', message: 'rules folder is a symlink loop' });
+      return [];
+    }
+    const external = this.externalAllowed(type);
+    const realDir = this.realpath(rulesDir) ?? rulesDir;
+    if (this.isSymlink(rulesDir) && !external && !isInside(realDir, env.cwd)) {
+      sink.add({ path: rulesDir, severity: 'warning', rule: 'rules-link-outside-cwd', message: `rules folder links to ${realDir}, outside the launch directory: Claude Code skips it` });
+      return [];
+    }
+    visited.add(rulesDir);
+    visited.add(realDir);
+    const list = env.fs.readDir(realDir);
+    if (!list.ok) {
+      if (list.code !== 'ENOENT' && list.code !== 'ENOTDIR')
+        sink.add({ path: rulesDir, severity: 'warning', rule: 'unreadable', message: `rules folder cannot be read (${list.code}): Claude Code skips it` });
+      return [];
+    }
+    const out: LoadedFile[] = [];
+    for (const ent of list.value) {
+      const linkPath = path.join(rulesDir, ent.name);
+      let target = linkPath;
+      let kind = ent.kind;
+      if (ent.kind === 'symlink') {
+        const real = this.realpath(linkPath);
+        const s = env.fs.stat(linkPath);
+        if (!real || !s.ok) {
+          if (s.ok === false && s.code === 'ELOOP') sink.add({ path: linkPath, severity: 'warning', rule: 'symlink-loop', message: 'symlink loop: skipped' });
+          continue;
+        }
+        target = real;
+        kind = s.value.kind;
+        if (!external && !isInside(real, env.cwd)) {
+          if (kind === 'dir' || ent.name.endsWith('.md'))
+            sink.add({ path: linkPath, severity: 'warning', rule: 'rules-link-outside-cwd', message: `links to ${real}, outside the launch directory: Claude Code skips it` });
+          continue;
+        }
+      } else if (realDir !== rulesDir) {
+        target = path.join(realDir, ent.name);
+      }
+      if (this.ctx.excluded(linkPath, type) !== undefined && linkPath !== target) continue;
+      if (kind === 'dir') {
+        out.push(...this.walkRules(target, type, processed, base, wantConditional, visited));
+      } else if (kind === 'file') {
+        if (!ent.name.endsWith('.md')) {
+          if (/\.(md|markdown|mdx)$/i.test(ent.name))
+            sink.add({ path: target, severity: 'warning', rule: 'rule-not-md', message: `rule files must end in lowercase ".md": Claude Code ignores ${ent.name}` });
+          continue;
+        }
+        const files = this.loadFile(target, type, processed, { kind: 'rule', rulesDir, base }, 0);
+        if (files[0]) files[0].isRule = true;
+        for (const f of files) {
+          if (f.globs && f.origin.kind !== 'rule') f.origin = { kind: 'rule', rulesDir, base, globs: f.globs };
+          else if (f.origin.kind === 'rule') f.origin = { ...f.origin, globs: f.globs };
+        }
+        out.push(...files.filter((f) => (wantConditional ? !!f.globs : !f.globs)));
+      }
+    }
+    return out;
+  }
+}

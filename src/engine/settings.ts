@@ -1,0 +1,87 @@
+// Claude Code settings as far as they change what reaches the request: each layer read once,
+// merged with Claude Code's precedence (user < project < local < flag < policy).
+import * as path from 'node:path';
+import { decodeUtf8 } from './content.js';
+import type { DiagnosticSink } from './diagnostics.js';
+import type { Environment } from './environment.js';
+
+export type SettingsLayerName = 'policy' | 'user' | 'project' | 'local' | 'flag';
+
+export interface SettingsLayer {
+  name: SettingsLayerName;
+  path: string;
+  data: Record<string, unknown>;
+}
+
+export interface Settings {
+  layers: SettingsLayer[];
+  /** the first layer (highest precedence first) that sets the key */
+  get<T = unknown>(key: string): { value: T; layer: SettingsLayer } | undefined;
+  /** a key's value from the merged settings (policy > flag > local > project > user) */
+  value<T = unknown>(key: string): T | undefined;
+  /** claudeMdExcludes from policy, user, project and local settings, concatenated */
+  claudeMdExcludes: string[];
+  /** ~/.claude.json */
+  globalConfig: Record<string, unknown>;
+}
+
+const PRECEDENCE: SettingsLayerName[] = ['policy', 'flag', 'local', 'project', 'user'];
+
+function readJson(env: Environment, file: string, sink: DiagnosticSink): Record<string, unknown> | undefined {
+  const st = env.fs.stat(file);
+  if (!st.ok) return undefined;
+  if (st.value.kind !== 'file') return undefined;
+  const r = env.fs.readFile(file, 16 * 1024 * 1024);
+  if (!r.ok) {
+    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${r.code}` });
+    return undefined;
+  }
+  const text = decodeUtf8(r.value);
+  if (!text.trim()) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+    sink.add({ path: file, severity: 'warning', rule: 'settings-invalid', message: 'settings file is not a JSON object; Claude Code ignores it' });
+  } catch (e) {
+    sink.add({ path: file, severity: 'warning', rule: 'settings-invalid', message: `settings file is not valid JSON (${(e as Error).message}); Claude Code ignores it` });
+  }
+  return undefined;
+}
+
+export function settingsPaths(env: Environment): Record<SettingsLayerName, string> {
+  return {
+    policy: path.join(env.managedDir, 'managed-settings.json'),
+    user: path.join(env.userDir, 'settings.json'),
+    project: path.join(env.cwd, '.claude', 'settings.json'),
+    local: path.join(env.cwd, '.claude', 'settings.local.json'),
+    flag: '<--settings>',
+  };
+}
+
+export function loadSettings(env: Environment, sink: DiagnosticSink): Settings {
+  const paths = settingsPaths(env);
+  const layers: SettingsLayer[] = [];
+  const add = (name: SettingsLayerName, enabled: boolean): void => {
+    if (!enabled) return;
+    const data = readJson(env, paths[name], sink);
+    if (data) layers.push({ name, path: paths[name], data });
+  };
+  add('policy', true);
+  add('user', env.settingSources.has('user'));
+  add('project', env.settingSources.has('project'));
+  add('local', env.settingSources.has('local'));
+  if (env.flagSettings) layers.push({ name: 'flag', path: paths.flag, data: env.flagSettings });
+  const ordered = PRECEDENCE.flatMap((n) => layers.filter((l) => l.name === n));
+  const get = <T>(key: string) => {
+    for (const l of ordered) if (Object.prototype.hasOwnProperty.call(l.data, key)) return { value: l.data[key] as T, layer: l };
+    return undefined;
+  };
+  const excludes: string[] = [];
+  for (const n of ['policy', 'user', 'project', 'local'] as const) {
+    const l = layers.find((x) => x.name === n);
+    const v = l?.data.claudeMdExcludes;
+    if (Array.isArray(v)) for (const p of v) if (typeof p === 'string') excludes.push(p);
+  }
+  const globalConfig = readJson(env, env.globalConfigPath, sink) ?? {};
+  return { layers, get, value: (k) => get(k)?.value as never, claudeMdExcludes: excludes, globalConfig };
+}
