@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { LARGE_FILE_CHARS } from './content.js';
 import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
+import { SnapshotFileAccess } from './snapshot.js';
 import { resolveEnvironment, type EngineOptions, type Environment } from './environment.js';
 import { compileExcludes } from './excludes.js';
 import { entryText, SUFFIX } from './format-strings.js';
@@ -39,6 +40,13 @@ export interface Analysis {
   session(): LazySession;
   /** what a first touch of `file` by `tool` would inject in a fresh session */
   lazyFor(file: string, tool?: TouchTool): LazyInjection[];
+  /**
+   * A new analysis after the given paths changed on disk (created, modified or deleted).
+   * Only those paths are read again; everything else comes from the snapshot.
+   */
+  refresh(changed: string[]): Analysis;
+  /** disk operations so far (the snapshot's counter) */
+  readonly diskOps: number;
 }
 
 function toEntry(f: LoadedFile): InstructionEntry {
@@ -47,12 +55,12 @@ function toEntry(f: LoadedFile): InstructionEntry {
 }
 
 export function analyze(options: EngineOptions): Analysis {
-  const sink = new DiagnosticSink();
   const { profile, note } = chooseProfile(options.claudeVersion);
-  const env = resolveEnvironment(options);
-  if (note) sink.add({ path: '', severity: 'info', rule: 'unknown-version', message: note });
+  const base = resolveEnvironment(options);
+  const snapshot = new SnapshotFileAccess(base.fs);
+  const env: Environment = { ...base, fs: snapshot };
   const texts = new TextCache(env);
-  return build(env, profile, sink, texts);
+  return build(env, profile, note, snapshot, texts);
 }
 
 function externalApproved(env: Environment, settings: Settings): boolean {
@@ -66,7 +74,9 @@ function externalApproved(env: Environment, settings: Settings): boolean {
   return roots.some((r) => (projects as Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }>)[r]?.hasClaudeMdExternalIncludesApproved === true);
 }
 
-function build(env: Environment, profile: ClaudeProfile, sink: DiagnosticSink, texts: TextCache): Analysis {
+function build(env: Environment, profile: ClaudeProfile, note: string | undefined, snapshot: SnapshotFileAccess, texts: TextCache): Analysis {
+  const sink = new DiagnosticSink();
+  if (note) sink.add({ path: '', severity: 'info', rule: 'unknown-version', message: note });
   const settings = loadSettings(env, sink);
   const loader = new Loader(
     { env, profile, sink, excluded: compileExcludes(settings.claudeMdExcludes, env.fs), externalApproved: externalApproved(env, settings) },
@@ -126,5 +136,15 @@ function build(env: Environment, profile: ClaudeProfile, sink: DiagnosticSink, t
     },
     session,
     lazyFor: (file, tool = 'Read') => session().touch(tool, file),
+    refresh(changed: string[]) {
+      for (const p of changed) {
+        snapshot.invalidate(p);
+        texts.invalidate(p);
+      }
+      return build(env, profile, note, snapshot, texts);
+    },
+    get diskOps() {
+      return snapshot.diskOps;
+    },
   };
 }

@@ -41,6 +41,8 @@ export type FileRead =
 /** Processed-text cache keyed by path; the snapshot layer invalidates it on change. */
 export class TextCache {
   private readonly texts = new Map<string, FileRead>();
+  /** processed forms of cached texts, keyed by path and whether includes were collected */
+  readonly processed = new Map<string, ProcessedFile>();
   constructor(private readonly env: Environment) {}
 
   read(p: string): FileRead {
@@ -52,8 +54,14 @@ export class TextCache {
   }
 
   invalidate(p?: string): void {
-    if (p === undefined) this.texts.clear();
-    else this.texts.delete(p);
+    if (p === undefined) {
+      this.texts.clear();
+      this.processed.clear();
+      return;
+    }
+    const under = p.endsWith(path.sep) ? p : p + path.sep;
+    for (const map of [this.texts, this.processed] as Map<string, unknown>[])
+      for (const k of map.keys()) if (k === p || k.startsWith(under) || k.startsWith(p + '\0')) map.delete(k);
   }
 
   private load(p: string): FileRead {
@@ -100,6 +108,16 @@ export class Loader {
   }
 
   process(p: string, text: string, collectIncludes = true): ProcessedFile {
+    if (!path.isAbsolute(p)) return this.processUncached(p, text, collectIncludes); // e.g. <managed-settings>
+    const key = `${p}\0${collectIncludes ? 1 : 0}`;
+    const hit = this.texts.processed.get(key);
+    if (hit) return hit;
+    const r = this.processUncached(p, text, collectIncludes);
+    this.texts.processed.set(key, r);
+    return r;
+  }
+
+  private processUncached(p: string, text: string, collectIncludes: boolean): ProcessedFile {
     return processInstructionText(text, p, {
       stripBomBeforeFrontmatter: this.ctx.profile.stripBomBeforeFrontmatter,
       collectIncludes,

@@ -21,9 +21,14 @@ function isCommentBlock(raw: string): boolean {
 export function stripBlockComments(tokens: Token[]): { content: string; stripped: boolean } {
   let out = '';
   let stripped = false;
-  for (const t of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
     if (t.type === 'html' && isCommentBlock(t.raw)) {
-      const rest = t.raw.replace(COMMENT, '');
+      // Claude Code's lexer keeps the blank lines after an HTML block inside the block's text;
+      // marked gives them a `space` token of their own: fold it back in.
+      let raw = t.raw;
+      while (tokens[i + 1]?.type === 'space') raw += tokens[++i]!.raw;
+      const rest = raw.replace(COMMENT, '');
       stripped = true;
       if (rest.trim().length > 0) out += rest;
       continue;
