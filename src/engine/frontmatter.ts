@@ -24,7 +24,7 @@ export interface Frontmatter {
 
 function tryYaml(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100 }) };
+    return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100, uniqueKeys: false }) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
   }

@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import { entryText } from './format-strings.js';
 import { isInside, isStrictlyInside, type Environment } from './environment.js';
 import { compileMatcher } from './globs.js';
-import type { LoadedFile, Loader } from './loader.js';
+import { Loader, type LoadedFile } from './loader.js';
 import type { LazyInjection, TouchTool } from './model.js';
-import { instructionsDisabled, type StartupResult } from './startup.js';
+import { hasClaudeMdInChain, instructionsDisabled, loadAgentsFiles, type StartupResult } from './startup.js';
 
 export interface LazyPlan {
   files: LoadedFile[];
@@ -51,9 +51,10 @@ export function collectLazy(loader: Loader, startup: StartupResult, target: stri
       }
       if (src.has('local')) out.push(...loader.loadFile(path.join(d, 'CLAUDE.local.md'), 'Local', processed, { kind: 'local', dir: d }));
       if (src.has('project')) {
-        const rules = path.join(d, '.claude', 'rules');
-        out.push(...loader.walkRules(rules, 'Project', processed, d, false));
-        out.push(...conditional(loader.walkRules(rules, 'Project', processed, d, true)));
+        // one walk (one dedupe pass): unconditional files first, then the matching conditional ones
+        const all = loader.walkRules(path.join(d, '.claude', 'rules'), 'Project', processed, d, 'all');
+        out.push(...all.filter((f) => !f.globs));
+        out.push(...conditional(all));
       }
     }
   }
@@ -62,6 +63,18 @@ export function collectLazy(loader: Loader, startup: StartupResult, target: stri
     for (const d of startup.ancestors) {
       if (startup.worktreeSkipped.has(d)) continue;
       out.push(...conditional(loader.walkRules(path.join(d, '.claude', 'rules'), 'Project', processed, d, true)));
+    }
+  }
+
+  // AGENTS.md of nested folders without their own CLAUDE.md, while the fallback is in force;
+  // they arrive after the tool result as one hook message
+  if (startup.agentsFallback && isStrictlyInside(target, env.cwd)) {
+    const rel = path.relative(env.cwd, path.dirname(target));
+    let d = env.cwd;
+    for (const part of rel ? rel.split(path.sep) : []) {
+      d = path.join(d, part);
+      if (hasClaudeMdInChain(env, [d])) continue;
+      for (const f of loadAgentsFiles(loader, d, processed)) out.push({ ...f, viaHook: true });
     }
   }
   return out;
@@ -91,25 +104,30 @@ export class LazySession {
   private readonly injected = new Set<string>();
   private readonly read = new Set<string>();
 
+  /** lazy loads never follow external includes on the strength of the project's approval (measured) */
+  private readonly lazyLoader: Loader;
+
   constructor(
     private readonly loader: Loader,
     private readonly startup: StartupResult,
     private readonly startupPaths: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.lazyLoader = new Loader({ ...loader.ctx, externalApproved: false }, loader.texts);
+  }
 
   touch(tool: TouchTool, target: string): LazyInjection[] {
     const { env, profile } = this.loader.ctx;
     const abs = path.resolve(env.cwd, target);
     if (tool === 'Read') this.read.add(path.normalize(abs));
     if (!profile.lazyTriggers.includes(tool)) return [];
-    const seed = new Set<string>(profile.dedupeLazyAgainstStartup ? this.startupPaths : []);
-    const files = collectLazy(this.loader, this.startup, abs, seed);
+    const files = collectLazy(this.lazyLoader, this.startup, abs, new Set<string>());
     const out: LazyInjection[] = [];
     for (const f of files) {
       const key = path.normalize(f.path);
       if (this.injected.has(key) || this.read.has(key)) continue;
+      if (profile.dedupeLazyAgainstStartup && this.startupPaths.has(key)) continue;
       this.injected.add(key);
-      out.push({ path: f.path, content: f.content, text: entryText(f.path, '', f.content), origin: f.origin, reason: describeReason(f, env) });
+      out.push({ path: f.path, content: f.content, text: entryText(f.path, '', f.content), origin: f.origin, reason: describeReason(f, env), ...(f.viaHook && { viaHook: true }) });
     }
     return out;
   }

@@ -21,6 +21,8 @@ export interface LoadedFile {
   parent?: string;
   processed: ProcessedFile;
   isRule?: boolean;
+  /** nested AGENTS.md (and its includes) delivered through the plugin's hook message */
+  viaHook?: boolean;
 }
 
 export interface LoadContext {
@@ -192,9 +194,9 @@ export class Loader {
 
   /**
    * Walk a `.claude/rules` folder (raw readdir order, recursing where folders appear), loading
-   * every `*.md`. `wantConditional` keeps the files that have `paths:` (else those without).
+   * every `*.md`. `want` keeps the files that have `paths:` (true), those without (false), or both.
    */
-  walkRules(rulesDir: string, type: InstructionType, processed: Set<string>, base: string, wantConditional: boolean, visited = new Set<string>()): LoadedFile[] {
+  walkRules(rulesDir: string, type: InstructionType, processed: Set<string>, base: string, want: boolean | 'all', visited = new Set<string>()): LoadedFile[] {
     const { env, sink } = this.ctx;
     if (visited.has(rulesDir)) return [];
     const st = env.fs.stat(rulesDir);
@@ -240,7 +242,7 @@ export class Loader {
       }
       if (this.ctx.excluded(linkPath, type) !== undefined && linkPath !== target) continue;
       if (kind === 'dir') {
-        out.push(...this.walkRules(target, type, processed, base, wantConditional, visited));
+        out.push(...this.walkRules(target, type, processed, base, want, visited));
       } else if (kind === 'file') {
         if (!ent.name.endsWith('.md')) {
           if (/\.(md|markdown|mdx)$/i.test(ent.name))
@@ -253,7 +255,7 @@ export class Loader {
           if (f.globs && f.origin.kind !== 'rule') f.origin = { kind: 'rule', rulesDir, base, globs: f.globs };
           else if (f.origin.kind === 'rule') f.origin = { ...f.origin, globs: f.globs };
         }
-        out.push(...files.filter((f) => (wantConditional ? !!f.globs : !f.globs)));
+        out.push(...(want === 'all' ? files : files.filter((f) => (want ? !!f.globs : !f.globs))));
       }
     }
     return out;

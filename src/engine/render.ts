@@ -24,9 +24,12 @@ export function renderStartupBlock(profile: ClaudeProfile, entries: InstructionE
 export function renderLazy(profile: ClaudeProfile, injected: LazyInjection[]): string[] {
   if (injected.length === 0) return [];
   if (profile.lazyPlacement === 'reminder-per-file') {
-    return injected.map((i, k) =>
-      i.viaHook ? `${AGENTS_HOOK_PREFIX}${i.text}` : `${SYSTEM_REMINDER_OPEN}${i.text}${SYSTEM_REMINDER_CLOSE}${k < injected.length - 1 ? '\n' : ''}`,
-    );
+    const plain = injected.filter((i) => !i.viaHook);
+    const hook = injected.filter((i) => i.viaHook);
+    const blocks = plain.map((i, k) => `${SYSTEM_REMINDER_OPEN}${i.text}${SYSTEM_REMINDER_CLOSE}${k < plain.length - 1 ? '\n' : ''}`);
+    // nested AGENTS.md come as one role:system message after the tool result, entries joined by "\n"
+    if (hook.length) blocks.push(`${AGENTS_HOOK_PREFIX}${hook.map((i) => i.text).join('\n')}`);
+    return blocks;
   }
   return [injected.map((i) => i.text).join('\n\n')];
 }

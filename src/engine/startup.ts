@@ -16,6 +16,8 @@ export interface StartupResult {
   ancestors: string[];
   /** ancestors whose project files are skipped (main repository around a linked worktree) */
   worktreeSkipped: Set<string>;
+  /** the AGENTS.md fallback is in force (no CLAUDE.md in the ancestor chain, on a profile that has it) */
+  agentsFallback: boolean;
 }
 
 export function instructionsDisabled(env: Environment): boolean {
@@ -52,7 +54,7 @@ export function loadStartup(loader: Loader, settings: Settings): StartupResult {
   const files: LoadedFile[] = [];
   const ancestors = ancestorChain(env.cwd);
   const worktreeSkipped = worktreeSkippedDirs(env, ancestors);
-  if (instructionsDisabled(env)) return { files, processed, ancestors, worktreeSkipped };
+  if (instructionsDisabled(env)) return { files, processed, ancestors, worktreeSkipped, agentsFallback: false };
   const src = env.settingSources;
 
   // 1. managed
@@ -98,38 +100,88 @@ export function loadStartup(loader: Loader, settings: Settings): StartupResult {
   }
 
   // 6. AGENTS.md fallback (placed among the project entries)
-  if (profile.agentsMdFallback && src.has('project')) insertAgentsFallback(loader, files, projectStart, ancestors, worktreeSkipped, processed);
+  const agentsFallback = profile.agentsMdFallback && src.has('project') && !hasClaudeMdInChain(env, ancestors);
+  if (agentsFallback) insertAgentsFallback(loader, files, projectStart, ancestors, worktreeSkipped, processed);
 
-  return { files, processed, ancestors, worktreeSkipped };
+  return { files, processed, ancestors, worktreeSkipped, agentsFallback };
 }
 
-function insertAgentsFallback(loader: Loader, files: LoadedFile[], projectStart: number, ancestors: string[], skipped: Set<string>, processed: Set<string>): void {
-  const { env } = loader.ctx;
-  const hasClaudeMd = ancestors.some((d) =>
+/** is some ancestor a "Claude project" (has CLAUDE.md, .claude/CLAUDE.md or CLAUDE.local.md)? */
+export function hasClaudeMdInChain(env: Environment, ancestors: string[]): boolean {
+  return ancestors.some((d) =>
     ['CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'].some((n) => {
-      const s = env.fs.stat(path.join(d, n));
-      return s.ok && s.value.kind === 'file';
+      const s = env.fs.lstat(path.join(d, n));
+      return s.ok;
     }),
   );
-  if (hasClaudeMd) return;
-  for (const d of ancestors) {
-    if (skipped.has(d)) continue;
-    for (const name of ['AGENTS.md', path.join('.claude', 'AGENTS.md')]) {
-      const p = path.join(d, name);
-      const got = loader.loadFile(p, 'Project', processed, { kind: 'agents-md', dir: d }, 0);
-      const file = got[0];
-      if (!file) continue;
-      // includes of AGENTS.md are not followed
-      const entry: LoadedFile = { ...file, origin: { kind: 'agents-md', dir: d } };
-      let at = files.length;
-      for (let i = projectStart; i < files.length; i++) {
-        const t = files[i]!.type;
-        if ((t === 'Project' || t === 'Local') && files[i]!.origin.kind !== 'agents-md' && entryDir(files[i]!.path) !== d && isInside(entryDir(files[i]!.path), d)) {
-          at = i;
-          break;
-        }
-      }
-      files.splice(at, 0, entry);
-    }
+}
+
+/** AGENTS.md and .claude/AGENTS.md of a folder, each followed by its includes */
+export function loadAgentsFiles(loader: Loader, d: string, processed: Set<string>): LoadedFile[] {
+  const out: LoadedFile[] = [];
+  for (const name of ['AGENTS.md', path.join('.claude', 'AGENTS.md')]) {
+    const got = loader.loadFile(path.join(d, name), 'Project', processed, { kind: 'agents-md', dir: d });
+    if (got[0]) got[0].origin = { kind: 'agents-md', dir: d };
+    out.push(...got);
   }
+  return out;
+}
+
+const isProjectOrLocal = (f: LoadedFile) => f.type === 'Project' || f.type === 'Local';
+
+/** the folder an entry belongs to: that of the top-level file that brought it in */
+function groupDir(f: LoadedFile, byPath: Map<string, LoadedFile>): string {
+  let cur = f;
+  const seen = new Set<string>();
+  while (cur.parent !== undefined && !seen.has(cur.parent)) {
+    seen.add(cur.path);
+    const up = byPath.get(cur.parent);
+    if (!up) break;
+    cur = up;
+  }
+  return entryDir(cur.path);
+}
+
+function insertAgentsFallback(loader: Loader, files: LoadedFile[], _projectStart: number, ancestors: string[], skipped: Set<string>, processed: Set<string>): void {
+  const { env } = loader.ctx;
+  if (hasClaudeMdInChain(env, ancestors)) return;
+  const candidates: LoadedFile[] = [];
+  for (const d of ancestors) if (!skipped.has(d)) candidates.push(...loadAgentsFiles(loader, d, processed));
+  // an AGENTS file whose path or trimmed text is already among the instruction files is left out
+  const paths = new Set(files.map((f) => path.normalize(f.path)));
+  const texts = new Set(files.filter(isProjectOrLocal).map((f) => f.content.trim()));
+  const agents: LoadedFile[] = [];
+  for (const f of candidates) {
+    const t = f.content.trim();
+    if (paths.has(path.normalize(f.path)) || (t !== '' && texts.has(t))) continue;
+    paths.add(path.normalize(f.path));
+    agents.push(f);
+  }
+  if (agents.length === 0) return;
+  const byPath = new Map(agents.map((f) => [f.path, f]));
+  const groups = new Map<string, LoadedFile[]>();
+  for (const f of agents) {
+    const g = groupDir(f, byPath);
+    groups.set(g, [...(groups.get(g) ?? []), f]);
+  }
+  for (const [dir, group] of groups) {
+    const all = new Map(files.map((f) => [f.path, f]));
+    let at = files.findIndex((f) => isProjectOrLocal(f) && isStrictlyBelow(groupDir(f, all), dir));
+    if (at === -1) {
+      const last = findLastIndex(files, isProjectOrLocal);
+      at = last !== -1 ? last + 1 : files.length;
+    }
+    files.splice(at, 0, ...group);
+  }
+}
+
+function isStrictlyBelow(p: string, dir: string): boolean {
+  const a = p.replaceAll('\\', '/');
+  const b = dir.replaceAll('\\', '/').replace(/(?<=.)\/+$/, '');
+  return a.startsWith(`${b}/`);
+}
+
+function findLastIndex<T>(list: T[], pred: (t: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (pred(list[i]!)) return i;
+  return -1;
 }
