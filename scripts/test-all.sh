@@ -6,5 +6,5 @@ npm run build
 npx tsc -p . --noEmit
 npx eslint src
 node --import tsx --test "test/unit/**/*.test.ts"
-npm run test:conformance
+CONFORMANCE_REQUIRE_ENGINE=1 npm run test:conformance
 if [ -f test/e2e/run.sh ]; then bash test/e2e/run.sh; fi

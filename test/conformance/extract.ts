@@ -1,0 +1,202 @@
+// Extraction of the instruction text from a captured main-loop request body.
+//
+// startup (the text the engine reports as `instructions.text`: preamble + "\n\n" + entries):
+//   2.1.328: the messages[0] text block "<system-reminder>\n" + PREAMBLE… (block 0 with the default
+//            model, later with others), minus the "<system-reminder>\n" prefix and "\n</system-reminder>";
+//   2.1.235: the text between "# claudeMd\n" and "\n# currentDate" in messages[0] (content[0]).
+// lazy injections, per tool call (each entry is "Contents of PATH:\n\nCONTENT", as the engine reports):
+//   2.1.328: the "<system-reminder>\nContents of …\n</system-reminder>" text blocks after the
+//            tool_result in the same user message (all but the last end with an extra "\n"), then the
+//            role:"system" messages "tool.call hook additional context: Contents of …" (nested AGENTS.md
+//            and its includes, entries joined by a single "\n");
+//   2.1.235: the role:"system" message(s) after the tool_result message: entries joined by "\n\n",
+//            then "\n\n<total_tokens>N tokens left</total_tokens>"; split at each entry header.
+//   any version, some models: "\n\n<system-reminder>\nENTRY\n</system-reminder>" appended to the
+//            tool_result text itself (seen with --model claude-sonnet-4-5).
+// System messages that are not instruction injections (agent listings, environment, bare
+// total_tokens) are ignored and reported in `other`.
+import type { ClaudeVersion } from './scenario.js';
+
+export const PREAMBLE =
+  'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
+
+const SR_OPEN = '<system-reminder>\n';
+const SR_CLOSE = '\n</system-reminder>';
+const HOOK_PREFIX = 'tool.call hook additional context: ';
+const TOTAL_TOKENS = /\n\n<total_tokens>\d+ tokens left<\/total_tokens>$|^<total_tokens>\d+ tokens left<\/total_tokens>$/;
+/** An entry header: "Contents of /abs/path…:\n\n" (lazy entries always have absolute paths). */
+const ENTRY_SPLIT = /\n\n(?=Contents of \/[^\n]*:\n\n)/;
+/** 328 AGENTS.md hook messages join their entries with a single "\n" (checked with a file that has no trailing newline). */
+const HOOK_SPLIT = /\n(?=Contents of \/[^\n]*:\n\n)/;
+
+export interface ExtractedTouch {
+  tool: string;
+  input: unknown;
+  /** tool_result content flattened to text (for debugging). */
+  result: string;
+  isError: boolean;
+  injected: string[];
+  /** Text blocks / system messages after this tool result that are not instruction injections. */
+  other: string[];
+}
+
+export interface Extracted {
+  startup: string | null;
+  touches: ExtractedTouch[];
+  /** Structural surprises (a shape the extractor did not expect); non-empty = look at the capture. */
+  warnings: string[];
+}
+
+interface Msg {
+  role: string;
+  content: unknown;
+}
+interface Part {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+function parts(m: Msg): Part[] {
+  if (typeof m.content === 'string') return [{ type: 'text', text: m.content }];
+  return Array.isArray(m.content) ? (m.content as Part[]) : [];
+}
+
+function flatText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content.map((p) => (typeof (p as Part).text === 'string' ? (p as Part).text : `[${(p as Part).type}]`)).join('');
+  return '';
+}
+
+export function extractStartup(body: { messages?: Msg[] }, version: ClaudeVersion, warnings: string[] = []): string | null {
+  const first = body.messages?.[0];
+  if (!first) return null;
+  // the index of the block depends on the model (e.g. block 6 with --model claude-sonnet-4-5 on 328):
+  // find it by its preamble / section header rather than trusting the index
+  const texts = parts(first).filter((p) => p.type === 'text').map((p) => p.text ?? '');
+  if (version === '2.1.328') {
+    const found = texts.filter((t) => t.startsWith(SR_OPEN + PREAMBLE));
+    if (found.length === 0) return null;
+    if (found.length > 1) warnings.push(`${found.length} startup blocks in messages[0]`);
+    const text = found[0];
+    if (!text.endsWith(SR_CLOSE)) {
+      warnings.push('328 startup block does not end with \\n</system-reminder>');
+      return text.slice(SR_OPEN.length);
+    }
+    return text.slice(SR_OPEN.length, -SR_CLOSE.length);
+  }
+  const found = texts.filter((t) => t.includes('# claudeMd\n'));
+  if (found.length === 0) return null;
+  if (found.length > 1) warnings.push(`${found.length} # claudeMd sections in messages[0]`);
+  const text = found[0];
+  const start = text.indexOf('# claudeMd\n');
+  const end = text.lastIndexOf('\n# currentDate');
+  if (end < start) {
+    warnings.push('235 claudeMd section without a following # currentDate');
+    return text.slice(start + '# claudeMd\n'.length);
+  }
+  const s = text.slice(start + '# claudeMd\n'.length, end);
+  if (!s.startsWith(PREAMBLE)) warnings.push('235 claudeMd section does not start with the preamble');
+  return s;
+}
+
+/** Splits an injection string (entries joined by "\n\n") into entries. */
+export function splitEntries(s: string): string[] {
+  return s.split(ENTRY_SPLIT);
+}
+
+function systemInjection(text: string, version: ClaudeVersion, t: ExtractedTouch, warnings: string[]): void {
+  let s = text.replace(TOTAL_TOKENS, '');
+  if (s === '') return; // 2.1.235 appends a bare total_tokens system message after every tool result
+  if (version === '2.1.328' && s.startsWith(HOOK_PREFIX + 'Contents of /')) {
+    s = s.slice(HOOK_PREFIX.length);
+    t.injected.push(...s.split(HOOK_SPLIT));
+    return;
+  }
+  if (version === '2.1.235' && s.startsWith('Contents of /')) {
+    t.injected.push(...splitEntries(s));
+    return;
+  }
+  if (s.includes('Contents of /')) warnings.push(`system message with an unrecognised instruction shape: ${JSON.stringify(s.slice(0, 200))}`);
+  t.other.push(s);
+}
+
+export function extract(body: { messages?: Msg[] }, version: ClaudeVersion): Extracted {
+  const warnings: string[] = [];
+  const startup = extractStartup(body, version, warnings);
+  const touches: ExtractedTouch[] = [];
+  const msgs = body.messages ?? [];
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (m.role !== 'assistant') continue;
+    const uses = parts(m).filter((p) => p.type === 'tool_use');
+    for (const use of uses) {
+      const t: ExtractedTouch = { tool: use.name ?? '?', input: use.input, result: '', isError: false, injected: [], other: [] };
+      touches.push(t);
+      // the user message carrying this tool_result, then system messages up to the next assistant turn
+      let j = i + 1;
+      for (; j < msgs.length && msgs[j].role !== 'assistant'; j++) {
+        const mm = msgs[j];
+        if (mm.role === 'user') {
+          const ps = parts(mm);
+          const k = ps.findIndex((p) => p.type === 'tool_result' && p.tool_use_id === use.id);
+          if (k < 0) continue;
+          t.result = flatText(ps[k].content);
+          t.isError = ps[k].is_error === true;
+          // with some models (e.g. --model claude-sonnet-4-5) both versions append the reminders to the
+          // tool_result text instead: "\n\n<system-reminder>\nENTRY\n</system-reminder>" per file
+          const segs = t.result.split(/\n\n(?=<system-reminder>\n)/);
+          for (const seg of segs.slice(1)) {
+            if (seg.startsWith(SR_OPEN + 'Contents of /') && seg.endsWith(SR_CLOSE)) t.injected.push(seg.slice(SR_OPEN.length, -SR_CLOSE.length));
+            else if (seg.includes('Contents of /')) warnings.push(`tool_result reminder with an unrecognised instruction shape: ${JSON.stringify(seg.slice(0, 200))}`);
+          }
+          const after = ps.slice(k + 1);
+          for (let q = 0; q < after.length; q++) {
+            const p = after[q];
+            if (p.type === 'tool_result') break;
+            if (p.type !== 'text' || typeof p.text !== 'string') continue;
+            const isLast = q === after.length - 1 || after.slice(q + 1).every((x) => x.type !== 'text');
+            if (p.text.startsWith(SR_OPEN + 'Contents of /')) {
+              let inner = p.text.slice(SR_OPEN.length);
+              if (inner.endsWith(SR_CLOSE + '\n')) {
+                inner = inner.slice(0, -(SR_CLOSE.length + 1));
+                if (isLast) warnings.push('last lazy block of a message ends with an extra \\n');
+              } else if (inner.endsWith(SR_CLOSE)) {
+                inner = inner.slice(0, -SR_CLOSE.length);
+                if (!isLast) warnings.push('non-last lazy block without the extra \\n');
+              } else warnings.push('lazy block without a closing </system-reminder>');
+              if (version === '2.1.235') warnings.push('2.1.235 lazy injection as a text block (expected a system message)');
+              t.injected.push(inner);
+            } else if (p.text.includes('Contents of /')) {
+              warnings.push(`text block with an unrecognised instruction shape: ${JSON.stringify(p.text.slice(0, 200))}`);
+              t.other.push(p.text);
+            } else t.other.push(p.text);
+          }
+        } else if (mm.role === 'system') {
+          systemInjection(flatText(mm.content), version, t, warnings);
+        }
+      }
+    }
+  }
+  return { startup, touches, warnings };
+}
+
+/** The last main-loop request body (tools include Read), parsed; null if none. */
+export function lastMainLoopBody(bodies: string[]): { messages?: Msg[]; tools?: unknown } | null {
+  for (let i = bodies.length - 1; i >= 0; i--) {
+    let p: { messages?: Msg[]; tools?: { name?: string }[] };
+    try {
+      p = JSON.parse(bodies[i]);
+    } catch {
+      continue;
+    }
+    if (Array.isArray(p.tools) && p.tools.some((t) => t.name === 'Read')) return p;
+  }
+  return null;
+}
