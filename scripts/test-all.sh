@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Every test level, in order: typecheck + lint, unit, conformance (real Claude Code binaries), e2e.
 set -euo pipefail
+shopt -s globstar nullglob
 cd "$(dirname "$0")/.."
 npm run build
 npx tsc -p . --noEmit
 npx eslint src
-node --import tsx --test "test/unit/**/*.test.ts"
+node --import tsx --test test/unit/**/*.test.ts
+node --import tsx --test test/cli/*.test.ts
 CONFORMANCE_REQUIRE_ENGINE=1 npm run test:conformance
 if [ -f test/e2e/run.sh ]; then bash test/e2e/run.sh; fi

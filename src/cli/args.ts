@@ -34,7 +34,9 @@ export function parseArgs(argv: string[], spec: Record<string, FlagSpec>): Parse
     if (s.value) {
       if (eq !== -1) value = a.slice(eq + 1);
       else {
-        if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
+        // a missing value before the next known option (`--format --cwd x`) is an error, not the value
+        const next = argv[i + 1];
+        if (next === undefined || (next.startsWith('--') && spec[next.slice(2).split('=')[0]!] !== undefined)) throw new UsageError(`--${name} needs a value`);
         value = argv[++i]!;
       }
     } else if (eq !== -1) throw new UsageError(`--${name} takes no value`);

@@ -1,43 +1,95 @@
 // claude-layers: the CLI over the engine. Thin: parse, ask the engine, print.
+// Exit codes: 0 fine (lint: no finding at or above --fail-on), 1 lint findings, 2 usage error
+// (one line saying why, then the usage; never a stack trace), 3 internal error.
 import { UsageError } from './args.js';
+import { explainCommand } from './explain-command.js';
+import { lintCommand } from './lint-command.js';
 import { renderCommand } from './render-command.js';
+import { colorEnabled, makeStyle } from './style.js';
+import { TOOL } from './tool.js';
 
-const USAGE = `usage: claude-layers <command> [options]
+const COMMON = `[--cwd DIR] [--home DIR] [--claude-version 2.1.328|2.1.235] [--model ID]
+           [--add-dir DIR]... [--setting-sources LIST] [--env NAME=VALUE]... [--managed-dir DIR] [--bare]`;
+
+export const USAGE = `usage: claude-layers <command> [options]
 
 commands:
-  render   --cwd DIR [--home DIR] [--claude-version V] [--model ID] [--add-dir DIR]...
-           [--setting-sources LIST] [--env NAME=VALUE]... [--managed-dir DIR] [--bare]
+  explain  [FILE] ${COMMON} [--json]
+           the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured)
+  lint     ${COMMON}
+           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets]
+           every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error
+  render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}
            [--touch TOOL:ABS_PATH]... --json        the exact request text as JSON
-  explain  [FILE] [--cwd DIR] ...                    layers in order, eager and lazy, with sizes
-  lint     [--cwd DIR] ... [--format text|json|sarif|github] [--fail-on error|warning|info]
+  help, --help, --version
+
+FILE is relative to --cwd (else to the current folder). Without --home the real HOME and environment are used;
+with it, only --home and the --env variables.
 `;
 
-export function main(argv: string[]): number {
+function write(s: string): void {
+  process.stdout.write(s);
+}
+
+export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
       case 'render': {
         const { json, request } = renderCommand(rest);
-        process.stdout.write(request !== undefined ? request : `${JSON.stringify(json, null, 2)}\n`);
+        write(request !== undefined ? request : `${JSON.stringify(json, null, 2)}\n`);
         return 0;
       }
-      case undefined:
+      case 'explain': {
+        const r = explainCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        write(r.asJson ? `${JSON.stringify(r.json, null, 2)}\n` : r.text);
+        return 0;
+      }
+      case 'lint': {
+        const r = await lintCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        write(r.output);
+        return r.exitCode;
+      }
+      case '--version':
+      case '-V':
+      case 'version':
+        write(`${TOOL.name} ${TOOL.version}\n`);
+        return 0;
       case '-h':
       case '--help':
       case 'help':
-        process.stdout.write(USAGE);
-        return cmd === undefined ? 2 : 0;
+        write(USAGE);
+        return 0;
+      case undefined:
+        throw new UsageError('no command given');
       default:
-        throw new UsageError(`unknown command "${cmd}"`);
+        throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`claude-layers: ${e.message}\n${USAGE}`);
+      process.stderr.write(`claude-layers: ${e.message.split('\n')[0]}\n\n${USAGE}`);
       return 2;
     }
-    process.stderr.write(`claude-layers: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    const msg = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`claude-layers: internal error: ${msg.split('\n')[0]}\n`);
     return 3;
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+// the last line of defence: a one-line internal error, never a stack trace
+const fatal = (e: unknown) => {
+  const msg = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`claude-layers: internal error: ${msg.split('\n')[0]}\n`);
+  process.exit(3);
+};
+process.on('uncaughtException', fatal);
+process.on('unhandledRejection', fatal);
+
+// a reader that goes away early (`| head`) is not an error
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+});
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,3 @@
+export function health(): { ok: true } {
+  return { ok: true };
+}

@@ -1,0 +1,41 @@
+// `claude-layers lint`: every finding of the analysis and of the workspace checks, in the chosen
+// format; the exit code says whether any finding is at or above --fail-on.
+import { analyze, type Severity } from '../engine/index.js';
+import { lintWorkspace, severityRank } from '../engine/checks/index.js';
+import { has, one, parseArgs, UsageError } from './args.js';
+import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
+import { checkPathFlags } from './path-flags.js';
+import { FORMATS, formatGithub, formatJson, formatSarif, formatText, type Format, type LintReport } from './lint-format.js';
+import type { Style } from './style.js';
+import { TOOL } from './tool.js';
+
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {} };
+
+export async function lintCommand(argv: string[], style: Style): Promise<{ output: string; exitCode: number }> {
+  const p = parseArgs(argv, LINT_FLAGS);
+  if (p.positionals.length) throw new UsageError(`lint takes no positional arguments (got ${JSON.stringify(p.positionals[0])}); use --cwd DIR`);
+  const format = (one(p, 'format') ?? 'text') as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format takes ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
+  const failOn = (one(p, 'fail-on') ?? 'error') as Severity;
+  if (!SEVERITIES.includes(failOn)) throw new UsageError(`--fail-on takes ${SEVERITIES.join(', ')}, got ${JSON.stringify(failOn)}`);
+  checkPathFlags(p);
+  const opts = engineOptions(p);
+  const a = analyze(opts);
+  const result = await lintWorkspace(a, { secrets: !has(p, 'no-secrets') });
+  const failing = result.diagnostics.some((d) => severityRank(d.severity) <= severityRank(failOn));
+  const report: LintReport = {
+    tool: TOOL,
+    claudeVersion: a.profile.version,
+    cwd: a.env.cwd,
+    home: a.env.home,
+    failOn,
+    diagnostics: result.diagnostics,
+    filesScanned: result.filesScanned,
+    exitCode: failing ? 1 : 0,
+  };
+  const output =
+    format === 'json' ? formatJson(report) : format === 'sarif' ? formatSarif(report) : format === 'github' ? formatGithub(report) : formatText(report, style);
+  return { output, exitCode: report.exitCode };
+}

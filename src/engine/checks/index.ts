@@ -1,0 +1,165 @@
+// Workspace lint: every diagnostic of the analysis, plus the checks that need the whole workspace
+// (files that only load lazily, globs against the repository's files, names, memory, skills,
+// secrets). Pure TypeScript, no vscode: the CLI's `lint` and the editor share it. Never throws:
+// a check that fails is reported as an info diagnostic and the others go on.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Analysis } from '../analysis.js';
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import { isInside } from '../environment.js';
+import { fileChecks, nameChecks, readText } from './file-checks.js';
+import { globCheck, type GatedRule } from './glob-check.js';
+import { buildInventory, type Inventory } from './inventory.js';
+import { memoryCheck, memoryReport } from './memory-check.js';
+import { reachableTexts } from './reachable.js';
+import { scanSecrets, type SecretSource } from './secrets.js';
+import { skillsCheck, skillsView } from './skills-check.js';
+import { DEFAULT_MAX_FILES, listWorkspace, type WorkspaceListing } from './workspace.js';
+
+export { RULES, ruleInfo, type RuleInfo } from './rules.js';
+export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
+export { skillsView, type SkillsView, type SkillView } from './skills-check.js';
+export { listWorkspace, type WorkspaceListing, type WorkspaceFile } from './workspace.js';
+export { mask } from './secrets.js';
+
+export interface LintOptions {
+  /** stop listing the workspace after this many files (default 200,000) */
+  maxFiles?: number;
+  /** scan for secrets (default true) */
+  secrets?: boolean;
+}
+
+export interface LintResult {
+  diagnostics: Diagnostic[];
+  filesScanned: number;
+  truncated: boolean;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
+
+/** display form of a path: relative to the launch directory, `~/…` under HOME, else absolute */
+export function displayPath(p: string, cwd: string, home: string = os.homedir()): string {
+  if (!p) return p;
+  if (isInside(p, cwd)) return path.relative(cwd, p) || '.';
+  if (home && isInside(p, home)) return `~/${path.relative(home, p)}`;
+  return p;
+}
+
+/** engine and check ids that mean the same finding on the same file */
+const SAME_FINDING = new Set(['invalid-frontmatter', 'over-4mib', 'large-file', 'rule-not-md']);
+
+function merge(engine: Diagnostic[], checks: Diagnostic[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const exact = new Set<string>();
+  const byFile = new Set<string>();
+  const add = (d: Diagnostic) => {
+    const k = `${d.path}\0${d.line ?? ''}\0${d.rule}\0${d.message}`;
+    if (exact.has(k)) return;
+    if (SAME_FINDING.has(d.rule) && byFile.has(`${d.path}\0${d.rule}`)) return;
+    exact.add(k);
+    byFile.add(`${d.path}\0${d.rule}`);
+    out.push(d);
+  };
+  engine.forEach(add);
+  checks.forEach(add);
+  return out;
+}
+
+function guard<T>(name: string, fallback: T, sink: Diagnostic[], f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    sink.push({ path: '', severity: 'info', rule: 'check-failed', message: `the ${name} check failed and was skipped: ${(e as Error)?.message ?? String(e)}` });
+    return fallback;
+  }
+}
+
+export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promise<LintResult> {
+  const env = a.env;
+  const checks: Diagnostic[] = [];
+  const display = (p: string) => displayPath(p, env.cwd, env.home);
+  const empty: WorkspaceListing = { root: env.cwd, files: [], dirs: new Set(), truncated: false, ignoredDirs: [], unreadableDirs: [] };
+  const listing = guard('workspace listing', empty, checks, () => listWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES));
+  if (listing.truncated)
+    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files: "glob matches nothing" verdicts were skipped` });
+  for (const d of listing.unreadableDirs)
+    checks.push({ path: d, severity: 'info', rule: 'unreadable', message: 'folder cannot be read: neither this lint nor Claude Code (run as this user) sees the instruction files inside it' });
+  const inv = guard<Inventory>('inventory', { candidates: [], names: [] }, checks, () => buildInventory(env, listing));
+
+  checks.push(...guard('naming', [], checks, () => nameChecks(inv, display)));
+  const files = guard('file', { diagnostics: [], conditional: [] }, checks, () => fileChecks(env, a.profile, inv));
+  checks.push(...files.diagnostics);
+
+  // conditional rules: those the analysis knows (managed, user, ancestors) and nested ones found here
+  const gated: GatedRule[] = [];
+  const seen = new Set<string>();
+  for (const r of a.conditionalRules) {
+    seen.add(r.path);
+    gated.push({ path: r.path, type: r.type, base: r.base, patterns: r.patterns, rawPatterns: r.rawPatterns, line: r.line });
+  }
+  for (const r of files.conditional) {
+    if (seen.has(r.path)) continue;
+    // only nested rules below the launch directory: the others are in the analysis (or never load)
+    if (r.type === 'Project' && !isInside(r.base, env.cwd)) continue;
+    if (r.type !== 'Project') continue;
+    seen.add(r.path);
+    gated.push(r);
+  }
+  const globs = guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, listing, display));
+  checks.push(...globs.diagnostics);
+
+  const mem = guard('memory', undefined, checks, () => memoryReport(env, a.memory.index));
+  checks.push(...memoryCheck(mem));
+  checks.push(...guard('skills', [], checks, () => skillsCheck(skillsView(a))));
+
+  // what reaches the request (the touches also surface the engine's findings on nested files)
+  const reachable = guard('reachability', [], checks, () => reachableTexts(a, listing, inv, globs.firstMatch.values()));
+  if (opts.secrets !== false) {
+    const sources: SecretSource[] = [];
+    const seenText = new Set<string>();
+    const rawCache = new Map<string, string | undefined>();
+    const raw = (p: string) => {
+      if (!rawCache.has(p)) {
+        const r = readText(env, p);
+        rawCache.set(p, r.ok ? r.text : undefined);
+      }
+      return rawCache.get(p);
+    };
+    for (const r of reachable) {
+      const k = `${r.path}\0${r.content}`;
+      if (seenText.has(k)) continue;
+      seenText.add(k);
+      sources.push({ path: r.path, content: r.content, raw: raw(r.path), how: r.how });
+    }
+    for (const c of inv.candidates) {
+      if (c.kind !== 'skill') continue;
+      const text = raw(c.path);
+      if (text !== undefined) sources.push({ path: c.path, content: text, raw: text, how: 'skill listing and body on invocation' });
+    }
+    try {
+      checks.push(...(await scanSecrets(sources)));
+    } catch (e) {
+      checks.push({ path: '', severity: 'info', rule: 'check-failed', message: `the secrets check failed and was skipped: ${(e as Error)?.message ?? String(e)}` });
+    }
+  }
+
+  // the analysis' own diagnostics, read after the touches so nested files' problems are in
+  const diagnostics = merge(a.diagnostics, checks);
+  return { diagnostics, filesScanned: listing.files.length, truncated: listing.truncated };
+}
+
+/** stable order for output: by path, then line, then severity */
+export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  return ds
+    .map((d, i) => ({ d, i }))
+    .sort((x, y) => {
+      if (x.d.path !== y.d.path) return x.d.path === '' ? -1 : y.d.path === '' ? 1 : x.d.path < y.d.path ? -1 : 1;
+      const lx = x.d.line ?? 0;
+      const ly = y.d.line ?? 0;
+      if (lx !== ly) return lx - ly;
+      const s = SEVERITY_RANK[x.d.severity] - SEVERITY_RANK[y.d.severity];
+      return s !== 0 ? s : x.i - y.i;
+    })
+    .map((x) => x.d);
+}

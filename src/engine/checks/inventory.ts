@@ -1,0 +1,96 @@
+// Which files of the workspace (and of the user and managed folders) Claude Code treats as
+// instruction files, rules or skills: the candidates every workspace check looks at.
+// fdir's CommonJS build: its ES module build calls createRequire(import.meta.url), which a CJS bundle lacks
+import fdirPkg = require('fdir');
+import * as path from 'node:path';
+import type { Environment } from '../environment.js';
+import type { InstructionType } from '../model.js';
+import type { WorkspaceListing } from './workspace.js';
+
+const { fdir } = fdirPkg;
+
+export type CandidateKind = 'claude-md' | 'dot-claude-md' | 'local' | 'rule' | 'skill';
+
+export interface Candidate {
+  path: string;
+  kind: CandidateKind;
+  type: InstructionType;
+  /** for rules: the `.claude/rules` folder it sits under, and the folder globs are matched from */
+  rulesDir?: string;
+  base?: string;
+}
+
+export interface Inventory {
+  candidates: Candidate[];
+  /** every file and folder path looked at for naming problems (absolute) */
+  names: { path: string; isDir: boolean }[];
+}
+
+const MAX_SIDE_FILES = 5000;
+
+/** files below a folder outside the workspace (user ~/.claude, managed), small and bounded */
+function crawlSmall(dir: string, maxDepth: number): { files: string[]; dirs: string[] } {
+  try {
+    const out = new fdir().withFullPaths().withDirs().withMaxDepth(maxDepth).withMaxFiles(MAX_SIDE_FILES)
+      .exclude((name) => name === 'projects' || name === 'plugins' || name === 'todos' || name === 'shell-snapshots' || name === '.git' || name === 'node_modules')
+      .crawl(dir).sync() as string[];
+    const files: string[] = [];
+    const dirs: string[] = [];
+    for (const p of out) (p.endsWith(path.sep) ? dirs : files).push(p.endsWith(path.sep) ? p.slice(0, -1) : p);
+    return { files, dirs };
+  } catch {
+    return { files: [], dirs: [] };
+  }
+}
+
+/** classify a file found under `cwd`, from its `/`-separated path relative to it */
+function classifyProject(p: string, rel: string, cwd: string): Candidate | undefined {
+  if (!rel.includes('CLAUDE') && !rel.includes('.claude') && !rel.includes('SKILL')) return undefined;
+  const parts = rel.split('/');
+  const name = parts[parts.length - 1]!;
+  const dir = path.dirname(p);
+  let ri = -1;
+  for (let i = 0; i < parts.length - 2; i++) if (parts[i] === '.claude' && parts[i + 1] === 'rules') ri = i + 1;
+  const ci = ri !== -1 ? ri - 1 : parts.lastIndexOf('.claude');
+  if (ri !== -1) {
+    const base = path.join(cwd, ...parts.slice(0, ci));
+    return { path: p, kind: 'rule', type: 'Project', rulesDir: path.join(base, '.claude', 'rules'), base };
+  }
+  if (ci !== -1 && parts[ci + 1] === 'skills' && name === 'SKILL.md' && parts.length === ci + 4) return { path: p, kind: 'skill', type: 'Project' };
+  if (name === 'CLAUDE.md' && path.basename(dir) === '.claude' && ci === parts.length - 2) return { path: p, kind: 'dot-claude-md', type: 'Project' };
+  if (name === 'CLAUDE.md' && ci === -1) return { path: p, kind: 'claude-md', type: 'Project' };
+  if (name === 'CLAUDE.local.md' && ci === -1) return { path: p, kind: 'local', type: 'Local' };
+  return undefined;
+}
+
+export function buildInventory(env: Environment, listing: WorkspaceListing): Inventory {
+  const candidates: Candidate[] = [];
+  const names: { path: string; isDir: boolean }[] = [];
+  for (const f of listing.files) {
+    names.push({ path: f.path, isDir: false });
+    const c = classifyProject(f.path, f.rel, listing.root);
+    if (c) candidates.push(c);
+  }
+  for (const d of listing.dirs) if (d !== listing.root) names.push({ path: d, isDir: true });
+
+  // user folder: CLAUDE.md, rules/**, skills/*/SKILL.md
+  const user = crawlSmall(env.userDir, 6);
+  for (const p of user.files) {
+    const rel = path.relative(env.userDir, p).split(path.sep);
+    if (rel.length === 1 && rel[0] === 'CLAUDE.md') candidates.push({ path: p, kind: 'claude-md', type: 'User' });
+    else if (rel[0] === 'rules' && rel.length > 1) candidates.push({ path: p, kind: 'rule', type: 'User', rulesDir: path.join(env.userDir, 'rules'), base: env.cwd });
+    else if (rel[0] === 'skills' && rel.length === 3 && rel[2] === 'SKILL.md') candidates.push({ path: p, kind: 'skill', type: 'User' });
+    if (rel.length <= 3) names.push({ path: p, isDir: false });
+  }
+  for (const d of user.dirs) if (path.relative(env.userDir, d).split(path.sep).length <= 2) names.push({ path: d, isDir: true });
+
+  // managed folder: CLAUDE.md and .claude/rules/**
+  const managed = crawlSmall(env.managedDir, 6);
+  for (const p of managed.files) {
+    const rel = path.relative(env.managedDir, p).split(path.sep);
+    if (rel.length === 1 && rel[0] === 'CLAUDE.md') candidates.push({ path: p, kind: 'claude-md', type: 'Managed' });
+    else if (rel[0] === '.claude' && rel[1] === 'rules' && rel.length > 2)
+      candidates.push({ path: p, kind: 'rule', type: 'Managed', rulesDir: path.join(env.managedDir, '.claude', 'rules'), base: env.cwd });
+  }
+  return { candidates, names };
+}

@@ -1,0 +1,63 @@
+// Every instruction text that can reach the request in a session launched here: the startup
+// entries, and what one Claude Code session injects when it reads, in turn, a file in each folder
+// that has nested instructions and a file matched by each conditional rule. The touches go through
+// the engine's own lazy session, so excludes, setting sources, once-per-session and include rules
+// apply exactly; the touches also let the engine report problems of nested files (their includes).
+import * as path from 'node:path';
+import type { Analysis } from '../analysis.js';
+import { isStrictlyInside } from '../environment.js';
+import type { Inventory } from './inventory.js';
+import type { WorkspaceListing } from './workspace.js';
+
+export interface ReachableText {
+  path: string;
+  content: string;
+  how: string;
+}
+
+const MAX_TOUCHES = 5000;
+const INSTRUCTION_NAME = /^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/;
+
+export function reachableTexts(a: Analysis, listing: WorkspaceListing, inv: Inventory, ruleTargets: Iterable<string>): ReachableText[] {
+  const out: ReachableText[] = [];
+  for (const e of a.startup) out.push({ path: e.path, content: e.content, how: 'startup' });
+
+  const cwd = a.env.cwd;
+  // folders strictly below the launch directory that hold nested instructions
+  const instructionDirs = new Set<string>();
+  for (const c of inv.candidates) {
+    if (c.type !== 'Project' && c.type !== 'Local') continue;
+    if (c.kind === 'skill') continue;
+    const owner = c.kind === 'rule' ? c.base! : c.kind === 'dot-claude-md' ? path.dirname(path.dirname(c.path)) : path.dirname(c.path);
+    if (isStrictlyInside(owner, cwd)) instructionDirs.add(owner);
+  }
+  // a real, non-instruction file below each such folder (else a name that does not exist: a Read of
+  // a missing path triggers the same loading)
+  const firstIn = new Map<string, string>();
+  for (const f of listing.files) {
+    if (f.ignored || INSTRUCTION_NAME.test(path.basename(f.path))) continue;
+    const dir = path.dirname(f.path);
+    if (instructionDirs.has(dir) && !firstIn.has(dir)) firstIn.set(dir, f.path);
+  }
+  const targets: string[] = [];
+  for (const d of [...instructionDirs].sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || x.localeCompare(y))) {
+    targets.push(firstIn.get(d) ?? path.join(d, '.claude-layers-probe'));
+  }
+  for (const t of ruleTargets) targets.push(t);
+
+  const session = a.session();
+  const seen = new Set<string>();
+  for (const t of targets.slice(0, MAX_TOUCHES)) {
+    if (seen.has(t)) continue;
+    seen.add(t);
+    let injected;
+    try {
+      injected = session.touch('Read', t);
+    } catch {
+      continue;
+    }
+    const rel = path.relative(cwd, t) || t;
+    for (const i of injected) out.push({ path: i.path, content: i.content, how: `injected after a Read of ${path.basename(t) === '.claude-layers-probe' ? `a file in ${path.dirname(rel)}/` : rel}` });
+  }
+  return out;
+}

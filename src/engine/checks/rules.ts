@@ -1,0 +1,48 @@
+// Every diagnostic rule id the engine and the workspace checks emit, with a one-line description
+// and its usual severity: the catalogue behind SARIF's `tool.driver.rules` and the docs.
+import type { Severity } from '../diagnostics.js';
+
+export interface RuleInfo {
+  id: string;
+  severity: Severity;
+  description: string;
+}
+
+const LIST: RuleInfo[] = [
+  // engine (analysis)
+  { id: 'include-outside-cwd', severity: 'warning', description: '@include not loaded: its target is outside the launch directory and external includes are not approved' },
+  { id: 'include-missing', severity: 'warning', description: '@include not loaded: no such file' },
+  { id: 'include-not-text', severity: 'warning', description: '@include not loaded: the extension is not one Claude Code includes' },
+  { id: 'include-too-deep', severity: 'warning', description: '@include not loaded: includes are followed to depth 4 only' },
+  { id: 'excluded', severity: 'info', description: 'file excluded by a claudeMdExcludes pattern' },
+  { id: 'over-4mib', severity: 'error', description: 'instruction file over 4 MiB: Claude Code skips it whole, silently' },
+  { id: 'large-file', severity: 'info', description: "instruction file of 40,000 characters or more: Claude Code's /memory view flags it (it still loads in full)" },
+  { id: 'unreadable', severity: 'warning', description: 'file or folder cannot be read: Claude Code skips it silently' },
+  { id: 'symlink-loop', severity: 'warning', description: 'symlink loop: skipped' },
+  { id: 'not-a-file', severity: 'warning', description: 'an instruction name that is not a regular file (folder, FIFO, device): skipped' },
+  { id: 'invalid-frontmatter', severity: 'warning', description: 'frontmatter is not valid YAML: Claude Code strips it and ignores its keys' },
+  { id: 'empty', severity: 'info', description: 'empty after frontmatter and comments are removed: skipped with its includes' },
+  { id: 'rule-not-md', severity: 'warning', description: 'file in .claude/rules that does not end in lowercase ".md": Claude Code ignores it' },
+  { id: 'rules-link-outside-cwd', severity: 'warning', description: 'symlinked rule or rules folder pointing outside the launch directory: skipped' },
+  { id: 'settings-invalid', severity: 'warning', description: 'settings file is not valid JSON or has a wrong type' },
+  { id: 'settings-unreadable', severity: 'warning', description: 'settings file cannot be read' },
+  { id: 'unknown-version', severity: 'info', description: 'no profile for the requested Claude Code version; the nearest older one is used' },
+  // workspace checks (src/engine/checks)
+  { id: 'glob-matches-nothing', severity: 'error', description: 'a `paths:` pattern of a rule matches no file of the workspace (git-ignored files aside): the rule never loads' },
+  { id: 'frontmatter-key-ignored', severity: 'error', description: '`globs:`, `Paths:` or another look-alike used instead of `paths:`: Claude Code ignores it and the rule loads unconditionally' },
+  { id: 'paths-ignored', severity: 'warning', description: '`paths:` in a CLAUDE.md or CLAUDE.local.md has no effect: the file always loads' },
+  { id: 'wrong-case-name', severity: 'warning', description: 'a wrongly cased instruction name (claude.md, .Claude/, RULES/): Claude Code looks for the exact name' },
+  { id: 'bom-before-frontmatter', severity: 'warning', description: 'a byte-order mark before `---`: Claude Code 2.1.235 keeps the frontmatter as text and ignores its `paths:`' },
+  { id: 'memory-over-budget', severity: 'error', description: 'MEMORY.md is past 200 lines or 25,000 characters: the end is cut from the request and its entries are lost' },
+  { id: 'skill-demoted', severity: 'error', description: "the skills listing is over budget: this skill's description is dropped (name only)" },
+  { id: 'skill-description-cut', severity: 'warning', description: "a skill's description is cut in the listing (per-description cap)" },
+  { id: 'likely-secret', severity: 'error', description: 'text that reaches the model request looks like a secret (API key, token, private key, password)' },
+  { id: 'check-failed', severity: 'info', description: 'a workspace check failed on this machine and was skipped (the others ran)' },
+  { id: 'scan-truncated', severity: 'info', description: 'the workspace has more files than the scan limit: some checks were skipped' },
+];
+
+export const RULES: ReadonlyMap<string, RuleInfo> = new Map(LIST.map((r) => [r.id, r]));
+
+export function ruleInfo(id: string): RuleInfo {
+  return RULES.get(id) ?? { id, severity: 'warning', description: id.replaceAll('-', ' ') };
+}

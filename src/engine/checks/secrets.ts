@@ -1,0 +1,97 @@
+// Likely secrets in text that reaches the model request (and so leaves the machine for the model
+// provider): secretlint's maintained recommended rule set (cloud keys, tokens of GitHub, npm, Slack,
+// OpenAI, Anthropic…, private keys, basic-auth URLs, database connection strings), plus one pattern
+// rule for `password: …`-style assignments. Runs offline. Secrets are never printed: messages
+// carry a masked form only.
+import { lintSource } from '@secretlint/core';
+import { creator as patternRule } from '@secretlint/secretlint-rule-pattern';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import type { Diagnostic } from '../diagnostics.js';
+
+export interface SecretSource {
+  /** file the text comes from */
+  path: string;
+  /** the text as it reaches the request */
+  content: string;
+  /** the file as stored (for line numbers), when it can be read */
+  raw?: string;
+  /** how it reaches the request, e.g. "startup", "after Read of src/x.ts", "skill body" */
+  how: string;
+}
+
+const CONFIG = {
+  rules: [
+    { id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended },
+    {
+      id: '@secretlint/secretlint-rule-pattern',
+      rule: patternRule,
+      options: {
+        patterns: [
+          {
+            name: 'password assignment',
+            patterns: [
+              '/(?:password|passwd|pwd|passphrase|client[_-]?secret|secret[_-]?key|api[_-]?key|access[_-]?token|auth[_-]?token)["\']?\\s*[:=]\\s*["\']?[^\\s"\'`<>${}(),;]{8,}/i',
+            ],
+          },
+        ],
+        allows: ['/example|sample|placeholder|changeme|change[_-]me|your[_-]|redacted|dummy|xxxx|\\*{3}|\\.{3}|…|process\\.env|os\\.environ|getenv/i'],
+      },
+    },
+  ],
+};
+
+/** `ghp_…(40 chars)`, `password: ****(16 chars)`: enough to find it, not enough to use it */
+export function mask(secret: string): string {
+  const s = secret.trim();
+  const assign = /^([\w"'-]{2,40}["']?\s*[:=]\s*["']?)(.+)$/s.exec(s);
+  if (assign) return `${assign[1]}****(${assign[2]!.length} chars)`;
+  if (s.length <= 8) return '*'.repeat(s.length);
+  return `${s.slice(0, 4)}…(${s.length} chars)`;
+}
+
+function lineOf(text: string, index: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+const SHORT_RULE = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, '');
+
+export async function scanSecrets(sources: SecretSource[]): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  let n = 0;
+  for (const src of sources) {
+    if (!src.content) continue;
+    // secretlint names performance marks after the file path, and a path with a newline or a quote
+    // breaks them (an uncaught DOMException): it gets a synthetic name with the same extension
+    const ext = (/\.[A-Za-z0-9]{1,10}$/.exec(src.path) ?? [''])[0];
+    const filePath = `/claude-layers/source-${n++}${ext}`;
+    let result;
+    try {
+      result = await lintSource({ source: { filePath, content: src.content, contentType: 'text' }, options: { config: CONFIG, locale: 'en', maskSecrets: false, noPhysicFilePath: true } });
+    } catch {
+      continue;
+    }
+    for (const m of result.messages) {
+      const [from, to] = m.range;
+      const found = src.content.slice(from, to);
+      let line: number | undefined;
+      if (src.raw !== undefined) {
+        const at = src.raw.indexOf(found);
+        if (at !== -1) line = lineOf(src.raw, at);
+      }
+      if (line === undefined && src.raw === src.content) line = m.loc.start.line + 1;
+      const key = `${src.path}\0${line}\0${found}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const kind = (m.data && typeof (m.data as Record<string, unknown>).typeName === 'string' ? String((m.data as Record<string, unknown>).typeName) : undefined)
+        ?? (m.messageId === 'PATTERN' ? 'password or key assignment' : SHORT_RULE(m.ruleId));
+      out.push({
+        path: src.path, line, severity: 'error', rule: 'likely-secret',
+        message: `looks like a secret (${kind}, secretlint ${SHORT_RULE(m.ruleId)}): ${mask(found)}; this text reaches the model request (${src.how}) and leaves the machine`,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+// Running the built CLI (dist/cli.js) as a process, the way people and CI run it.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import assert from 'node:assert/strict';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+/** build dist/cli.js when it is missing (the test script builds first anyway) */
+export function ensureBuilt(): void {
+  if (fs.existsSync(CLI)) return;
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'esbuild.config.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+}
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: no color variables, no CI annotations, unless given. */
+export function run(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Run {
+  ensureBuilt();
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...opts.env };
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, cwd: opts.cwd ?? ROOT, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** exits 2 with one line saying why, then the usage; nothing on stdout, no stack trace */
+export function assertUsageError(r: Run, reason: RegExp): void {
+  assert.equal(r.signal, null, 'not killed');
+  assert.equal(r.code, 2, `exit 2, got ${r.code}: ${r.stderr}`);
+  assert.equal(r.stdout, '');
+  const [first, ...rest] = r.stderr.split('\n');
+  assert.match(first!, /^claude-layers: /);
+  assert.match(first!, reason);
+  assert.match(rest.join('\n'), /usage: claude-layers/);
+  assertNoStack(r);
+}
+
+export function assertNoStack(r: Run): void {
+  assert.doesNotMatch(r.stderr, /\n\s+at .+\(.*:\d+:\d+\)|\n\s+at .+:\d+:\d+/, 'no stack trace');
+  assert.doesNotMatch(r.stderr, /internal error/);
+}
+
+export const ANSI = /\u001b\[[0-9;]*m/;
+
+/** the demo workspace, laid out as `npm start` does */
+export async function demo(): Promise<{ repo: string; home: string; managed: string; memory: string; cleanup: () => void; flags: string[] }> {
+  const mod = (await import(path.join(ROOT, 'scripts', 'demo-workspace.mjs'))) as {
+    setupDemo: () => { repo: string; home: string; managed: string; memory: string; cleanup: () => void };
+  };
+  const d = mod.setupDemo();
+  return { ...d, flags: ['--cwd', d.repo, '--home', d.home, '--managed-dir', d.managed] };
+}
+
+export interface JsonDiagnostic {
+  path: string;
+  line: number | null;
+  severity: 'error' | 'warning' | 'info';
+  rule: string;
+  message: string;
+}
+
+export function lintJson(flags: string[], extra: string[] = []): { code: number | null; diagnostics: JsonDiagnostic[]; json: Record<string, unknown> } {
+  const r = run(['lint', ...flags, '--format', 'json', ...extra]);
+  assertNoStack(r);
+  const json = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
+  return { code: r.code, diagnostics: json.diagnostics, json };
+}
