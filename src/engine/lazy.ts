@@ -85,7 +85,7 @@ export function describeReason(f: LoadedFile, env: Environment): string {
   const rel = (p: string) => path.relative(env.cwd, p) || '.';
   switch (o.kind) {
     case 'rule':
-      return f.globs ? `rule ${path.basename(f.path)}: paths ${f.globs.join(', ')} matched` : `rule of nested folder ${rel(o.base)}/`;
+      return f.globs ? `rule ${path.basename(f.path)}: paths ${(f.processed.rawGlobs ?? f.globs).join(', ')} matched` : `rule of nested folder ${rel(o.base)}/`;
     case 'include':
       return `@-included by ${path.basename(o.parent)}`;
     case 'claude-md':
