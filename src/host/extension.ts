@@ -1,0 +1,413 @@
+// Entry point: wires the cached engine (AnalysisService), the watchers, the sidebar and the editor
+// providers together. Thin on purpose: every answer comes from the engine via present.ts,
+// file-lens.ts and glob-report.ts; this file only decides *when* to ask and where to draw.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PROFILES, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
+import { lintWorkspace } from '../engine/checks/index.js';
+import type { CommandId, ViewState } from '../../webview/protocol.js';
+import { AnalysisService } from './analysis-service.js';
+import { claudePathSetting, readConfig, SECTION } from './config.js';
+import type { Translate } from './format.js';
+import { present, type VersionInfo } from './present.js';
+import {
+  FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, publishDiagnostics, QuickFixProvider, SELECTOR,
+  type HostContext,
+} from './providers.js';
+import { reportText } from './report.js';
+import { SidebarProvider, VIEW_ID } from './sidebar.js';
+import { detectVersion } from './version-detect.js';
+import { Watchers } from './watchers.js';
+import { WorkspaceIndex } from './workspace-index.js';
+
+const NO_FOLDER = 'no-folder';
+const PREVIEW_SCHEME = 'claude-layers';
+const KNOWN_MODELS = ['claude-opus-5-5', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-opus-5[1m]', 'claude-sonnet-4-5', 'claude-sonnet-4-5[1m]', 'claude-haiku-4-5'];
+
+export function activate(context: vscode.ExtensionContext): void {
+  const t: Translate = (m, ...args) => vscode.l10n.t(m, ...args);
+  const locale = vscode.env.language || 'en';
+  const log = vscode.window.createOutputChannel('Claude Context Layers', { log: true });
+  const sub = (...d: vscode.Disposable[]) => context.subscriptions.push(...d);
+  sub(log);
+
+  // ---- folders, settings, version --------------------------------------------------------------
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  const folderOfKey = (key: string) => folders().find((f) => f.uri.toString() === key);
+  const keyOf = (f: vscode.WorkspaceFolder | undefined) => (f ? f.uri.toString() : NO_FOLDER);
+  let detected: { version?: string; error?: string } = {};
+
+  const versionInfo = (key: string): VersionInfo => {
+    const cfg = readConfig(folderOfKey(key));
+    if (cfg.claudeVersion) return { requested: cfg.claudeVersion, source: 'setting' };
+    if (detected.version) return { requested: detected.version, source: 'detected' };
+    return { source: 'newest' };
+  };
+
+  const optionsFor = (key: string): EngineOptions => {
+    const folder = folderOfKey(key);
+    const cfg = readConfig(folder);
+    const launch = folder || vscode.workspace.getConfiguration(SECTION).get<string>('launchDirectory') ? cfg.launchDir : os.homedir();
+    return {
+      cwd: launch,
+      env: { ...process.env },
+      claudeVersion: versionInfo(key).requested,
+      model: cfg.model || process.env.ANTHROPIC_MODEL || undefined,
+      addDirs: cfg.addDirs,
+      settingSources: cfg.settingSources,
+    };
+  };
+
+  const service = new AnalysisService(optionsFor, 250);
+  const index = new WorkspaceIndex();
+  sub({ dispose: () => service.dispose() }, index);
+
+  /** the model in use: the setting or ANTHROPIC_MODEL (in the options), Claude Code's `model` setting, the version's default */
+  const modelFor = (a: Analysis): string => {
+    const fromSettings = a.settings.value<unknown>('model');
+    return a.env.model || (typeof fromSettings === 'string' && fromSettings) || a.profile.skills.defaultModel;
+  };
+
+  // ---- the active file and the current folder ---------------------------------------------------
+  let currentKey = keyOf(folders()[0]);
+  let activeFile: string | undefined;
+  let previousFile: string | undefined;
+  const sessions = new Map<string, string[]>();
+
+  const setActive = (editor: vscode.TextEditor | undefined) => {
+    if (editor && editor.document.uri.scheme !== 'file') return; // output panels, previews: keep the last file
+    // no active editor while Quick Open or a panel has focus: keep the file as long as an editor is visible
+    if (!editor && vscode.window.visibleTextEditors.length > 0) return;
+    const p = editor?.document.uri.fsPath;
+    if (p === activeFile) return;
+    if (activeFile) previousFile = activeFile;
+    activeFile = p;
+    if (editor) {
+      const f = vscode.workspace.getWorkspaceFolder(editor.document.uri);
+      if (f) currentKey = keyOf(f);
+    }
+    scheduleRender();
+  };
+
+  const analysisFor = (uri: vscode.Uri): Analysis | undefined => {
+    const f = vscode.workspace.getWorkspaceFolder(uri);
+    if (f) return service.get(keyOf(f)).analysis;
+    // outside every folder (user CLAUDE.md, memory folder): the analysis that read it, else the current one
+    const p = path.normalize(uri.fsPath);
+    for (const a of service.all()) {
+      if (a.startup.some((e) => path.normalize(e.path) === p) || p.startsWith(a.memory.location.dir) || p.startsWith(a.env.userDir + path.sep)) return a;
+    }
+    return service.get(currentKey).analysis;
+  };
+
+  // ---- the sidebar --------------------------------------------------------------------------------
+  const buildState = (): ViewState | undefined => {
+    const entry = service.get(currentKey);
+    const folder = folderOfKey(currentKey);
+    const a = entry.analysis;
+    if (!a) return undefined;
+    return present({
+      analysis: a,
+      folderName: folders().length > 1 ? folder?.name : undefined,
+      activeFile,
+      version: versionInfo(currentKey),
+      model: modelFor(a),
+      trusted: vscode.workspace.isTrusted,
+      nestedFiles: folder ? index.nestedInstructionFiles(folder) : [],
+      sessionFiles: sessions.get(currentKey) ?? [],
+      diagnostics: lints.get(currentKey)?.analysis === a ? lints.get(currentKey)!.diagnostics : undefined,
+      t,
+      locale,
+      today: new Date().toISOString().slice(0, 10),
+    });
+  };
+
+  /** a state with only a header and a message, when there is no analysis to show */
+  const messageState = (launchDir: string, message: string): ViewState => ({
+    header: { version: t('Claude Code'), model: '', launchDir, change: { command: 'configure', label: t('Change…') } },
+    gaugesTitle: t('Gauges'),
+    gauges: [],
+    sections: [],
+    message,
+  });
+
+  const openFile = (p: string, line?: number) => {
+    const selection = line ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;
+    void vscode.window.showTextDocument(vscode.Uri.file(p), { selection, preview: true }).then(undefined, (e: unknown) => {
+      void vscode.window.showWarningMessage(t('Cannot open {0}: {1}', p, e instanceof Error ? e.message : String(e)));
+    });
+  };
+
+  const sidebar = new SidebarProvider(
+    context.extensionUri,
+    {
+      open: openFile,
+      command: (id: CommandId) => void vscode.commands.executeCommand(`claudeLayers.${id}`),
+      visible: () => scheduleRender(),
+    },
+    t('Claude Context Layers'),
+  );
+  sub(sidebar, vscode.window.registerWebviewViewProvider(VIEW_ID, sidebar));
+
+  let renderTimer: ReturnType<typeof setTimeout> | undefined;
+  function scheduleRender(): void {
+    if (renderTimer) clearTimeout(renderTimer);
+    renderTimer = setTimeout(render, 30);
+  }
+  function render(): void {
+    renderTimer = undefined;
+    if (!sidebar.visible) return;
+    try {
+      const t0 = Date.now();
+      const state = buildState();
+      const ms = Date.now() - t0;
+      if (ms > 200) log.info(`sidebar state built in ${ms} ms`);
+      const entry = service.get(currentKey);
+      if (state) sidebar.update(state);
+      else if (entry.error) {
+        log.error(`analysis failed: ${entry.error}`);
+        sidebar.update(messageState(entry.options.cwd, t('The analysis failed: {0}', entry.error)));
+      }
+    } catch (e) {
+      log.error(`render failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      sidebar.update(messageState(service.get(currentKey).options.cwd, t('The sidebar could not be drawn: {0}', e instanceof Error ? e.message : String(e))));
+    }
+  }
+  sub({ dispose: () => renderTimer && clearTimeout(renderTimer) });
+
+  // ---- editor providers -----------------------------------------------------------------------------
+  const changed = new vscode.EventEmitter<void>();
+  sub(changed);
+  const hostCtx: HostContext = {
+    analysisFor,
+    folderFor: (uri) => vscode.workspace.getWorkspaceFolder(uri),
+    modelFor,
+    index,
+    probes: (except) => {
+      const out = new Set<string>();
+      for (const e of vscode.window.visibleTextEditors) if (e.document.uri.scheme === 'file' && e.document.uri.toString() !== except.toString()) out.add(e.document.uri.fsPath);
+      for (const p of [activeFile, previousFile]) if (p && p !== except.fsPath) out.add(p);
+      return [...out].slice(0, 3);
+    },
+    t,
+    locale,
+    onDidChange: changed.event,
+  };
+  const diagnostics = vscode.languages.createDiagnosticCollection('claudeLayers');
+  sub(
+    diagnostics,
+    vscode.languages.registerHoverProvider(SELECTOR, new GlobHoverProvider(hostCtx)),
+    vscode.languages.registerCodeLensProvider(SELECTOR, new LensProvider(hostCtx)),
+    vscode.languages.registerDocumentLinkProvider(SELECTOR, new ImportLinkProvider(hostCtx)),
+    vscode.languages.registerCompletionItemProvider(SELECTOR, new FrontmatterCompletionProvider(hostCtx)),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, new QuickFixProvider(hostCtx), { providedCodeActionKinds: QuickFixProvider.kinds }),
+  );
+
+  // ---- read-only preview of the startup request ------------------------------------------------------
+  const previewChanged = new vscode.EventEmitter<vscode.Uri>();
+  const previews = new Set<string>();
+  sub(
+    previewChanged,
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
+      onDidChange: previewChanged.event,
+      provideTextDocumentContent: (uri) => {
+        previews.add(uri.toString());
+        const a = service.get(decodeURIComponent(uri.query) || currentKey).analysis;
+        if (!a) return t('No analysis for this folder.');
+        return renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) ?? t('Nothing reaches the first request: no CLAUDE.md, rule or MEMORY.md loads.');
+      },
+    }),
+  );
+
+  // ---- watchers and updates --------------------------------------------------------------------------
+  const watchers = new Watchers(service, index, (m) => log.info(m));
+  sub(watchers);
+  // the workspace lint (the CLI's `lint`: names, ignored keys, dead globs, memory budget, secrets)
+  // runs after the analysis settles, never on an editor switch
+  const lints = new Map<string, { analysis: Analysis; diagnostics: readonly Diagnostic[] }>();
+  let lintTimer: ReturnType<typeof setTimeout> | undefined;
+  let lintGeneration = 0;
+  const publish = () =>
+    publishDiagnostics(
+      diagnostics,
+      service.keys().flatMap((k) => {
+        const a = service.get(k).analysis;
+        if (!a) return [];
+        const l = lints.get(k);
+        return [{ analysis: a, diagnostics: l?.analysis === a ? l.diagnostics : a.diagnostics }];
+      }),
+    );
+  const scheduleLint = () => {
+    if (lintTimer) clearTimeout(lintTimer);
+    lintTimer = setTimeout(() => void lint(), 800);
+  };
+  async function lint(): Promise<void> {
+    const generation = ++lintGeneration;
+    for (const key of service.keys()) {
+      const a = service.get(key).analysis;
+      if (!a) continue;
+      try {
+        const r = await lintWorkspace(a, { secrets: true });
+        if (generation !== lintGeneration) return; // a newer analysis started its own run
+        lints.set(key, { analysis: a, diagnostics: r.diagnostics });
+      } catch (e) {
+        log.error(`lint failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    publish();
+    scheduleRender();
+  }
+  sub({ dispose: () => lintTimer && clearTimeout(lintTimer) });
+
+  const afterAnalysis = () => {
+    publish();
+    scheduleLint();
+    watchers.syncExternal();
+    changed.fire();
+    for (const u of previews) previewChanged.fire(vscode.Uri.parse(u));
+    scheduleRender();
+  };
+  sub(
+    { dispose: service.onDidChange(() => {
+      for (const f of folders()) service.get(keyOf(f));
+      afterAnalysis();
+    }).dispose },
+    index.onDidChange(() => scheduleRender()),
+    vscode.window.onDidChangeActiveTextEditor(setActive),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      if (e.affectsConfiguration(`${SECTION}.claudePath`)) void detect();
+      service.reconfigure();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      for (const k of service.keys()) if (!folderOfKey(k) && k !== NO_FOLDER) service.removeFolder(k);
+      if (!folderOfKey(currentKey)) currentKey = keyOf(folders()[0]);
+      service.reconfigure();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      void detect();
+      scheduleRender();
+    }),
+  );
+
+  async function detect(): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      detected = {};
+      return;
+    }
+    const d = await detectVersion(true, claudePathSetting());
+    if (d.version !== detected.version) {
+      detected = d;
+      log.info(d.version ? `claude --version: ${d.version} (${d.executable})` : `version not detected: ${d.error}`);
+      service.reconfigure();
+    } else detected = d;
+  }
+
+  // ---- commands ---------------------------------------------------------------------------------------
+  const command = (id: string, fn: () => unknown) => sub(vscode.commands.registerCommand(id, fn));
+  command('claudeLayers.refresh', () => {
+    index.reset();
+    service.refreshAll();
+  });
+  command('claudeLayers.showSidebar', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`));
+  command('claudeLayers.copyReport', async () => {
+    const state = sidebar.current ?? buildState();
+    if (!state) return;
+    await vscode.env.clipboard.writeText(reportText(state));
+    void vscode.window.showInformationMessage(t('Claude Context Layers: report copied to the clipboard.'));
+  });
+  command('claudeLayers.previewStartup', async () => {
+    const a = service.get(currentKey).analysis;
+    const name = t('Startup request (Claude Code {0}).txt', a?.profile.version ?? '');
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name}`, query: encodeURIComponent(currentKey) });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  });
+  command('claudeLayers.sessionAddActive', () => {
+    if (!activeFile) {
+      void vscode.window.showInformationMessage(t('Open the file to add first.'));
+      return;
+    }
+    sessions.set(currentKey, [...(sessions.get(currentKey) ?? []), activeFile]);
+    scheduleRender();
+  });
+  command('claudeLayers.sessionClear', () => {
+    sessions.delete(currentKey);
+    scheduleRender();
+  });
+  command('claudeLayers.configure', () => configure());
+
+  async function configure(): Promise<void> {
+    const folder = folderOfKey(currentKey);
+    const a = service.get(currentKey).analysis;
+    const cfg = readConfig(folder);
+    const v = versionInfo(currentKey);
+    type Item = vscode.QuickPickItem & { id: string };
+    const items: Item[] = [
+      { id: 'version', label: t('Claude Code version'), description: a?.profile.version, detail: cfg.claudeVersion ? t('set in settings') : detected.version ? t('detected') : t('newest profile') },
+      { id: 'model', label: t('Model'), description: a ? modelFor(a) : cfg.model },
+      { id: 'launch', label: t('Launch directory'), description: a?.env.cwd },
+      { id: 'sources', label: t('Setting sources'), description: (cfg.settingSources ?? ['user', 'project', 'local']).join(', ') },
+      { id: 'addDirs', label: t('Additional directories (--add-dir)'), description: cfg.addDirs.join(', ') || '—' },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: t('Claude Context Layers: what Claude Code sees'), placeHolder: t('Choose what to change') });
+    if (!pick) return;
+    const conf = vscode.workspace.getConfiguration(SECTION, folder?.uri);
+    const folderTarget = folder && folders().length > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+    if (pick.id === 'version') {
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: t('Detect (claude --version in a trusted workspace), else the newest profile'), value: '' },
+          ...[...PROFILES].reverse().map((p) => ({ label: p.version, value: p.version })),
+          { label: t('Other…'), value: '?' },
+        ],
+        { title: t('Claude Code version'), placeHolder: v.requested },
+      );
+      if (!choice) return;
+      let value = choice.value;
+      if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Claude Code version, e.g. 2.1.328'), validateInput: (s) => (/^\d+\.\d+\.\d+$/.test(s.trim()) ? undefined : t('a version such as 2.1.328')) }))?.trim() ?? '';
+      if (choice.value === '?' && !value) return;
+      await conf.update('claudeVersion', value || undefined, vscode.ConfigurationTarget.Global);
+    } else if (pick.id === 'model') {
+      const choice = await vscode.window.showQuickPick([{ label: t('Default of the version'), value: '' }, ...KNOWN_MODELS.map((m) => ({ label: m, value: m })), { label: t('Other…'), value: '?' }], { title: t('Model') });
+      if (!choice) return;
+      let value = choice.value;
+      if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Model id') }))?.trim() ?? '';
+      if (choice.value === '?' && !value) return;
+      await conf.update('model', value || undefined, vscode.ConfigurationTarget.Global);
+    } else if (pick.id === 'launch') {
+      const dirs = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: a ? vscode.Uri.file(a.env.cwd) : folder?.uri, openLabel: t('Launch Claude Code here') });
+      if (!dirs?.[0]) return;
+      const p = dirs[0].fsPath;
+      const value = folder && p === folder.uri.fsPath ? undefined : folder ? path.relative(folder.uri.fsPath, p) || undefined : p;
+      await conf.update('launchDirectory', value, folderTarget);
+    } else if (pick.id === 'sources') {
+      const current = new Set(cfg.settingSources ?? ['user', 'project', 'local']);
+      const chosen = await vscode.window.showQuickPick(
+        (['user', 'project', 'local'] as const).map((s) => ({ label: s, picked: current.has(s) })),
+        { canPickMany: true, title: t('Setting sources (--setting-sources)') },
+      );
+      if (!chosen) return;
+      const list = chosen.map((c) => c.label);
+      await conf.update('settingSources', list.length === 3 ? undefined : list, folderTarget);
+    } else if (pick.id === 'addDirs') {
+      const dirs = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, openLabel: t('Add') });
+      if (!dirs) return;
+      await conf.update('addDirs', dirs.map((d) => d.fsPath), folderTarget);
+    }
+  }
+
+  // ---- start -------------------------------------------------------------------------------------------
+  setActive(vscode.window.activeTextEditor);
+  setTimeout(() => {
+    for (const f of folders()) service.get(keyOf(f));
+    if (!folders().length) service.get(NO_FOLDER);
+    afterAnalysis();
+  }, 0);
+  void detect();
+}
+
+export function deactivate(): void {
+  /* everything is in context.subscriptions */
+}

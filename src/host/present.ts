@@ -1,0 +1,521 @@
+// From an engine Analysis (and the active file) to the sidebar's presentation model: every text
+// localized and every number formatted here, so that the webview only draws. Pure: no vscode, no
+// disk (the Analysis answers from its cache).
+import * as path from 'node:path';
+import {
+  compileMatcher, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type InstructionEntry, type LazyInjection,
+  type Origin, type TouchTool,
+} from '../engine/index.js';
+import { LARGE_FILE_CHARS } from '../engine/content.js';
+import type { Gauge, GaugeLevel, Row, Section, Severity, ViewState } from '../../webview/protocol.js';
+import { displayPath, skillsView, type SkillsView } from '../engine/checks/index.js';
+import { isInside, isStrictlyInside } from '../engine/environment.js';
+import { firstLine, Fmt, lineCount, type Translate } from './format.js';
+import { memoryFigures } from './memory-view.js';
+import { bytesPerToken, contextWindow, fixedParts } from './model-info.js';
+
+/** the lazy side of the engine's skills analysis, read defensively (it is being added as this is written) */
+interface LazySkills {
+  lazyFor?: (file: string) => { kind: string; names: string[]; paths: string[] }[];
+  conditional?: { name: string; path?: string; paths?: string[] }[];
+}
+const lazySkills = (a: Analysis): LazySkills | undefined => (a as unknown as { skills?: LazySkills }).skills;
+
+export interface VersionInfo {
+  /** the version asked for (setting or detection), if any */
+  requested?: string;
+  source: 'setting' | 'detected' | 'newest';
+}
+
+export interface PresentInput {
+  analysis: Analysis;
+  folderName?: string;
+  activeFile?: string;
+  version: VersionInfo;
+  model: string;
+  trusted: boolean;
+  /** instruction files strictly below the launch directory, found in the workspace */
+  nestedFiles?: readonly string[];
+  /** files picked for the step-by-step session, in order */
+  sessionFiles?: readonly string[];
+  /** diagnostics to list under "Not loaded" (the workspace lint's, when it has run); else the analysis' own */
+  diagnostics?: readonly Diagnostic[];
+  t: Translate;
+  locale: string;
+  today: string;
+}
+
+export interface Ctx {
+  a: Analysis;
+  f: Fmt;
+  t: Translate;
+  rel: (p: string) => string;
+  model: string;
+}
+
+export function makeCtx(a: Analysis, model: string, t: Translate, locale: string): Ctx {
+  const f = new Fmt(t, locale, bytesPerToken(model));
+  return { a, f, t, model, rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.' };
+}
+
+/** why a startup entry is in the request */
+export function whyEager(c: Ctx, e: { origin: Origin; path: string }): string {
+  const { t, rel } = c;
+  const o = e.origin;
+  const folder = (d: string) => (d === c.a.env.cwd ? t('the launch directory') : `${rel(d)}/`);
+  switch (o.kind) {
+    case 'managed-claude-md':
+      return t('organization policy');
+    case 'managed-settings':
+      return t('claudeMd in the managed settings');
+    case 'user-claude-md':
+      return t('your instructions for all projects');
+    case 'claude-md':
+      return c.a.env.addDirs.includes(o.dir) ? t('CLAUDE.md of the added folder {0}', rel(o.dir)) : t('CLAUDE.md of {0}', folder(o.dir));
+    case 'dot-claude-md':
+      return t('.claude/CLAUDE.md of {0}', folder(o.dir));
+    case 'local':
+      return t('private instructions of {0}', folder(o.dir));
+    case 'rule':
+      return o.globs ? t('rule with paths: {0}', o.globs.join(', ')) : t('rule without paths: (always loaded)');
+    case 'include':
+      return t('@-included by {0}', path.basename(o.parent));
+    case 'agents-md':
+      return t('AGENTS.md fallback (no CLAUDE.md in the folder chain)');
+    case 'auto-memory':
+      return t('auto-memory index');
+  }
+}
+
+function entryRow(c: Ctx, id: string, e: InstructionEntry): Row {
+  const { t, f, rel } = c;
+  const why = whyEager(c, e);
+  const label = e.type === 'AutoMem' ? t('{0} (auto-memory)', path.basename(e.path)) : rel(e.path);
+  const preview = firstLine(e.content);
+  const size = f.size(e.text.length, lineCount(e.content));
+  return {
+    id,
+    label,
+    description: `${e.type} · ${why}${preview ? ` · ${preview}` : ''}`,
+    badge: c.f.chars(e.text.length),
+    detail: `${e.path}\n${size}\n${why}${preview ? `\n${preview}` : ''}`,
+    aria: t('{0}, {1}, {2}, eager: {3}', label, e.type, size, why),
+    path: e.path.startsWith('<') ? undefined : e.path,
+  };
+}
+
+function lazyRow(c: Ctx, id: string, i: LazyInjection): Row {
+  const { t, f, rel } = c;
+  const label = rel(i.path);
+  const size = f.size(i.text.length, lineCount(i.content));
+  const preview = firstLine(i.content);
+  return {
+    id,
+    label,
+    description: `${i.reason}${i.viaHook ? ` · ${t('sent as hook context')}` : ''}`,
+    badge: c.f.chars(i.text.length),
+    detail: `${i.path}\n${size}\n${i.reason}${preview ? `\n${preview}` : ''}`,
+    aria: t('{0}, {1}, injected because: {2}', label, size, i.reason),
+    path: i.path,
+  };
+}
+
+/** "Reading client.ts injects 3 files, 2,140 chars" */
+export function lazyHeadline(c: Ctx, tool: TouchTool, file: string, inj: LazyInjection[]): string {
+  const { t, f } = c;
+  const name = path.basename(file);
+  const chars = renderLazy(c.a.profile, inj).join('').length;
+  const verb: Record<TouchTool, string> = { Read: t('Reading {0}', name), Edit: t('Editing {0}', name), Write: t('Writing {0}', name), Bash: t('A command on {0}', name) };
+  if (inj.length === 0) return t('{0} injects nothing', verb[tool]);
+  if (inj.length === 1) return t('{0} injects 1 file, {1} chars', verb[tool], f.num(chars));
+  return t('{0} injects {1} files, {2} chars', verb[tool], inj.length, f.num(chars));
+}
+
+function inWorkingDirs(a: Analysis, p: string): boolean {
+  return isInside(p, a.env.cwd) || a.env.addDirs.some((d) => isInside(p, d));
+}
+
+function activeSection(c: Ctx, file: string | undefined): { section: Section; injected: Set<string> } {
+  const { t, a } = c;
+  const injected = new Set<string>();
+  const base: Section = { id: 'active', title: t('When this file is read (lazy)'), rows: [], open: true };
+  if (!file) return { section: { ...base, empty: t('Open a file to see what reading it injects.') }, injected };
+  const name = path.basename(file);
+  const title = t('When {0} is read (lazy)', name);
+  if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file)))
+    return { section: { ...base, title, headline: t('{0} is already in the first request (eager)', name) }, injected };
+  if (!inWorkingDirs(a, file))
+    return { section: { ...base, title, headline: t('{0} is outside the launch directory: touching it injects nothing', name) }, injected };
+  const read = a.lazyFor(file, 'Read');
+  for (const i of read) injected.add(i.path);
+  const rows = read.map((i, k) => lazyRow(c, `active/read/${k}`, i));
+  const layers = typeof lazySkills(a)?.lazyFor === 'function' ? lazySkills(a)!.lazyFor!(file) : [];
+  layers.forEach((l, k) => {
+    const label = l.kind === 'path-gated' ? t('skills listed after this read (paths:)') : t('skills of a nested folder listed after this read');
+    rows.push({
+      id: `active/skills/${k}`,
+      label: l.names.join(', '),
+      description: label,
+      aria: `${label}: ${l.names.join(', ')}`,
+      path: l.paths[0],
+    });
+  });
+  const others = a.profile.lazyTriggers.filter((x) => x !== 'Read');
+  let summary: string | undefined;
+  if (others.length) {
+    const sameAsRead = (list: LazyInjection[]) => list.length === read.length && list.every((x, k) => x.path === read[k]!.path);
+    const differing: { tool: TouchTool; list: LazyInjection[] }[] = [];
+    for (const tool of others) {
+      const list = a.lazyFor(file, tool);
+      if (!sameAsRead(list)) differing.push({ tool, list });
+    }
+    if (differing.length === 0) summary = t('{0} inject the same (Claude Code {1})', others.join(', '), a.profile.version);
+    for (const d of differing) {
+      rows.push({
+        id: `active/${d.tool}`,
+        label: lazyHeadline(c, d.tool, file, d.list),
+        aria: lazyHeadline(c, d.tool, file, d.list),
+        open: true,
+        children: d.list.map((i, k) => lazyRow(c, `active/${d.tool}/${k}`, i)),
+      });
+    }
+  }
+  return {
+    section: { ...base, title, headline: lazyHeadline(c, 'Read', file, read), summary, rows, empty: read.length ? undefined : t('Nothing new: no nested CLAUDE.md and no rule whose paths: match.') },
+    injected,
+  };
+}
+
+/** the folder whose `.claude`/CLAUDE.md a nested instruction file belongs to */
+export function owningFolder(file: string): string {
+  const norm = file.split(path.sep).join('/');
+  const i = norm.lastIndexOf('/.claude/');
+  const dir = i >= 0 ? norm.slice(0, i) : path.posix.dirname(norm);
+  return dir.split('/').join(path.sep) || path.sep;
+}
+
+function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string>, nested: readonly string[]): Section {
+  const { t, a, rel, f } = c;
+  const groups: Row[] = [];
+  const rules = a.conditionalRules.filter((r) => !injected.has(r.path) && !(file && compileMatcher(r.base, r.patterns).matches(file)));
+  if (rules.length) {
+    groups.push({
+      id: 'elsewhere/rules',
+      label: t('Conditional rules'),
+      badge: f.num(rules.length),
+      aria: t('Conditional rules, {0}', rules.length),
+      open: true,
+      children: rules.map((r, k) => {
+        const label = rel(r.path);
+        const pats = r.rawPatterns.join(', ');
+        return {
+          id: `elsewhere/rules/${k}`,
+          label,
+          description: t('paths: {0}', pats),
+          detail: t('{0}\nloaded when a touched file matches {1}, matched from {2}', r.path, pats, rel(r.base) === '.' ? r.base : rel(r.base)),
+          aria: t('{0}, lazy rule, loaded when a file matching {1} is read', label, pats),
+          path: r.path,
+          line: r.line,
+        };
+      }),
+    });
+  }
+  const byFolder = new Map<string, string[]>();
+  for (const p of nested) {
+    if (injected.has(p) || !isStrictlyInside(p, a.env.cwd)) continue;
+    const d = owningFolder(p);
+    if (!isStrictlyInside(d, a.env.cwd)) continue;
+    const list = byFolder.get(d) ?? [];
+    list.push(p);
+    byFolder.set(d, list);
+  }
+  const folders = [...byFolder.keys()].sort();
+  if (folders.length) {
+    groups.push({
+      id: 'elsewhere/nested',
+      label: t('Nested folders'),
+      badge: f.num(folders.length),
+      aria: t('Nested folders, {0}', folders.length),
+      open: folders.length <= 8,
+      children: folders.map((d, k) => {
+        const dl = `${rel(d)}/`;
+        return {
+          id: `elsewhere/nested/${k}`,
+          label: dl,
+          description: t('when a file under {0} is read', dl),
+          aria: t('{0}, nested folder, loaded when a file under it is read', dl),
+          open: folders.length <= 8,
+          children: byFolder.get(d)!.sort().map((p, j) => ({
+            id: `elsewhere/nested/${k}/${j}`,
+            label: path.relative(d, p).split(path.sep).join('/'),
+            aria: t('{0}, lazy, in {1}', rel(p), dl),
+            detail: p,
+            path: p,
+          })),
+        };
+      }),
+    });
+  }
+  const gated = (lazySkills(a)?.conditional ?? []).filter((sk) => !(file && sk.paths?.length && compileMatcher(a.env.cwd, sk.paths).matches(file)));
+  if (gated.length) {
+    groups.push({
+      id: 'elsewhere/skills',
+      label: t('Path-gated skills'),
+      badge: f.num(gated.length),
+      aria: t('Path-gated skills, {0}', gated.length),
+      open: true,
+      children: gated.map((sk, k) => ({
+        id: `elsewhere/skills/${k}`,
+        label: sk.name,
+        description: t('paths: {0}', (sk.paths ?? []).join(', ')),
+        aria: t('skill {0}, listed after a file matching {1} is touched', sk.name, (sk.paths ?? []).join(', ')),
+        path: sk.path,
+      })),
+    });
+  }
+  return { id: 'elsewhere', title: t('Lazy elsewhere'), rows: groups, open: true, empty: t('No conditional rules or nested instruction files.') };
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** engine diagnostics that are not about a file not loading */
+const NOT_A_DROP = new Set(['large-file', 'unknown-version']);
+
+function notLoadedSection(c: Ctx, all: readonly Diagnostic[]): Section {
+  const { t, rel } = c;
+  const diags = all.filter((d) => d.path && !NOT_A_DROP.has(d.rule)).sort((x, y) => SEVERITY_ORDER[x.severity] - SEVERITY_ORDER[y.severity]);
+  const rows: Row[] = diags.map((d: Diagnostic, k) => ({
+    id: `notLoaded/${k}`,
+    label: rel(d.path),
+    description: d.message,
+    detail: `${d.path}${d.line ? `:${d.line}` : ''}\n${d.message}\n(${d.rule})`,
+    aria: t('{0}: {1}, {2}', d.severity, rel(d.path), d.message),
+    severity: d.severity,
+    path: d.path.startsWith('<') ? undefined : d.path,
+    line: d.line,
+  }));
+  return { id: 'notLoaded', title: t('Not loaded and other problems'), summary: rows.length ? c.f.num(rows.length) : undefined, rows, open: rows.length > 0, empty: t('Nothing dropped: every instruction file found loads.') };
+}
+
+function level(value: number, max: number, warnAt = 0.8): GaugeLevel {
+  if (value > max) return 'over';
+  return value >= max * warnAt ? 'warn' : 'ok';
+}
+
+function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): Gauge[] {
+  const { t, f, a, model } = c;
+  const win = contextWindow(model, a.profile.version);
+  const out: Gauge[] = [];
+  const tok = f.tokens(startupChars);
+  out.push({
+    id: 'startup',
+    label: t('Startup instructions'),
+    value: tok,
+    max: win.tokens,
+    text: t('≈{0} of {1} tokens ({2} chars)', f.num(tok), f.num(win.tokens), f.num(startupChars)),
+    note: t('{0} chars per token · {1}', f.ratio, model),
+    detail: `${f.ratioNote(model)}${win.known ? '' : `\n${t('context window of an unknown model assumed')}`}`,
+    level: level(tok, win.tokens, 0.05),
+    aria: t('Startup instructions: about {0} of {1} tokens', f.num(tok), f.num(win.tokens)),
+  });
+
+  const mem = a.memory;
+  if (!mem.enabled) {
+    out.push({ id: 'memory', label: 'MEMORY.md', value: 0, max: 200, text: t('auto-memory is off'), note: mem.why, level: 'ok', aria: t('MEMORY.md: auto-memory is off, {0}', mem.why) });
+  } else if (!mem.index) {
+    const p = path.join(mem.location.dir, 'MEMORY.md');
+    out.push({ id: 'memory', label: 'MEMORY.md', value: 0, max: 200, text: t('no MEMORY.md yet'), note: c.rel(p), level: 'ok', aria: t('MEMORY.md: none in {0}', c.rel(p)) });
+  } else {
+    const fig = memoryFigures(a)!;
+    const state = fig.truncated && fig.cut ? t('lines {0}-{1} are not loaded', fig.cut.from, fig.cut.to) : fig.truncated ? t('cut') : t('loaded in full');
+    const lost = fig.lostLinks.length ? ` · ${fig.lostLinks.length === 1 ? t('1 topic link lost') : t('{0} topic links lost', fig.lostLinks.length)}` : '';
+    const lvLines: GaugeLevel = fig.lines > fig.maxLines ? 'over' : level(fig.lines, fig.maxLines, 0.85);
+    const lvUnits: GaugeLevel = fig.units > fig.maxUnits ? 'over' : level(fig.units, fig.maxUnits, 0.85);
+    const why = t('MEMORY.md is cut at 200 lines or 25,000 UTF-16 units, counted after frontmatter and comments are removed; line numbers here are the file\'s own');
+    out.push({
+      id: 'memory-lines',
+      label: t('MEMORY.md lines'),
+      value: fig.lines,
+      max: fig.maxLines,
+      text: `${f.num(fig.lines)}/${f.num(fig.maxLines)}`,
+      note: state + lost,
+      detail: fig.lostLinks.length ? `${why}\n${t('Topic files the model no longer learns about: {0}', fig.lostLinks.join(', '))}` : why,
+      level: fig.truncated ? 'over' : lvLines,
+      aria: t('MEMORY.md: {0} of {1} lines, {2}', f.num(fig.lines), f.num(fig.maxLines), state + lost),
+      path: fig.path,
+      line: fig.cut?.from,
+    });
+    out.push({
+      id: 'memory-units',
+      label: t('MEMORY.md size'),
+      value: fig.units,
+      max: fig.maxUnits,
+      text: t('{0}/{1} units', f.num(fig.units), f.num(fig.maxUnits)),
+      note: t('after frontmatter and comments'),
+      detail: t('UTF-16 units after frontmatter and comments are removed'),
+      level: lvUnits,
+      aria: t('MEMORY.md: {0} of {1} units', f.num(fig.units), f.num(fig.maxUnits)),
+      path: fig.path,
+    });
+  }
+
+  if (skills && skills.budget !== undefined && skills.used !== undefined) {
+    const cut = skills.entries.filter((s) => s.cut).length;
+    const demoted = skills.entries.filter((s) => s.demoted).length;
+    out.push({
+      id: 'skills',
+      label: t('Skills listing'),
+      value: skills.used,
+      max: skills.budget,
+      text: t('{0}/{1} display width', f.num(skills.used), f.num(skills.budget)),
+      note: t('{0} descriptions cut, {1} skills name only', cut, demoted),
+      level: demoted ? 'over' : level(skills.used, skills.budget),
+      aria: t('Skills listing: {0} of {1}, {2} cut, {3} name only', f.num(skills.used), f.num(skills.budget), cut, demoted),
+    });
+  } else {
+    out.push({ id: 'skills', label: t('Skills listing'), value: 0, max: 1, text: t('not computed by this engine'), level: 'ok', aria: t('Skills listing: not computed by this engine') });
+  }
+
+  const largest = a.startup.reduce<InstructionEntry | undefined>((m, e) => (e.type !== 'AutoMem' && (!m || e.content.length > m.content.length) ? e : m), undefined);
+  if (largest) {
+    const n = largest.content.length;
+    out.push({
+      id: 'largest',
+      label: t('Largest instruction file'),
+      value: n,
+      max: LARGE_FILE_CHARS,
+      text: `${f.num(n)}/${f.num(LARGE_FILE_CHARS)} · ${c.rel(largest.path)}`,
+      note: t('/memory flags 40,000 chars and more; still loads in full'),
+      detail: t("Claude Code's /memory view flags files of 40,000 chars and more; they still load in full"),
+      level: n >= LARGE_FILE_CHARS ? 'warn' : 'ok',
+      aria: t('Largest instruction file {0}: {1} chars', c.rel(largest.path), f.num(n)),
+      path: largest.path.startsWith('<') ? undefined : largest.path,
+    });
+  }
+
+  const fx = fixedParts(a.profile.version);
+  const memSection = mem.enabled ? fx.memorySectionBase + mem.location.dir.length : 0;
+  const skillsChars = skills?.text?.length ?? fx.defaultSkillsListing;
+  const fixed = fx.system + fx.tools + fx.messages + memSection + (skills?.text ? 0 : fx.defaultSkillsListing);
+  const yours = startupChars + (skills?.text ? skillsChars : 0);
+  const total = fixed + yours;
+  const totalTok = f.tokens(total);
+  const share = total ? Math.round((yours / total) * 100) : 0;
+  out.push({
+    id: 'request',
+    label: t('Whole first request'),
+    value: totalTok,
+    max: win.tokens,
+    text: t('≈{0} of {1} tokens · {2}% yours', f.num(totalTok), f.num(win.tokens), share),
+    note: t('fixed parts as measured on Claude Code {0}', a.profile.version),
+    detail: t('fixed parts measured on Claude Code {0}: system prompt {1}, tools {2}, other parts {3} chars', a.profile.version, f.num(fx.system + memSection), f.num(fx.tools), f.num(fx.messages + (skills?.text ? 0 : fx.defaultSkillsListing))),
+    level: level(totalTok, win.tokens, 0.5),
+    aria: t('Whole first request: about {0} of {1} tokens, {2} percent from your files', f.num(totalTok), f.num(win.tokens), share),
+  });
+  return out;
+}
+
+function sessionSection(c: Ctx, files: readonly string[]): Section {
+  const { t, f, a, rel } = c;
+  const s = a.session();
+  let total = 0;
+  const rows: Row[] = files.map((file, k) => {
+    const inj = inWorkingDirs(a, file) ? s.touch('Read', file) : [];
+    const chars = renderLazy(a.profile, inj).join('').length;
+    total += chars;
+    const label = t('{0}. Read {1}', k + 1, rel(file));
+    return {
+      id: `session/${k}`,
+      label,
+      description: inj.length === 1 ? t('+1 file') : inj.length ? t('+{0} files', inj.length) : t('nothing new'),
+      badge: t('+{0} chars', f.num(chars)),
+      aria: t('{0}: adds {1} files, {2} chars; {3} so far', label, inj.length, f.num(chars), f.num(total)),
+      path: file,
+      open: true,
+      children: inj.map((i, j) => lazyRow(c, `session/${k}/${j}`, i)),
+    };
+  });
+  return {
+    id: 'session',
+    title: t('A session, step by step'),
+    summary: files.length ? t('+{0} chars', f.num(total)) : undefined,
+    rows,
+    open: files.length > 0,
+    empty: t('Add files in the order a task reads them to see what each read adds (each file is injected once per session).'),
+    actions: [
+      { command: 'sessionAddActive', label: t('Add the active file') },
+      ...(files.length ? [{ command: 'sessionClear' as const, label: t('Clear') }] : []),
+    ],
+  };
+}
+
+function skillRows(c: Ctx, skills: SkillsView): Row[] {
+  const { t } = c;
+  return skills.entries.map((s, k) => {
+    const state = s.demoted ? t('name only (over the listing budget)') : s.cut ? t('description cut') : t('listed');
+    return {
+      id: `startup/skill/${k}`,
+      label: s.name,
+      description: `${t('skill')}${s.bundled ? ` · ${t('bundled')}` : ''} · ${state}`,
+      aria: t('skill {0}, {1}', s.name, state),
+      severity: s.demoted || s.cut ? 'warning' : undefined,
+      path: s.path,
+    };
+  });
+}
+
+export function present(input: PresentInput): ViewState {
+  const { analysis: a, t } = input;
+  const c = makeCtx(a, input.model, t, input.locale);
+  const { f } = c;
+  const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
+  const skills = skillsView(a);
+
+  const startupRows = a.startup.map((e, k) => entryRow(c, `startup/${k}`, e));
+  if (skills?.entries.length) {
+    const listed = skillRows(c, skills);
+    const label = t('Skills listing');
+    startupRows.push({
+      id: 'startup/skills',
+      label,
+      description: skills.text ? f.chars(skills.text.length) : undefined,
+      badge: f.num(listed.length),
+      aria: t('{0}, {1} skills', label, listed.length),
+      open: false,
+      children: listed,
+    });
+  }
+  const startup: Section = {
+    id: 'startup',
+    title: t('Startup (eager)'),
+    summary: t('{0} files · {1} · ≈{2} tokens ({3} chars/token)', a.startup.length, f.chars(block.length), f.num(f.tokens(block.length)), f.ratio),
+    rows: startupRows,
+    open: true,
+    empty: t('Nothing: no CLAUDE.md, rule or MEMORY.md reaches the first request.'),
+  };
+  const { section: active, injected } = activeSection(c, input.activeFile);
+  const elsewhere = elsewhereSection(c, input.activeFile, injected, input.nestedFiles ?? []);
+  const notLoaded = notLoadedSection(c, input.diagnostics ?? a.diagnostics);
+  const session = sessionSection(c, input.sessionFiles ?? []);
+
+  const versionNote = a.diagnostics.find((d) => d.rule === 'unknown-version')?.message;
+  const sourceNote: Record<VersionInfo['source'], string> = {
+    setting: t('from the setting claudeLayers.claudeVersion'),
+    detected: t('detected with claude --version'),
+    newest: t('newest known profile (set claudeLayers.claudeVersion, or trust the workspace to detect it)'),
+  };
+  return {
+    header: {
+      version: t('Claude Code {0}', a.profile.version),
+      versionNote: versionNote ?? sourceNote[input.version.source],
+      model: input.model,
+      launchDir: a.env.cwd,
+      folder: input.folderName,
+      restricted: input.trusted ? undefined : t('Restricted mode: reading only, nothing is run'),
+      change: { command: 'configure', label: t('Change…') },
+    },
+    gaugesTitle: t('Gauges'),
+    gauges: gauges(c, block.length, skills),
+    sections: [startup, active, elsewhere, notLoaded, session],
+  };
+}

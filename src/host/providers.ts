@@ -1,0 +1,286 @@
+// Editor features over the cached analysis: glob hovers, CodeLens, @import links, frontmatter
+// completion, diagnostics in the Problems panel, and quick fixes. Each provider asks the engine
+// (through AnalysisService) and turns the answer into VS Code objects; none reads the disk itself
+// except the document it is given.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Analysis, Diagnostic } from '../engine/index.js';
+import { fileLenses, isInstructionLike, isRuleFile, isSkillFile } from './file-lens.js';
+import { displayPath } from '../engine/checks/index.js';
+import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/content.js';
+import type { Translate } from './format.js';
+import { RULE_KEYS, scanFrontmatter, SKILL_KEYS } from './frontmatter-scan.js';
+import { globReport } from './glob-report.js';
+import { includeLinks } from './include-links.js';
+import { owningFolder } from './present.js';
+import { memoryFigures } from './memory-view.js';
+import type { WorkspaceIndex } from './workspace-index.js';
+
+export const DIAGNOSTIC_SOURCE = 'Claude Context Layers';
+
+export interface HostContext {
+  /** the analysis that concerns a file (its folder's, or the current one) */
+  analysisFor(uri: vscode.Uri): Analysis | undefined;
+  folderFor(uri: vscode.Uri): vscode.WorkspaceFolder | undefined;
+  modelFor(a: Analysis): string;
+  index: WorkspaceIndex;
+  /** files to say "matches / does not match" about in a glob hover (other open editors) */
+  probes(except: vscode.Uri): string[];
+  t: Translate;
+  locale: string;
+  onDidChange: vscode.Event<void>;
+}
+
+const MARKDOWN: vscode.DocumentSelector = [{ scheme: 'file', language: 'markdown' }, { scheme: 'file', pattern: '**/*.md' }];
+
+/** the folder a rule's or skill's `paths:` are matched from */
+export function patternBase(file: string, a: Analysis): string {
+  const { env } = a;
+  const inUser = file.startsWith(env.userDir + path.sep);
+  const inManaged = file.startsWith(path.join(env.managedDir, '.claude') + path.sep);
+  return inUser || inManaged ? env.cwd : owningFolder(file);
+}
+
+function text(md: vscode.MarkdownString, s: string): vscode.MarkdownString {
+  return md.appendText(s);
+}
+
+/** untrusted text as a Markdown code span: a fence longer than any backtick run inside, one line */
+export function codeSpan(s: string): string {
+  const flat = s.replace(/[\r\n]+/g, ' ');
+  const run = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(run + 1);
+  return `${fence} ${flat} ${fence}`;
+}
+
+export class GlobHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly host: HostContext) {}
+
+  async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
+    const file = doc.uri.fsPath;
+    if (!isRuleFile(file) && !isSkillFile(file)) return undefined;
+    const scan = scanFrontmatter(doc.getText());
+    if (!scan || pos.line > scan.endLine) return undefined;
+    const { t } = this.host;
+    if (scan.patternKey === 'globs') {
+      const key = scan.keys.find((k) => k.key === 'globs');
+      if (key && key.line === pos.line && pos.character <= 6) {
+        const md = new vscode.MarkdownString();
+        md.appendMarkdown(`**${t('Claude Code ignores globs:')}**\n\n`);
+        text(md, t('The rule is unconditional (loaded at startup). Rename the key to paths: to make it conditional.'));
+        return new vscode.Hover(md, new vscode.Range(key.line, 0, key.line, 5));
+      }
+    }
+    const span = scan.patterns.find((p) => p.line === pos.line && pos.character >= p.start && pos.character <= p.end);
+    if (!span) return undefined;
+    const range = new vscode.Range(span.line, span.start, span.line, span.end);
+    const md = new vscode.MarkdownString();
+    if (scan.patternKey === 'globs') {
+      md.appendMarkdown(`**${t('Claude Code ignores globs:')}**\n\n`);
+      text(md, t('These patterns are never used: the rule is unconditional. Rename the key to paths:.'));
+      return new vscode.Hover(md, range);
+    }
+    const a = this.host.analysisFor(doc.uri);
+    if (!a) return undefined;
+    const folder = this.host.folderFor(doc.uri) ?? vscode.workspace.workspaceFolders?.[0];
+    const files = folder ? await this.host.index.files(folder) : new Set<string>();
+    const base = patternBase(file, a);
+    const rel = (p: string) => displayPath(p, a.env.cwd, a.env.home) || '.';
+    const r = globReport({ raw: span.raw, base, launchDir: a.env.cwd, home: a.env.home, files, probes: this.host.probes(doc.uri), t, rel });
+    md.appendMarkdown(`**${t('paths: pattern')}** ${codeSpan(r.written)}\n\n`);
+    if (r.used) {
+      md.appendMarkdown(`${t('As Claude Code uses it:')} ${r.used.map(codeSpan).join(', ')}  \n`);
+      md.appendMarkdown(`${t('Matched from:')} ${codeSpan(r.base)}\n\n`);
+      md.appendMarkdown(`**${r.count === 1 ? t('1 workspace file matches') : t('{0} workspace files match', r.count)}**`);
+      if (r.sample.length) {
+        md.appendMarkdown(r.count > r.sample.length ? ` (${t('first {0}', r.sample.length)})` : '');
+        md.appendMarkdown('\n\n');
+        for (const s of r.sample) md.appendMarkdown(`- ${codeSpan(rel(s))}\n`);
+      }
+      md.appendMarkdown('\n\n');
+      for (const p of r.probes) md.appendMarkdown(`${p.matches ? t('{0}: matches', codeSpan(rel(p.file))) : t('{0}: does not match', codeSpan(rel(p.file)))}  \n`);
+    }
+    for (const w of r.warnings) {
+      md.appendMarkdown('\n\n⚠ ');
+      text(md, w);
+    }
+    for (const n of r.notes) {
+      md.appendMarkdown('\n\nℹ ');
+      text(md, n);
+    }
+    return new vscode.Hover(md, range);
+  }
+}
+
+export class LensProvider implements vscode.CodeLensProvider {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.emitter.event;
+
+  constructor(private readonly host: HostContext) {
+    host.onDidChange(() => this.emitter.fire());
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const file = doc.uri.fsPath;
+    if (!isInstructionLike(file) && !this.isMemoryTopic(doc.uri)) return [];
+    const a = this.host.analysisFor(doc.uri);
+    if (!a) return [];
+    const raw = doc.getText();
+    const lenses = fileLenses(a, file, raw, this.host.modelFor(a), this.host.t, this.host.locale);
+    return lenses.map(
+      (l) => new vscode.CodeLens(new vscode.Range(l.line, 0, l.line, 0), { title: l.title, command: 'claudeLayers.showSidebar', tooltip: this.host.t('Show Claude Context Layers') }),
+    );
+  }
+
+  private isMemoryTopic(uri: vscode.Uri): boolean {
+    const a = this.host.analysisFor(uri);
+    return !!a && uri.fsPath.startsWith(a.memory.location.dir);
+  }
+}
+
+export class ImportLinkProvider implements vscode.DocumentLinkProvider {
+  constructor(private readonly host: HostContext) {}
+
+  provideDocumentLinks(doc: vscode.TextDocument): vscode.DocumentLink[] {
+    const file = doc.uri.fsPath;
+    if (!isInstructionLike(file)) return [];
+    const a = this.host.analysisFor(doc.uri);
+    const home = a?.env.home ?? process.env.HOME ?? '';
+    return includeLinks(doc.getText(), file, home, a?.profile.stripBomBeforeFrontmatter ?? true).map((l) => {
+      const link = new vscode.DocumentLink(new vscode.Range(l.line, l.start, l.line, l.end), vscode.Uri.file(l.target));
+      link.tooltip = this.host.t('@import: {0}', l.target);
+      return link;
+    });
+  }
+}
+
+export class FrontmatterCompletionProvider implements vscode.CompletionItemProvider {
+  constructor(private readonly host: HostContext) {}
+
+  provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionItem[] {
+    const file = doc.uri.fsPath;
+    const keys = isSkillFile(file) ? SKILL_KEYS : isRuleFile(file) ? RULE_KEYS : undefined;
+    if (!keys) return [];
+    const scan = scanFrontmatter(doc.getText());
+    if (!scan || pos.line <= 0 || pos.line >= scan.endLine) return [];
+    const before = doc.lineAt(pos.line).text.slice(0, pos.character);
+    if (!/^[\w-]*$/.test(before)) return [];
+    const present = new Set(scan.keys.map((k) => k.key));
+    return Object.entries(keys)
+      .filter(([k]) => !present.has(k))
+      .map(([k, doc]) => {
+        const item = new vscode.CompletionItem(k, vscode.CompletionItemKind.Property);
+        item.insertText = k === 'paths' ? new vscode.SnippetString('paths: ["${1:src/**}"]') : new vscode.SnippetString(`${k}: $0`);
+        item.documentation = new vscode.MarkdownString().appendText(this.host.t(doc));
+        item.detail = isSkillFile(file) ? this.host.t('skill frontmatter') : this.host.t('rule frontmatter');
+        return item;
+      });
+  }
+}
+
+const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/**
+ * Engine diagnostics (the workspace lint's once it has run, else the analysis' own) → Problems
+ * panel; include problems land on their @path where it can be found.
+ */
+export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets: { analysis: Analysis; diagnostics: readonly Diagnostic[] }[]): void {
+  const byFile = new Map<string, vscode.Diagnostic[]>();
+  const seen = new Set<string>();
+  for (const { analysis: a, diagnostics } of sets) {
+    for (const d of diagnostics) {
+      if (!d.path || d.path.startsWith('<') || !path.isAbsolute(d.path)) continue;
+      const key = `${d.path}\0${d.line ?? ''}\0${d.rule}\0${d.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      let range = new vscode.Range((d.line ?? 1) - 1, 0, (d.line ?? 1) - 1, 1000);
+      if (d.rule.startsWith('include-') && d.line === undefined) {
+        const r = a.env.fs.readFile(d.path, MAX_INSTRUCTION_BYTES); // the analysis' snapshot: no new disk read
+        if (r.ok) {
+          const raw = decodeUtf8(r.value);
+          const link = includeLinks(raw, d.path, a.env.home, a.profile.stripBomBeforeFrontmatter).find(
+            (l) => d.message.startsWith(`@${l.target} `) || d.message.startsWith(`@${path.relative(path.dirname(d.path), l.target)} `) || d.message.startsWith(`@${l.spec} `),
+          );
+          if (link) range = new vscode.Range(link.line, link.start - 1, link.line, link.end);
+        }
+      }
+      const diag = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+      diag.source = DIAGNOSTIC_SOURCE;
+      diag.code = d.rule;
+      const list = byFile.get(d.path) ?? [];
+      list.push(diag);
+      byFile.set(d.path, list);
+    }
+  }
+  collection.clear();
+  for (const [p, list] of byFile) collection.set(vscode.Uri.file(p), list);
+}
+
+const RIGHT_NAME: Record<string, string> = { 'claude.md': 'CLAUDE.md', 'claude.local.md': 'CLAUDE.local.md', 'agents.md': 'AGENTS.md' };
+
+export class QuickFixProvider implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly host: HostContext) {}
+
+  provideCodeActions(doc: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
+    const { t } = this.host;
+    const out: vscode.CodeAction[] = [];
+    const file = doc.uri.fsPath;
+    const related = (rule: RegExp) => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === DIAGNOSTIC_SOURCE && rule.test(String(d.code)));
+
+    // globs: → paths:
+    if (isRuleFile(file) || isSkillFile(file)) {
+      const scan = scanFrontmatter(doc.getText());
+      const key = scan?.keys.find((k) => k.key === 'globs');
+      if (scan && key && !scan.keys.some((k) => k.key === 'paths') && range.start.line <= scan.endLine) {
+        const fix = new vscode.CodeAction(t('Rename globs: to paths: (Claude Code reads only paths:)'), vscode.CodeActionKind.QuickFix);
+        fix.edit = new vscode.WorkspaceEdit();
+        fix.edit.replace(doc.uri, new vscode.Range(key.line, 0, key.line, 5), 'paths');
+        fix.diagnostics = related(/^frontmatter-key-ignored$/);
+        fix.isPreferred = true;
+        out.push(fix);
+      }
+    }
+
+    // claude.md → CLAUDE.md
+    const base = path.basename(file);
+    const right = RIGHT_NAME[base.toLowerCase()];
+    if (right && right !== base) {
+      const fix = new vscode.CodeAction(t('Rename {0} to {1} (Claude Code reads only this exact name)', base, right), vscode.CodeActionKind.QuickFix);
+      fix.edit = new vscode.WorkspaceEdit();
+      fix.edit.renameFile(doc.uri, vscode.Uri.file(path.join(path.dirname(file), right)));
+      fix.diagnostics = related(/^wrong-case-name$/);
+      fix.isPreferred = true;
+      out.push(fix);
+    }
+
+    // MEMORY.md past the cut → a topic file
+    const a = this.host.analysisFor(doc.uri);
+    const idx = a?.memory.index;
+    if (a && idx && idx.truncated && path.normalize(idx.path) === path.normalize(file) && !doc.isDirty) {
+      const fig = memoryFigures(a);
+      if (fig?.cut) {
+        const from = Math.max(0, fig.cut.from - 2); // one line more, so that the pointer fits under the limit
+        const to = fig.cut.to - 1;
+        const target = vscode.Uri.file(path.join(path.dirname(file), 'overflow.md'));
+        const moved = [];
+        for (let l = from; l <= to; l++) moved.push(doc.lineAt(l).text);
+        const fix = new vscode.CodeAction(t('Move lines {0}-{1} into the topic file overflow.md', from + 1, to + 1), vscode.CodeActionKind.QuickFix);
+        fix.edit = new vscode.WorkspaceEdit();
+        fix.edit.createFile(target, { ignoreIfExists: true });
+        fix.edit.insert(target, new vscode.Position(0, 0), `${moved.join('\n')}\n`);
+        fix.edit.replace(doc.uri, new vscode.Range(from, 0, to, doc.lineAt(to).text.length), t('- [More notes](overflow.md): entries moved out of the index to stay under the limits'));
+        fix.diagnostics = related(/^memory-over-budget$/);
+        out.push(fix);
+      }
+    }
+    return out;
+  }
+}
+
+export const SELECTOR = MARKDOWN;

@@ -1,0 +1,28 @@
+// "Copy report": the sidebar as plain text (Markdown-friendly), from the same presentation model.
+import type { Row, ViewState } from '../../webview/protocol.js';
+
+function rowLines(rows: Row[], depth: number, out: string[]): void {
+  for (const r of rows) {
+    const parts = [r.label];
+    if (r.description) parts.push(`— ${r.description}`);
+    if (r.badge) parts.push(`[${r.badge}]`);
+    out.push(`${'  '.repeat(depth)}- ${r.severity ? `${r.severity}: ` : ''}${parts.join(' ')}`);
+    if (r.children) rowLines(r.children, depth + 1, out);
+  }
+}
+
+export function reportText(s: ViewState): string {
+  const h = s.header;
+  const out: string[] = [`# ${h.version} · ${h.model}`, `${h.launchDir}${h.folder ? ` (${h.folder})` : ''}`];
+  if (h.versionNote) out.push(h.versionNote);
+  if (h.restricted) out.push(h.restricted);
+  out.push('', `## ${s.gaugesTitle}`);
+  for (const g of s.gauges) out.push(`- ${g.label}: ${g.text}${g.note ? ` (${g.note})` : ''}`);
+  for (const sec of s.sections) {
+    out.push('', `## ${sec.title}${sec.summary ? ` · ${sec.summary}` : ''}`);
+    if (sec.headline) out.push(sec.headline);
+    if (sec.rows.length === 0 && sec.empty) out.push(sec.empty);
+    rowLines(sec.rows, 0, out);
+  }
+  return `${out.join('\n')}\n`;
+}

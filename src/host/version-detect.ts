@@ -1,0 +1,48 @@
+// `claude --version`, run only in a trusted workspace and only from a path given in user settings
+// or found on PATH (never from a workspace setting); no shell, a short timeout, output parsed
+// for one version number.
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | undefined {
+  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) continue; // a relative PATH entry would resolve inside the workspace
+    for (const ext of exts) {
+      const p = path.join(dir, name + ext);
+      try {
+        fs.accessSync(p, fs.constants.X_OK);
+        if (fs.statSync(p).isFile()) return p;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return undefined;
+}
+
+export function parseVersion(out: string): string | undefined {
+  return /(\d+\.\d+\.\d+)/.exec(out)?.[1];
+}
+
+export interface Detection {
+  version?: string;
+  executable?: string;
+  error?: string;
+}
+
+export function detectVersion(trusted: boolean, userPath: string | undefined, timeoutMs = 5000): Promise<Detection> {
+  if (!trusted) return Promise.resolve({ error: 'workspace not trusted: nothing is run' });
+  const exe = userPath ?? findOnPath('claude');
+  if (!exe) return Promise.resolve({ error: 'claude not found on PATH' });
+  if (!path.isAbsolute(exe)) return Promise.resolve({ error: 'claudeLayers.claudePath must be an absolute path' });
+  return new Promise((resolve) => {
+    execFile(exe, ['--version'], { timeout: timeoutMs, cwd: os.homedir(), windowsHide: true, shell: false, maxBuffer: 64 * 1024 }, (err, stdout) => {
+      const version = parseVersion(String(stdout ?? ''));
+      if (version) resolve({ version, executable: exe });
+      else resolve({ executable: exe, error: err ? err.message : 'no version in the output of claude --version' });
+    });
+  });
+}

@@ -1,0 +1,378 @@
+// End-to-end test of the packaged extension in a real VS Code (code-server) driven by playwright-core
+// and Debian's chromium. Started by run.sh, which prepares the workspace, HOME and memory folder.
+// env: E2E_URL, SHOTS_DIR, CS_START_MS, WS_DIR, MEMORY_DIR, USER_SETTINGS, PLAYWRIGHT_CORE, DEBUG_DOM=1
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const { chromium } = await import(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
+const E2E_URL = process.env.E2E_URL;
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results/e2e';
+const WS = process.env.WS_DIR;
+const T0 = Number(process.env.CS_START_MS ?? Date.now());
+const since = () => `${((Date.now() - T0) / 1000).toFixed(1)}s`;
+const EXT_ID = 'claude-context-layers.claude-context-layers';
+const HOSTILE = '<img src=x onerror=alert(1)>.md';
+fs.mkdirSync(SHOTS, { recursive: true });
+
+let failed = false;
+const results = [];
+const check = (ok, msg) => {
+  results.push(`${ok ? 'PASS' : 'FAIL'} ${msg}`);
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${msg} (${since()})`);
+  if (!ok) failed = true;
+};
+const debug = (...a) => {
+  if (process.env.DEBUG_DOM) console.log('[dom]', ...a);
+};
+
+/** poll `fn` until it returns a truthy value */
+async function until(fn, what, timeout = 30_000, every = 150) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-e2e-chromium-'));
+fs.mkdirSync(path.join(profile, 'Default'));
+fs.writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1440, height: 900 },
+  env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: path.join(profile, 'xdg-config'), XDG_CACHE_HOME: path.join(profile, 'xdg-cache') },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+const dialogs = [];
+page.on('dialog', (d) => {
+  dialogs.push(d.message());
+  void d.dismiss();
+});
+const cspErrors = [];
+page.on('console', (m) => {
+  const text = m.text();
+  if (/Content Security Policy|Refused to/i.test(text)) cspErrors.push(text.slice(0, 300));
+  if (/claude-context-layers|uncaught/i.test(text)) console.log('[browser]', m.type(), text.slice(0, 300));
+});
+
+// ---- helpers over the workbench ------------------------------------------------------------------------
+const webview = () =>
+  page.locator(`iframe.webview.ready[src*="extensionId=${EXT_ID}"]`).first().contentFrame().locator('iframe#active-frame').contentFrame();
+
+async function sectionRows(section) {
+  return webview()
+    .locator(`[data-section="${section}"] vscode-tree-item`)
+    .evaluateAll((items) =>
+      items.map((i) => ({
+        label: i.querySelector(':scope > .row-label')?.textContent ?? '',
+        description: i.querySelector(':scope > .row-description')?.textContent ?? '',
+        badge: i.querySelector(':scope > .row-badge')?.textContent ?? '',
+      })),
+    );
+}
+
+async function headline(section) {
+  const h = webview().locator(`[data-section="${section}"] .headline`);
+  return (await h.count()) ? (await h.first().textContent()) ?? '' : '';
+}
+
+/** the file name of the active editor (from the focused group's selected tab) */
+async function activeTab() {
+  return page.evaluate(() => {
+    const groups = [...document.querySelectorAll('.editor-group-container')];
+    const group = groups.find((g) => g.classList.contains('active')) ?? groups[0];
+    const tab = group?.querySelector('.tab[aria-selected="true"]') ?? group?.querySelector('.tab.active');
+    // aria-label: "client.ts" or "client.ts, preview" (the visible label splits name and extension)
+    return (tab?.getAttribute('aria-label') ?? '').split(',')[0].trim();
+  });
+}
+
+async function quickOpen(name) {
+  await page.locator('.part.editor').first().click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(name);
+  // the list first shows recently opened files: wait until the filtered, focused row is the one asked for
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+  let seen = '';
+  await until(async () => (seen = await activeTab()) === name, `editor tab ${name}`, 20_000).catch((e) => {
+    throw new Error(`${e.message}; active tab: "${seen}"`);
+  });
+}
+
+/** the visible text of the active editor (monaco draws spaces as no-break spaces) */
+async function editorText() {
+  return (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+}
+
+async function lensTexts() {
+  return page.locator('.monaco-editor .codelens-decoration').evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
+}
+
+/** move the mouse onto `word` inside the visible line of the editor that contains `lineHas` */
+async function hoverText(lineHas, word) {
+  const pt = await page.evaluate(
+    ([lh, w]) => {
+      for (const line of document.querySelectorAll('.monaco-editor .view-lines .view-line')) {
+        if (!line.textContent?.includes(lh)) continue;
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const i = n.textContent.indexOf(w);
+          if (i < 0) continue;
+          const r = document.createRange();
+          r.setStart(n, i);
+          r.setEnd(n, i + w.length);
+          const b = r.getBoundingClientRect();
+          return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+        }
+      }
+      return null;
+    },
+    [lineHas, word],
+  );
+  if (!pt) throw new Error(`"${word}" not visible on a line with "${lineHas}"`);
+  await page.mouse.move(pt.x - 4, pt.y);
+  await page.mouse.move(pt.x, pt.y, { steps: 4 });
+}
+
+async function shot(name, sidebarOnly = false) {
+  const file = `${SHOTS}/${name}.png`;
+  if (sidebarOnly) await page.locator('.part.sidebar').first().screenshot({ path: file });
+  else await page.screenshot({ path: file });
+  console.log(`screenshot ${file}`);
+}
+
+/** pick an entry in the open quick input */
+async function pick(text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(text);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** the color theme through the Command Palette, as a user would switch it */
+async function setTheme(theme, bodyClass) {
+  await page.locator('.part.editor').first().click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+  await page.keyboard.press('Control+K'); // Preferences: Color Theme (Ctrl+K Ctrl+T)
+  await page.keyboard.press('Control+T');
+  await pick(theme);
+  await until(async () => webview().locator('body').evaluate((b, c) => b.classList.contains(c), bodyClass), `the webview in ${theme}`, 20_000);
+  await new Promise((r) => setTimeout(r, 400));
+}
+
+// ---- what the demo workspace should produce, computed here from its files --------------------------------
+const MEMORY_FILE = path.join(process.env.MEMORY_DIR, 'MEMORY.md');
+const memRaw = fs.readFileSync(MEMORY_FILE, 'utf8');
+if (memRaw.startsWith('---') || memRaw.includes('<!--') || memRaw.includes('\r')) throw new Error('the expectations below assume a MEMORY.md without frontmatter, comments or CRLF');
+const memText = memRaw.trim();
+const memLines = memText.split('\n').length;
+const memLead = memRaw.slice(0, memRaw.indexOf(memText)).split('\n').length - 1;
+const memCut = { from: memLead + 201, to: memLead + memLines };
+const fmt = (n) => n.toLocaleString('en-US');
+const expectMemLens = `${memLines}/200 lines · ${fmt(memText.length)}/25,000 units · cut at line ${memCut.from}`;
+const apiFiles = fs.readdirSync(path.join(WS, 'src', 'api')).length;
+
+// ---- the test ----------------------------------------------------------------------------------------------
+try {
+  await page.goto(E2E_URL);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  console.log('workbench visible at', since());
+
+  // the sidebar
+  await page.locator('.activitybar .action-item a[aria-label^="Claude Context Layers"]').first().click({ timeout: 60_000 });
+  await webview().locator('header .version').waitFor({ timeout: 60_000 });
+  const version = await webview().locator('header .version').textContent();
+  check(version === 'Claude Code 2.1.328', `header shows the version (${version})`);
+  const launch = await webview().locator('header .launch').textContent();
+  check(launch === fs.realpathSync(WS) || launch === WS, `header shows the launch directory (${launch})`);
+  console.log('sidebar visible at', since());
+
+  // startup: CLAUDE.md, its @import, the user's CLAUDE.md, the hostile rule, MEMORY.md; the hostile name is text
+  const startup = await until(async () => {
+    const rows = await sectionRows('startup');
+    return rows.some((r) => r.label.includes('MEMORY.md')) && rows.some((r) => r.label.includes('onerror')) ? rows : undefined;
+  }, 'startup rows');
+  debug(JSON.stringify(startup, null, 1));
+  check(startup.some((r) => r.label === 'CLAUDE.md' && /^Project · CLAUDE\.md of the launch directory · /.test(r.description)), 'startup lists CLAUDE.md (Project, launch directory)');
+  check(startup.some((r) => r.label === 'docs/architecture.md' && /@-included by CLAUDE\.md/.test(r.description)), 'startup lists the @import docs/architecture.md with its reason');
+  check(startup.some((r) => r.label === '~/.claude/CLAUDE.md' && /^User · /.test(r.description)), "startup lists the user's ~/.claude/CLAUDE.md");
+  check(startup.some((r) => r.label === '.claude/rules/testing.md'), 'the rule written with globs: is eager (Claude Code ignores globs:)');
+  check(startup.every((r) => r.label !== '.claude/rules/api.md'), 'the path-gated rule api.md is not eager');
+  check(startup.filter((r) => r.label.endsWith('.md') || r.label.endsWith('(auto-memory)')).every((r) => /^\d[\d,]* chars$/.test(r.badge)), 'every startup file states its size');
+  const hostile = startup.find((r) => r.label.includes('onerror'));
+  check(hostile?.label === `.claude/rules/${HOSTILE}`, `hostile file name shown as text: ${hostile?.label}`);
+  check(!!hostile?.description.includes('<script>alert("xss")</script>'), `<script> content shown as text: ${hostile?.description}`);
+  const dom = await webview()
+    .locator('body')
+    .evaluate(() => ({ imgs: document.querySelectorAll('#app img').length, scripts: document.querySelectorAll('#app script').length, b: document.querySelectorAll('#app b').length }));
+  check(dom.imgs === 0 && dom.scripts === 0 && dom.b === 0, `no element made from file names or contents (img ${dom.imgs}, script ${dom.scripts}, b ${dom.b})`);
+  check(startup.some((r) => r.label === 'MEMORY.md (auto-memory)'), 'startup lists MEMORY.md (auto-memory)');
+  const gaugeText = await webview().locator('[data-id="gauge/memory-lines"] .gauge-note').textContent();
+  check(gaugeText.startsWith(`lines ${memCut.from}-${memCut.to} are not loaded · 1 topic link lost`), `MEMORY.md gauge: the cut in file lines and the lost link to gateway-retry.md (${gaugeText})`);
+
+  // lazy for src/api/client.ts
+  await quickOpen('client.ts');
+  const t1 = Date.now();
+  const active = await until(async () => {
+    const rows = await sectionRows('active');
+    return rows.some((r) => r.label === '.claude/rules/api.md') ? rows : undefined;
+  }, 'api.md in the lazy section for client.ts', 30_000, 50);
+  console.log(`lazy section updated ${Date.now() - t1} ms after the first switch to client.ts`);
+  const apiRow = active.find((r) => r.label === '.claude/rules/api.md');
+  check(/^rule api\.md: paths src\/api\/\*\* matched$/.test(apiRow.description), `api.md listed with its reason: ${apiRow.description}`);
+  const h1 = await headline('active');
+  check(/^Reading client\.ts injects 1 file, [\d,]+ chars$/.test(h1), `headline: ${h1}`);
+  await shot('01-sidebar-client-dark');
+  await shot('01b-sidebar-client-dark-panel', true);
+
+  // README.md: api.md does not apply
+  await quickOpen('README.md');
+  const t1b = Date.now();
+  const h2 = await until(async () => {
+    const h = await headline('active');
+    return h.includes('README.md') ? h : undefined;
+  }, 'headline for README.md', 30_000, 50);
+  console.log(`lazy section updated ${Date.now() - t1b} ms after the switch to README.md`);
+  const rowsReadme = await sectionRows('active');
+  check(!rowsReadme.some((r) => r.label.includes('api.md')), 'with README.md active the lazy section does not list api.md');
+  check(h2 === 'Reading README.md injects nothing', `headline: ${h2}`);
+  const elsewhere = await sectionRows('elsewhere');
+  check(elsewhere.some((r) => r.label === '.claude/rules/api.md' && r.description === 'paths: src/api/**'), 'lazy elsewhere lists api.md with its paths:');
+  check(elsewhere.some((r) => r.label === 'packages/web/'), 'lazy elsewhere lists the nested folder packages/web/');
+
+  // not loaded: the workspace lint's findings, in the sidebar and in the Problems panel
+  const notLoaded = await until(async () => {
+    const rows = await sectionRows('notLoaded');
+    return rows.some((r) => r.label === '.claude/rules/testing.md') ? rows : undefined;
+  }, 'the lint findings under Not loaded', 20_000);
+  debug(JSON.stringify(notLoaded, null, 1));
+  check(notLoaded.some((r) => r.label === '.claude/rules/testing.md' && /globs/.test(r.description)), 'not loaded: testing.md uses globs:, which Claude Code ignores');
+  check(notLoaded.some((r) => r.label === '.claude/rules/legacy.md' && /lib\/legacy/.test(r.description)), 'not loaded: legacy.md has a glob that matches no file');
+  await page.keyboard.press('Control+Shift+M');
+  const problems = await until(async () => {
+    const txt = await page.locator('.markers-panel').first().innerText({ timeout: 2_000 });
+    return /testing\.md/.test(txt) && /frontmatter-key-ignored/.test(txt) ? txt : undefined;
+  }, 'the Problems panel to list the lint findings', 20_000);
+  check(/Claude Context Layers/.test(problems) && /memory-over-budget/.test(problems), 'Problems panel shows the findings (frontmatter-key-ignored, memory-over-budget)');
+  await shot('01c-problems-dark');
+  await page.keyboard.press('Control+Shift+M'); // hide the panel again
+
+  // keyboard: focus the first startup row, Enter opens its file
+  const first = webview().locator('[data-section="startup"] vscode-tree-item').first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  const tabAfterEnter = await until(async () => ((await activeTab()) === 'CLAUDE.md' ? 'CLAUDE.md' : undefined), 'Enter on a row opens its file', 10_000).catch(() => activeTab());
+  check(tabAfterEnter === 'CLAUDE.md', `Enter on the first startup row opens its file (${tabAfterEnter})`);
+
+  // the rule: CodeLens and the hover on src/api/**
+  await quickOpen('api.md');
+  const ruleLens = await until(async () => (await lensTexts()).find((t) => t.startsWith('lazy:')), 'CodeLens on api.md');
+  check(ruleLens === 'lazy: when src/api/** is read or edited', `rule CodeLens: ${ruleLens}`);
+  await hoverText('paths:', 'src/api');
+  const hover = page.locator('.monaco-hover').filter({ hasText: 'workspace files match' }).first();
+  await hover.waitFor({ timeout: 20_000 });
+  const hoverBody = (await hover.innerText()).trim();
+  debug(hoverBody);
+  check(new RegExp(`\\b${apiFiles} workspace files match\\b`).test(hoverBody), `hover states the match count (${apiFiles} workspace files match)`);
+  check(hoverBody.includes('src/api/client.ts') && hoverBody.includes('src/api/retry.ts'), 'hover lists the matching files');
+  check(/As\sClaude\sCode\suses\sit:\ssrc\/api\b/.test(hoverBody) && /paths:\spattern\ssrc\/api\/\*\*/.test(hoverBody), 'hover shows the pattern as written and as Claude Code uses it');
+  await shot('02-glob-hover-dark');
+  await page.keyboard.press('Escape');
+  await page.mouse.move(5, 5);
+
+  // quick fix: globs: → paths: in testing.md, saved; the rule leaves the startup section
+  await quickOpen('testing.md');
+  const eagerLens = await until(async () => (await lensTexts()).find((t) => t.startsWith('eager')), 'CodeLens on testing.md');
+  check(/^eager · [\d,]+ chars · ≈[\d,]+ tokens$/.test(eagerLens), `eager CodeLens: ${eagerLens}`);
+  await hoverText('globs:', 'globs');
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.keyboard.press('Control+.');
+  const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Rename globs: to paths:' }).first();
+  await fix.waitFor({ timeout: 20_000 });
+  await shot('02b-quick-fix-dark');
+  await fix.click();
+  await until(async () => (await editorText()).includes('paths: "**/*.test.ts"'), 'the quick fix edit', 10_000);
+  await page.keyboard.press('Control+S');
+  await until(async () => (await sectionRows('elsewhere')).some((r) => r.label === '.claude/rules/testing.md' && r.description === 'paths: **/*.test.ts'), 'testing.md to become a conditional rule after save');
+  check(!(await sectionRows('startup')).some((r) => r.label === '.claude/rules/testing.md'), 'quick fix renamed globs: to paths: and the sidebar followed the save');
+
+  // MEMORY.md: open it from the sidebar, read its CodeLens, then the cut
+  await webview().locator('[data-section="startup"] vscode-tree-item', { hasText: 'MEMORY.md' }).first().click();
+  await until(async () => (await activeTab()) === 'MEMORY.md', 'MEMORY.md opened from the sidebar row', 20_000);
+  const memLens = await until(async () => (await lensTexts()).find((t) => /\/200 lines/.test(t)), 'MEMORY.md CodeLens');
+  check(memLens === expectMemLens, `MEMORY.md CodeLens: ${memLens}`);
+  await shot('03-memory-codelens-dark');
+  await webview().locator('[data-id="gauge/memory-lines"]').click();
+  const cutLens = await until(async () => (await lensTexts()).find((t) => /are not loaded/.test(t)), 'CodeLens on the cut line');
+  check(cutLens === `lines ${memCut.from}-${memCut.to} are not loaded`, `CodeLens on the cut line: ${cutLens}`);
+  await shot('04-memory-cut-dark');
+
+  // live: edit the rule's paths: on disk while client.ts is active
+  await quickOpen('client.ts');
+  const t1c = Date.now();
+  await until(async () => (await sectionRows('active')).some((r) => r.label === '.claude/rules/api.md'), 'api.md back for client.ts', 30_000, 50);
+  console.log(`lazy section updated ${Date.now() - t1c} ms after the switch back to client.ts`);
+  const rule = path.join(WS, '.claude', 'rules', 'api.md');
+  fs.writeFileSync(rule, fs.readFileSync(rule, 'utf8').replace('paths: ["src/api/**"]', 'paths: ["docs/**"]'));
+  const t2 = Date.now();
+  await until(async () => {
+    const rows = await sectionRows('active');
+    return !rows.some((r) => r.label.includes('api.md')) && (await headline('active')) === 'Reading client.ts injects nothing';
+  }, 'the sidebar to drop api.md after the edit on disk', 30_000, 50);
+  const liveMs = Date.now() - t2;
+  const after = await sectionRows('elsewhere');
+  check(after.some((r) => r.label === '.claude/rules/api.md' && r.description === 'paths: docs/**'), `sidebar updated without a reload (${liveMs} ms): api.md now paths: docs/**`);
+  await shot('05-live-update-dark');
+
+  // a session, step by step: add the active file
+  const sessionBox = webview().locator('vscode-collapsible[data-section="session"]');
+  await sessionBox.scrollIntoViewIfNeeded();
+  if (!(await sessionBox.evaluate((e) => e.open))) await sessionBox.click({ position: { x: 60, y: 10 } });
+  await webview().locator('[data-section="session"] vscode-button[data-command="sessionAddActive"]').click();
+  const steps = await until(async () => {
+    const rows = await sectionRows('session');
+    return rows.length ? rows : undefined;
+  }, 'a session step');
+  check(steps[0].label === '1. Read src/api/client.ts' && steps[0].description === 'nothing new' && steps[0].badge === '+0 chars', `session step: ${steps[0].label} ${steps[0].description} ${steps[0].badge}`);
+
+  // the read-only preview of the startup request text
+  await page.locator('.part.sidebar .title-actions a[aria-label^="Preview the Startup Request Text"]').first().click();
+  await until(async () => (await activeTab()).startsWith('Startup request (Claude Code 2.1.328)'), 'the startup request preview', 20_000);
+  const previewText = await editorText();
+  check(previewText.includes('<system-reminder>') && /Contents of \S+CLAUDE\.md \(project instructions, checked into the codebase\):/.test(previewText), 'preview shows the startup request text');
+  await shot('05b-startup-preview-dark');
+
+  // light and high-contrast themes
+  await quickOpen('client.ts');
+  await setTheme('Light Modern', 'vscode-light');
+  await shot('06-sidebar-light');
+  await shot('06b-sidebar-light-panel', true);
+  await setTheme('Dark High Contrast', 'vscode-high-contrast');
+  await shot('07-sidebar-high-contrast-panel', true);
+
+  check(dialogs.length === 0, `no dialog was opened (${dialogs.join(' | ')})`);
+  check(cspErrors.length === 0, `no CSP violation in the console${cspErrors.length ? `: ${cspErrors.join(' | ')}` : ''}`);
+} catch (e) {
+  failed = true;
+  console.error('ERROR', e);
+  await page.screenshot({ path: `${SHOTS}/99-failure.png` }).catch(() => undefined);
+} finally {
+  await context.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+console.log(failed ? 'E2E FAILED' : 'E2E PASSED', 'total', since());
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,289 @@
+// The host's pure logic over real engine analyses of fixture trees: the sidebar model, the lenses,
+// the MEMORY.md cut mapped onto the file's lines, frontmatter spans, glob reports, @import links,
+// and the cache that keeps editor switches off the disk.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { analyze, nodeFileAccess, type EngineOptions } from '../../../src/engine/index.js';
+import { AnalysisService } from '../../../src/host/analysis-service.js';
+import { fileLenses } from '../../../src/host/file-lens.js';
+import { displayPath } from '../../../src/engine/checks/index.js';
+import { englishT, firstLine } from '../../../src/host/format.js';
+import { scanFrontmatter } from '../../../src/host/frontmatter-scan.js';
+import { globReport } from '../../../src/host/glob-report.js';
+import { includeLinks } from '../../../src/host/include-links.js';
+import { memoryFigures } from '../../../src/host/memory-view.js';
+import { bytesPerToken, contextWindow, versionAtLeast } from '../../../src/host/model-info.js';
+import { present } from '../../../src/host/present.js';
+import { reportText } from '../../../src/host/report.js';
+import { parseVersion, findOnPath } from '../../../src/host/version-detect.js';
+import { isViewState } from '../../../webview/protocol.js';
+import { makeTree } from '../../helpers/fixture.js';
+
+function demo() {
+  const t = makeTree({
+    'repo/.git/HEAD': 'ref: refs/heads/main\n',
+    'repo/CLAUDE.md': '# Demo\n\nUse pnpm, never npm.\n\n@docs/testing.md\n@docs/gone.md\n',
+    'repo/docs/testing.md': 'Run pnpm test.\n',
+    'repo/.claude/rules/api.md': '---\npaths: ["src/api/**"]\n---\nAPI RULE body\n',
+    'repo/.claude/rules/style.md': 'STYLE always\n',
+    'repo/src/api/client.ts': 'x',
+    'repo/src/api/retry.ts': 'y',
+    'repo/README.md': '# readme',
+    'repo/pkg/CLAUDE.md': 'PKG nested',
+    'repo/pkg/.claude/rules/pkgrule.md': '---\npaths: src/**\n---\nPKG RULE',
+    'repo/pkg/a.ts': 'z',
+  });
+  const opts: EngineOptions = { cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.328' };
+  return { t, opts };
+}
+
+const input = (a: ReturnType<typeof analyze>, extra: Partial<Parameters<typeof present>[0]> = {}) =>
+  present({ analysis: a, version: { source: 'setting', requested: '2.1.328' }, model: 'claude-opus-5-5', trusted: true, t: englishT, locale: 'en', today: '2026-01-01', ...extra });
+
+test('sidebar model: eager entries with sizes and reasons, the lazy headline, lazy elsewhere, not loaded', () => {
+  const { t, opts } = demo();
+  try {
+    const a = analyze(opts);
+    const s = input(a, { activeFile: t.p('repo/src/api/client.ts'), nestedFiles: [t.p('repo/pkg/CLAUDE.md'), t.p('repo/pkg/.claude/rules/pkgrule.md')] });
+    assert.ok(isViewState(s), 'the state passes the protocol validation');
+    const sec = Object.fromEntries(s.sections.map((x) => [x.id, x]));
+    const fileRows = sec.startup!.rows.filter((r) => r.id !== 'startup/skills');
+    assert.deepEqual(fileRows.map((r) => r.label), ['CLAUDE.md', 'docs/testing.md', '.claude/rules/style.md']);
+    const root = sec.startup!.rows[0]!;
+    assert.equal(root.description, 'Project · CLAUDE.md of the launch directory · Use pnpm, never npm.');
+    assert.match(root.badge!, /^\d+ chars$/);
+    assert.match(root.detail!, /\d+ chars · 6 lines · ≈\d+ tokens/);
+    assert.match(sec.startup!.summary!, /^3 files · [\d,]+ chars · ≈[\d,]+ tokens \(3 chars\/token\)$/);
+    assert.equal(sec.startup!.rows[1]!.description, 'Project · @-included by CLAUDE.md · Run pnpm test.');
+
+    const act = sec.active!;
+    assert.equal(act.title, 'When client.ts is read (lazy)');
+    assert.match(act.headline!, /^Reading client\.ts injects 1 file, [\d,]+ chars$/);
+    assert.deepEqual(act.rows.map((r) => [r.label, r.description]), [['.claude/rules/api.md', 'rule api.md: paths src/api/** matched']]);
+    assert.equal(act.summary, 'Edit, Write, Bash inject the same (Claude Code 2.1.328)');
+
+    const groups = sec.elsewhere!.rows;
+    assert.deepEqual(groups.map((g) => g.label), ['Nested folders']);
+    assert.deepEqual(groups[0]!.children!.map((c) => [c.label, c.children!.map((x) => x.label)]), [['pkg/', ['.claude/rules/pkgrule.md', 'CLAUDE.md']]]);
+
+    const readme = input(a, { activeFile: t.p('repo/README.md') });
+    const act2 = readme.sections.find((x) => x.id === 'active')!;
+    assert.equal(act2.headline, 'Reading README.md injects nothing');
+    const rules = readme.sections.find((x) => x.id === 'elsewhere')!.rows.find((g) => g.label === 'Conditional rules')!;
+    assert.deepEqual(rules.children!.map((c) => [c.label, c.description, c.line]), [['.claude/rules/api.md', 'paths: src/api/**', 2]]);
+
+    const nl = readme.sections.find((x) => x.id === 'notLoaded')!;
+    assert.equal(nl.rows.length, 1);
+    assert.match(nl.rows[0]!.description!, /docs\/gone\.md is not loaded: no such file/);
+    assert.equal(nl.rows[0]!.severity, 'warning');
+
+    const outside = input(a, { activeFile: t.p('home/x.md') });
+    assert.equal(outside.sections.find((x) => x.id === 'active')!.headline, 'x.md is outside the launch directory: touching it injects nothing');
+    const eager = input(a, { activeFile: t.p('repo/CLAUDE.md') });
+    assert.equal(eager.sections.find((x) => x.id === 'active')!.headline, 'CLAUDE.md is already in the first request (eager)');
+
+    const session = input(a, { sessionFiles: [t.p('repo/src/api/client.ts'), t.p('repo/src/api/retry.ts'), t.p('repo/pkg/a.ts')] }).sections.find((x) => x.id === 'session')!;
+    assert.deepEqual(session.rows.map((r) => [r.label, r.description]), [
+      ['1. Read src/api/client.ts', '+1 file'],
+      ['2. Read src/api/retry.ts', 'nothing new'],
+      ['3. Read pkg/a.ts', '+1 file'],
+    ]);
+    assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('gauges: startup tokens against the window, MEMORY.md cut in file lines, skills degrade gracefully', () => {
+  const { t, opts } = demo();
+  try {
+    const a0 = analyze(opts);
+    const dir = a0.memory.location.dir;
+    fs.mkdirSync(dir, { recursive: true });
+    const raw = `---\nname: idx\n---\n<!-- comment -->\n${Array.from({ length: 203 }, (_, i) => `- [t${i + 1}](t${i + 1}.md): note`).join('\n')}\n`;
+    fs.writeFileSync(path.join(dir, 'MEMORY.md'), raw);
+    const a = analyze(opts);
+    const s = input(a);
+    const g = Object.fromEntries(s.gauges.map((x) => [x.id, x]));
+    assert.equal(g['memory-lines']!.text, '203/200');
+    assert.equal(g['memory-lines']!.note, 'lines 205-207 are not loaded · 3 topic links lost');
+    assert.match(g['memory-lines']!.detail!, /no longer learns about: t201\.md, t202\.md, t203\.md$/);
+    assert.equal(g['memory-lines']!.line, 205);
+    assert.equal(g['memory-lines']!.level, 'over');
+    assert.equal(g['memory-units']!.level, 'ok');
+    assert.match(g.startup!.text, /^≈[\d,]+ of 1,000,000 tokens \([\d,]+ chars\)$/);
+    // the engine's skills analysis is being added: either not there yet, or a width against a budget
+    assert.match(g.skills!.text, /^(not computed by this engine|[\d,]+\/[\d,]+ display width)$/);
+    assert.match(g.request!.text, /% yours$/);
+
+    const withSkills = Object.assign(Object.create(Object.getPrototypeOf(a)), a, {
+      skills: { budget: { budget: 30000, used: 22570 }, entries: [{ name: 'release-check', demoted: false }, { name: 'big', demoted: true, cut: true }] },
+    });
+    const g2 = input(withSkills).gauges.find((x) => x.id === 'skills')!;
+    assert.equal(g2.text, '22,570/30,000 display width');
+    assert.equal(g2.note, '1 descriptions cut, 1 skills name only');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('CodeLens texts: MEMORY.md figures and cut, eager and lazy instruction files', () => {
+  const { t, opts } = demo();
+  try {
+    const a0 = analyze(opts);
+    const dir = a0.memory.location.dir;
+    fs.mkdirSync(dir, { recursive: true });
+    const raw = `---\nx: 1\n---\n${Array.from({ length: 190 }, (_, i) => `- entry ${i + 1}`).join('\n')}\n`;
+    fs.writeFileSync(path.join(dir, 'MEMORY.md'), raw);
+    const a = analyze(opts);
+    const lens = (p: string, text = fs.readFileSync(p, 'utf8')) => fileLenses(a, p, text, 'claude-opus-5-5', englishT, 'en');
+    assert.deepEqual(lens(path.join(dir, 'MEMORY.md')), [{ line: 0, title: `190/200 lines · ${(a.memory.index!.units).toLocaleString('en-US')}/25,000 units · loaded in full` }]);
+    fs.writeFileSync(path.join(dir, 'MEMORY.md'), `${raw}${Array.from({ length: 20 }, (_, i) => `- more ${i}`).join('\n')}\n`);
+    const b = analyze(opts);
+    const overLens = fileLenses(b, path.join(dir, 'MEMORY.md'), '', 'claude-opus-5-5', englishT, 'en');
+    assert.deepEqual(overLens.map((l) => l.title.replace(/[\d,]+\/25,000/, 'U')), ['210/200 lines · U units · cut at line 204', 'lines 204-213 are not loaded']);
+    assert.deepEqual(overLens.map((l) => l.line), [0, 203]);
+    fs.writeFileSync(t.p('repo/notes/MEMORY.md'.replace('notes/', '')), '- a\n- b\n');
+    assert.match(fileLenses(b, t.p('repo/MEMORY.md'), '', 'm', englishT, 'en')[0]!.title, /^2\/200 lines · 7\/25,000 units · not this project's memory index/);
+
+    assert.match(lens(t.p('repo/CLAUDE.md'))[0]!.title, /^eager · [\d,]+ chars · ≈[\d,]+ tokens$/);
+    assert.match(lens(t.p('repo/docs/testing.md'))[0]!.title, /^eager · [\d,]+ chars · ≈[\d,]+ tokens · @-included by CLAUDE\.md$/);
+    assert.equal(lens(t.p('repo/.claude/rules/api.md'))[0]!.title, 'lazy: when src/api/** is read or edited');
+    assert.match(lens(t.p('repo/pkg/CLAUDE.md'))[0]!.title, /^lazy: when a file under pkg\/ is read · 10 chars, 1 lines$/);
+    assert.equal(lens(t.p('repo/pkg/.claude/rules/pkgrule.md'))[0]!.title, 'lazy: when src/** is read or edited · matched from pkg/');
+    assert.equal(lens(t.p('repo/pkg/claude.md'), 'x')[0]!.title, 'not loaded: Claude Code reads this name only as CLAUDE.md');
+
+    const old = analyze({ ...opts, claudeVersion: '2.1.235' });
+    assert.equal(fileLenses(old, t.p('repo/.claude/rules/api.md'), '', 'm', englishT, 'en')[0]!.title, 'lazy: when src/api/** is read');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('MEMORY.md figures come from the engine report, the cut in the file\'s own lines', () => {
+  const { t, opts } = demo();
+  try {
+    const dir = analyze(opts).memory.location.dir;
+    fs.mkdirSync(dir, { recursive: true });
+    const raw = `---\nk: v\n---\n<!-- c -->\n${Array.from({ length: 230 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+    fs.writeFileSync(path.join(dir, 'MEMORY.md'), raw);
+    const f = memoryFigures(analyze(opts))!;
+    assert.equal(f.truncated, true);
+    assert.deepEqual(f.cut, { from: 205, to: 234 });
+    assert.deepEqual(f.lostLinks, []);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('frontmatter spans of paths: in flow, block and plain forms', () => {
+  const flow = scanFrontmatter('---\npaths: ["src/api/**", \'lib/{a,b}/**\']\ndescription: x\n---\nbody')!;
+  assert.deepEqual(flow.patterns.map((p) => [p.raw, p.line, p.start, p.end]), [['src/api/**', 1, 9, 19], ['lib/{a,b}/**', 1, 23, 35]]);
+  const block = scanFrontmatter('---\npaths:\n  - src/**/*.ts\n  - "test/**" # tests\nname: n\n---\n')!;
+  assert.deepEqual(block.patterns.map((p) => [p.raw, p.line, p.start]), [['src/**/*.ts', 2, 4], ['test/**', 3, 5]]);
+  const plain = scanFrontmatter('---\npaths: src/**, lib/{x,y}.ts , docs\n---\n')!;
+  assert.deepEqual(plain.patterns.map((p) => p.raw), ['src/**', 'lib/{x,y}.ts', 'docs']);
+  const globs = scanFrontmatter('---\nglobs: src/**\n---\n')!;
+  assert.equal(globs.patternKey, 'globs');
+  assert.equal(scanFrontmatter('no frontmatter'), undefined);
+  assert.equal(scanFrontmatter('---\nunclosed: yes\n'), undefined);
+});
+
+test('glob report: counts, base, probes and the traps', () => {
+  const files = ['/w/src/api/a.ts', '/w/src/api/b.ts', '/w/src/web/c.ts', '/w/README.md', '/w/pkg/src/api/d.ts'];
+  const rel = (p: string) => displayPath(p, '/w', '/home/u');
+  const base = { base: '/w', launchDir: '/w', home: '/home/u', files, t: englishT, rel };
+  const r = globReport({ ...base, raw: 'src/api/**', probes: ['/w/src/api/a.ts', '/w/README.md'] });
+  assert.deepEqual(r.used, ['src/api']);
+  assert.equal(r.count, 2);
+  assert.deepEqual(r.sample, ['/w/src/api/a.ts', '/w/src/api/b.ts']);
+  assert.deepEqual(r.probes.map((p) => p.matches), [true, false]);
+  assert.deepEqual(r.warnings, []);
+  assert.match(r.notes.join('\n'), /ignores case/);
+
+  const dot = globReport({ ...base, raw: './src/**' });
+  assert.equal(dot.count, 0);
+  assert.match(dot.warnings[0]!, /\.\/src never matches: .*leading \.\/ is never stripped; write src/);
+  const any = globReport({ ...base, raw: '*.ts' });
+  assert.equal(any.count, 4);
+  assert.match(any.notes[0]!, /no folder part, so it matches at any depth/);
+  const abs = globReport({ ...base, raw: '/w/src/**' });
+  assert.match(abs.warnings.join('\n'), /an absolute path is read relative to/);
+  const up = globReport({ ...base, raw: '../other/**' });
+  assert.match(up.warnings.join('\n'), /points outside/);
+  const all = globReport({ ...base, raw: '**' });
+  assert.equal(all.used, undefined);
+  assert.match(all.warnings[0]!, /unconditional/);
+  assert.equal(globReport({ ...base, raw: 'src/{api,web}/**' }).count, 3);
+  assert.equal(globReport({ ...base, raw: 'SRC/API/**' }).count, 2, 'case-insensitive, as Claude Code matches');
+});
+
+test('@import links: code spans and code blocks do not count; \\ escapes and fragments are handled', () => {
+  const text = 'See @docs/a.md#intro and `@not/this.md`\n\n```\n@nor/this.md\n```\n\n@name\\ with\\ space.md\n';
+  const links = includeLinks(text, '/r/CLAUDE.md', '/home/u', true);
+  assert.deepEqual(links.map((l) => [l.spec, l.target, l.line, l.start, l.end]), [
+    ['docs/a.md', '/r/docs/a.md', 0, 5, 14],
+    ['name with space.md', '/r/name with space.md', 6, 1, 21],
+  ]);
+});
+
+test('the cache: editor switches read nothing from disk; a change nobody read is ignored; a relevant one rebuilds once', async () => {
+  const { t, opts } = demo();
+  try {
+    const svc = new AnalysisService(() => opts, 20, nodeFileAccess);
+    const a = svc.get('k').analysis!;
+    a.lazyFor(t.p('repo/src/api/client.ts'));
+    a.lazyFor(t.p('repo/pkg/a.ts'));
+    const ops = svc.fs.diskOps;
+    for (let i = 0; i < 20; i++) {
+      svc.get('k').analysis!.lazyFor(t.p('repo/src/api/client.ts'));
+      svc.get('k').analysis!.lazyFor(t.p('repo/pkg/a.ts'));
+      svc.get('k').analysis!.lazyFor(t.p('repo/README.md'));
+    }
+    assert.ok(svc.fs.diskOps - ops <= 4, `switching editors read ${svc.fs.diskOps - ops} paths`);
+    assert.equal(svc.builds, 1);
+
+    let changes = 0;
+    svc.onDidChange(() => changes++);
+    assert.equal(svc.pathsChanged([t.p('repo/src/api/client.ts')]), false, 'a source file the engine never read');
+    fs.writeFileSync(t.p('repo/.claude/rules/api.md'), '---\npaths: ["docs/**"]\n---\nAPI RULE');
+    assert.equal(svc.pathsChanged([t.p('repo/.claude/rules/api.md')]), true);
+    assert.equal(svc.pathsChanged([t.p('repo/.claude/rules/api.md')]), true);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(changes, 1, 'debounced into one refresh');
+    assert.equal(svc.builds, 2);
+    assert.deepEqual(svc.get('k').analysis!.lazyFor(t.p('repo/src/api/client.ts')), []);
+
+    fs.writeFileSync(t.p('repo/src/api/CLAUDE.md'), 'NEW NESTED');
+    assert.equal(svc.pathsChanged([t.p('repo/src/api/CLAUDE.md')]), true, 'a file whose absence the engine had seen');
+    svc.flush();
+    assert.deepEqual(svc.get('k').analysis!.lazyFor(t.p('repo/src/api/client.ts')).map((i) => i.path), [t.p('repo/src/api/CLAUDE.md')]);
+    const watched = svc.fs.watchedFolders();
+    assert.ok(watched.has(t.p('home/.claude')), 'the user folder is among the folders to watch');
+    svc.dispose();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('small helpers: models, versions, display paths, previews', () => {
+  assert.equal(bytesPerToken('claude-haiku-4-5-20251001'), 4);
+  assert.equal(bytesPerToken('claude-opus-5-5'), 3);
+  assert.deepEqual(contextWindow('claude-opus-5-5', '2.1.328'), { tokens: 1_000_000, known: true });
+  assert.deepEqual(contextWindow('claude-opus-5', '2.1.235'), { tokens: 200_000, known: true });
+  assert.deepEqual(contextWindow('claude-opus-5[1m]', '2.1.235'), { tokens: 1_000_000, known: true });
+  assert.deepEqual(contextWindow('claude-sonnet-4-5', '2.1.328'), { tokens: 200_000, known: true });
+  assert.equal(contextWindow('gpt-x', '2.1.328').known, false);
+  assert.ok(versionAtLeast('2.1.1000', '2.1.328'));
+  assert.ok(!versionAtLeast('2.1.235', '2.1.328'));
+  assert.equal(parseVersion('2.1.328 (Claude Code)\n'), '2.1.328');
+  assert.equal(parseVersion('nothing'), undefined);
+  assert.equal(findOnPath('definitely-not-a-command-xyz', '/usr/bin:relative/dir'), undefined);
+  assert.equal(displayPath('/home/u/.claude/CLAUDE.md', '/w', '/home/u'), '~/.claude/CLAUDE.md');
+  assert.equal(displayPath('/w/a/b.md', '/w', '/home/u'), 'a/b.md');
+  assert.equal(displayPath('/etc/x', '/w', '/home/u'), '/etc/x');
+  assert.equal(firstLine('# Title\n\nBody line\n'), 'Body line');
+  assert.equal(firstLine('# Only a title'), '# Only a title');
+});

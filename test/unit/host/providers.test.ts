@@ -1,0 +1,199 @@
+// The vscode adapters against the fake vscode API: Problems-panel diagnostics (with the @import's
+// range), quick fixes, the webview HTML's CSP, the sidebar refusing paths it did not list, and
+// claudePath read from user settings only.
+import './vscode-fake.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { analyze } from '../../../src/engine/index.js';
+import { claudePathSetting } from '../../../src/host/config.js';
+import { englishT } from '../../../src/host/format.js';
+import { codeSpan, FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, publishDiagnostics, QuickFixProvider, type HostContext } from '../../../src/host/providers.js';
+import { detectVersion, findOnPath } from '../../../src/host/version-detect.js';
+import { SidebarProvider, webviewHtml } from '../../../src/host/sidebar.js';
+import { PROTOCOL_VERSION, type ViewState } from '../../../webview/protocol.js';
+import { makeTree } from '../../helpers/fixture.js';
+import { DiagnosticCollection, state, textDocument, Uri, type WorkspaceEdit } from './vscode-fake.js';
+
+function host(a?: ReturnType<typeof analyze>): HostContext {
+  return {
+    analysisFor: () => a,
+    folderFor: () => undefined,
+    modelFor: () => 'claude-opus-5-5',
+    index: undefined as never,
+    probes: () => [],
+    t: englishT,
+    locale: 'en',
+    onDidChange: () => ({ dispose() {} }),
+  };
+}
+
+test('engine diagnostics reach the Problems panel, an include problem on its @path', () => {
+  const t = makeTree({ 'repo/CLAUDE.md': '# Root\n\nSee @docs/gone.md for more.\n' });
+  try {
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
+    const col = new DiagnosticCollection();
+    publishDiagnostics(col as never, [{ analysis: a, diagnostics: a.diagnostics }, { analysis: a, diagnostics: a.diagnostics }]);
+    const list = col.entries.get(t.p('repo/CLAUDE.md'));
+    assert.equal(list?.length, 1, 'one diagnostic, deduplicated across analyses');
+    const d = list![0]!;
+    assert.equal(d.code, 'include-missing');
+    assert.equal(d.source, 'Claude Context Layers');
+    assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [2, 4, 17]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the cut', () => {
+  const qf = new QuickFixProvider(host());
+  const rule = textDocument('/r/.claude/rules/x.md', '---\nglobs: src/**\n---\nbody');
+  const [fix] = qf.provideCodeActions(rule as never, { start: { line: 1 } } as never);
+  assert.match(fix!.title, /Rename globs: to paths:/);
+  const e = (fix!.edit as unknown as WorkspaceEdit).edits[0]!;
+  assert.equal(e.kind === 'replace' && e.text, 'paths');
+
+  const lower = textDocument('/r/pkg/claude.md', 'x');
+  const [ren] = qf.provideCodeActions(lower as never, { start: { line: 0 } } as never);
+  const r = (ren!.edit as unknown as WorkspaceEdit).edits[0]!;
+  assert.equal(r.kind === 'rename' && r.to.fsPath, path.resolve('/r/pkg/CLAUDE.md'));
+
+  const ok = textDocument('/r/pkg/CLAUDE.md', 'x');
+  assert.deepEqual(qf.provideCodeActions(ok as never, { start: { line: 0 } } as never), []);
+
+  const t = makeTree({ 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/x.ts': '' });
+  try {
+    const a0 = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
+    const memDir = a0.memory.location.dir;
+    const raw = Array.from({ length: 205 }, (_, i) => `- entry ${i + 1}`).join('\n');
+    fs.mkdirSync(memDir, { recursive: true });
+    fs.writeFileSync(path.join(memDir, 'MEMORY.md'), raw);
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
+    const mem = textDocument(path.join(memDir, 'MEMORY.md'), raw);
+    const [move] = new QuickFixProvider(host(a)).provideCodeActions(mem as never, { start: { line: 0 } } as never);
+    assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md/);
+    const edits = (move!.edit as unknown as WorkspaceEdit).edits;
+    assert.deepEqual(edits.map((x) => x.kind), ['create', 'insert', 'replace']);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('webview HTML: strict CSP with a nonce, no inline script, resources from the extension only', () => {
+  const ext = Uri.file('/ext');
+  const html = webviewHtml({ cspSource: 'vscode-resource:', asWebviewUri: (u: Uri) => u } as never, ext as never, 'N0NCE', 'T<itle>');
+  const csp = /Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!;
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'nonce-N0NCE'/);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+  const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+  assert.equal(scripts.length, 1);
+  assert.match(scripts[0]![1]!, /nonce="N0NCE" src="file:\/\/\/ext\/dist\/webview\.js"/);
+  assert.equal(scripts[0]![2], '', 'no inline script body');
+  assert.doesNotMatch(html, /\son[a-z]+=/i, 'no inline event handler');
+  assert.match(html, /<title>T&#60;itle&#62;<\/title>/);
+});
+
+test('the sidebar validates messages and opens only paths it listed', () => {
+  const opened: string[] = [];
+  const commands: string[] = [];
+  const sidebar = new SidebarProvider(Uri.file('/ext') as never, { open: (p) => opened.push(p), command: (c) => commands.push(c), visible: () => {} }, 'T');
+  let onMessage: (m: unknown) => void = () => {};
+  const posted: unknown[] = [];
+  const view = {
+    visible: true,
+    webview: {
+      options: {},
+      html: '',
+      cspSource: 'x',
+      asWebviewUri: (u: Uri) => u,
+      onDidReceiveMessage: (l: (m: unknown) => void) => ((onMessage = l), { dispose() {} }),
+      postMessage: (m: unknown) => (posted.push(m), Promise.resolve(true)),
+    },
+    onDidChangeVisibility: () => ({ dispose() {} }),
+    onDidDispose: () => ({ dispose() {} }),
+  };
+  sidebar.resolveWebviewView(view as never);
+  const opts = view.webview.options as { localResourceRoots: Uri[]; enableScripts: boolean };
+  assert.deepEqual(opts.localResourceRoots.map((u) => u.fsPath), ['/ext/dist', '/ext/media']);
+  const st: ViewState = {
+    header: { version: 'v', model: 'm', launchDir: '/r', change: { command: 'configure', label: 'c' } },
+    gaugesTitle: 'g',
+    gauges: [],
+    sections: [{ id: 'startup', title: 's', open: true, rows: [{ id: '1', label: 'CLAUDE.md', aria: 'a', path: '/r/CLAUDE.md' }] }],
+  };
+  sidebar.update(st);
+  assert.deepEqual(posted.at(-1), { type: 'state', version: PROTOCOL_VERSION, state: st });
+  onMessage({ type: 'open', path: '/etc/passwd' });
+  onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 0 });
+  onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 3 });
+  onMessage({ type: 'command', command: 'workbench.action.terminal.new' });
+  onMessage({ type: 'command', command: 'refresh' });
+  onMessage('not an object');
+  assert.deepEqual(opened, ['/r/CLAUDE.md']);
+  assert.deepEqual(commands, ['refresh']);
+});
+
+test('claudePath comes from user settings only, never from the workspace', () => {
+  state.inspect['claudeLayers.claudePath'] = { workspaceValue: '/ws/evil', workspaceFolderValue: '/ws/evil2' };
+  assert.equal(claudePathSetting(), undefined);
+  state.inspect['claudeLayers.claudePath'] = { globalValue: '/usr/local/bin/claude', workspaceValue: '/ws/evil' };
+  assert.equal(claudePathSetting(), '/usr/local/bin/claude');
+});
+
+test('untrusted text in hovers goes into code spans that cannot be broken out of', () => {
+  assert.equal(codeSpan('src/**'), '` src/** `');
+  assert.equal(codeSpan('a`b'), '`` a`b ``');
+  assert.equal(codeSpan('x\n[link](http://e)'), '` x [link](http://e) `');
+});
+
+test('glob hover, @import links and frontmatter completion through the providers', async () => {
+  const t = makeTree({
+    'repo/.claude/rules/api.md': '---\npaths: ["src/api/**", "./src/**"]\n---\nAPI',
+    'repo/.claude/skills/rc/SKILL.md': '---\nname: rc\n---\nbody',
+    'repo/CLAUDE.md': 'See @docs/a.md\n',
+    'repo/src/api/a.ts': '',
+    'repo/src/api/b.ts': '',
+    'repo/src/web/c.ts': '',
+  });
+  try {
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
+    const files = new Set([t.p('repo/src/api/a.ts'), t.p('repo/src/api/b.ts'), t.p('repo/src/web/c.ts')]);
+    const ctx: HostContext = { ...host(a), folderFor: () => ({ uri: Uri.file(t.p('repo')), name: 'repo' }) as never, index: { files: async () => files } as never, probes: () => [t.p('repo/src/web/c.ts')] };
+    const rule = textDocument(t.p('repo/.claude/rules/api.md'), fs.readFileSync(t.p('repo/.claude/rules/api.md'), 'utf8'));
+    const hover = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 12 } as never);
+    const md = (hover!.contents as unknown as { value: string }).value;
+    assert.match(md, /\*\*2 workspace files match\*\*/);
+    assert.match(md, /- ` src\/api\/a\.ts `\n- ` src\/api\/b\.ts `/);
+    assert.match(md, /` src\/web\/c\.ts `: does not match/);
+    const dot = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);
+    assert.match((dot!.contents as unknown as { value: string }).value, /⚠ \\\.\/src never matches/, 'the warning, escaped as text');
+    assert.equal(await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 3, character: 1 } as never), undefined, 'body text has no hover');
+
+    const links = new ImportLinkProvider(ctx).provideDocumentLinks(textDocument(t.p('repo/CLAUDE.md'), 'See @docs/a.md\n') as never);
+    assert.deepEqual(links.map((l) => [(l.target as unknown as Uri).fsPath, l.range.start.character, l.range.end.character]), [[t.p('repo/docs/a.md'), 5, 14]]);
+
+    const skill = textDocument(t.p('repo/.claude/skills/rc/SKILL.md'), '---\nname: rc\nde\n---\nbody');
+    const items = new FrontmatterCompletionProvider(ctx).provideCompletionItems(skill as never, { line: 2, character: 2 } as never);
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes('description') && labels.includes('paths') && !labels.includes('name'), labels.join(','));
+    const ruleItems = new FrontmatterCompletionProvider(ctx).provideCompletionItems(textDocument(t.p('repo/.claude/rules/x.md'), '---\n\n---\n') as never, { line: 1, character: 0 } as never);
+    assert.deepEqual(ruleItems.map((i) => i.label), ['paths']);
+    assert.deepEqual(new FrontmatterCompletionProvider(ctx).provideCompletionItems(skill as never, { line: 4, character: 0 } as never), [], 'no completion outside the frontmatter');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('claude --version runs only in a trusted workspace, without a shell', async () => {
+  const t = makeTree({ 'bin/claude': { mode: 0o755, content: '#!/bin/sh\necho "2.1.328 (Claude Code)"\n' } });
+  try {
+    assert.deepEqual(await detectVersion(false, t.p('bin/claude')), { error: 'workspace not trusted: nothing is run' });
+    assert.deepEqual(await detectVersion(true, t.p('bin/claude')), { version: '2.1.328', executable: t.p('bin/claude') });
+    assert.match((await detectVersion(true, 'relative/claude')).error!, /absolute/);
+    assert.equal(findOnPath('claude', `relative:${t.p('bin')}`), t.p('bin/claude'));
+  } finally {
+    t.cleanup();
+  }
+});

@@ -1,0 +1,204 @@
+// The one message protocol between the extension host and the sidebar webview. Both sides import
+// this file; both validate what they receive with the guards below before acting on it (a webview is
+// a web page: treat its messages as untrusted input, and the host's as data, never as markup).
+// The host sends a finished presentation model (texts already localized and formatted); the webview
+// only draws it and reports clicks.
+
+export const PROTOCOL_VERSION = 1;
+
+export type Severity = 'error' | 'warning' | 'info';
+export type SectionId = 'startup' | 'active' | 'elsewhere' | 'notLoaded' | 'session';
+export type GaugeLevel = 'ok' | 'warn' | 'over';
+
+/** One line of a section: a file (openable) or a group of files. */
+export interface Row {
+  /** stable within one state: used for focus restoration */
+  id: string;
+  label: string;
+  /** less prominent text after the label (kind, reason) */
+  description?: string;
+  /** right-aligned small badge (size) */
+  badge?: string;
+  /** tooltip; plain text */
+  detail?: string;
+  /** what a screen reader reads for the row */
+  aria: string;
+  /** the file this row opens (absolute path); the host only opens paths it listed itself */
+  path?: string;
+  /** 1-based line to reveal */
+  line?: number;
+  severity?: Severity;
+  children?: Row[];
+  /** for groups: start expanded */
+  open?: boolean;
+}
+
+export interface Section {
+  id: SectionId;
+  title: string;
+  /** short text next to the title (count, size) */
+  summary?: string;
+  /** a sentence above the rows, e.g. "Reading client.ts injects 3 files, 2,140 chars" */
+  headline?: string;
+  /** shown when there are no rows */
+  empty?: string;
+  rows: Row[];
+  /** action buttons drawn in the section (session: add the active file, clear) */
+  actions?: Action[];
+  open: boolean;
+}
+
+export interface Gauge {
+  id: string;
+  label: string;
+  value: number;
+  max: number;
+  /** the figures as text, e.g. "2,310 / 1,000,000 tokens" */
+  text: string;
+  /** a second line: the cut, the ratio used, the source of a figure */
+  note?: string;
+  /** tooltip: how the figure is made */
+  detail?: string;
+  level: GaugeLevel;
+  aria: string;
+  /** a file behind the figure (MEMORY.md), opened at `line` */
+  path?: string;
+  line?: number;
+}
+
+export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear';
+export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear'];
+
+export interface Action {
+  command: CommandId;
+  label: string;
+}
+
+export interface Header {
+  /** "Claude Code 2.1.328" */
+  version: string;
+  /** how the version was chosen, or why another profile is used */
+  versionNote?: string;
+  model: string;
+  launchDir: string;
+  /** folder name in a multi-root workspace */
+  folder?: string;
+  /** set in an untrusted workspace: nothing is executed */
+  restricted?: string;
+  change: Action;
+}
+
+export interface ViewState {
+  header: Header;
+  gauges: Gauge[];
+  gaugesTitle: string;
+  sections: Section[];
+  /** an error the host met while analysing (shown instead of sections when there is no analysis) */
+  message?: string;
+}
+
+export type HostMessage =
+  | { type: 'state'; version: number; state: ViewState }
+  | { type: 'busy'; busy: boolean };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'open'; path: string; line?: number }
+  | { type: 'command'; command: CommandId };
+
+// ---------------------------------------------------------------------------------------------
+// Validation. Small hand-written guards: no dependency, and they say exactly what is accepted.
+
+const MAX_TEXT = 100_000;
+const MAX_ROWS = 5_000;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+const optStr = (v: unknown): boolean => v === undefined || isStr(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isLine = (v: unknown): boolean => v === undefined || (isNum(v) && Number.isInteger(v) && v >= 1);
+const isSeverity = (v: unknown): v is Severity => v === 'error' || v === 'warning' || v === 'info';
+const isCommand = (v: unknown): v is CommandId => typeof v === 'string' && (COMMAND_IDS as readonly string[]).includes(v);
+const SECTION_IDS: readonly SectionId[] = ['startup', 'active', 'elsewhere', 'notLoaded', 'session'];
+
+function isAction(v: unknown): v is Action {
+  return isObj(v) && isCommand(v.command) && isStr(v.label);
+}
+
+function isRow(v: unknown, depth: number, budget: { rows: number }): v is Row {
+  if (!isObj(v) || --budget.rows < 0 || depth > 4) return false;
+  return (
+    isStr(v.id) && isStr(v.label) && isStr(v.aria) && optStr(v.description) && optStr(v.badge) && optStr(v.detail) && optStr(v.path) &&
+    isLine(v.line) && (v.severity === undefined || isSeverity(v.severity)) && (v.open === undefined || typeof v.open === 'boolean') &&
+    (v.children === undefined || (Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1, budget))))
+  );
+}
+
+function isSection(v: unknown, budget: { rows: number }): v is Section {
+  return (
+    isObj(v) && typeof v.id === 'string' && (SECTION_IDS as readonly string[]).includes(v.id) && isStr(v.title) && optStr(v.summary) &&
+    optStr(v.headline) && optStr(v.empty) && typeof v.open === 'boolean' && Array.isArray(v.rows) && v.rows.every((r) => isRow(r, 0, budget)) &&
+    (v.actions === undefined || (Array.isArray(v.actions) && v.actions.every(isAction)))
+  );
+}
+
+function isGauge(v: unknown): v is Gauge {
+  return (
+    isObj(v) && isStr(v.id) && isStr(v.label) && isNum(v.value) && isNum(v.max) && isStr(v.text) && optStr(v.note) && optStr(v.detail) && isStr(v.aria) && optStr(v.path) && isLine(v.line) &&
+    (v.level === 'ok' || v.level === 'warn' || v.level === 'over')
+  );
+}
+
+function isHeader(v: unknown): v is Header {
+  return (
+    isObj(v) && isStr(v.version) && optStr(v.versionNote) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
+    isAction(v.change)
+  );
+}
+
+export function isViewState(v: unknown): v is ViewState {
+  const budget = { rows: MAX_ROWS };
+  return (
+    isObj(v) && isHeader(v.header) && isStr(v.gaugesTitle) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
+    v.sections.every((s) => isSection(s, budget)) && optStr(v.message)
+  );
+}
+
+/** A message from the host, or undefined when it is not one this webview understands. */
+export function parseHostMessage(v: unknown): HostMessage | undefined {
+  if (!isObj(v)) return undefined;
+  if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state)) return { type: 'state', version: PROTOCOL_VERSION, state: v.state };
+  if (v.type === 'busy' && typeof v.busy === 'boolean') return { type: 'busy', busy: v.busy };
+  return undefined;
+}
+
+/** A message from the webview, or undefined when it is malformed. */
+export function parseWebviewMessage(v: unknown): WebviewMessage | undefined {
+  if (!isObj(v)) return undefined;
+  switch (v.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'open':
+      if (!isStr(v.path, 4096) || !v.path || !isLine(v.line)) return undefined;
+      return v.line === undefined ? { type: 'open', path: v.path } : { type: 'open', path: v.path, line: v.line as number };
+    case 'command':
+      return isCommand(v.command) ? { type: 'command', command: v.command } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Every path a state lets the webview open (the host refuses any other). */
+export function openablePaths(state: ViewState): Set<string> {
+  const out = new Set<string>();
+  const walk = (rows: Row[]) => {
+    for (const r of rows) {
+      if (r.path) out.add(r.path);
+      if (r.children) walk(r.children);
+    }
+  };
+  for (const s of state.sections) walk(s.rows);
+  for (const g of state.gauges) if (g.path) out.add(g.path);
+  return out;
+}
