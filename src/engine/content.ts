@@ -43,6 +43,8 @@ export interface ProcessedFile {
   includes: string[];
   /** the include specs as written, parallel to `includes` */
   includeSpecs: string[];
+  /** 1-based line of each include in the file, parallel to `includes` (undefined when not found) */
+  includeLines: (number | undefined)[];
   commentsStripped: boolean;
 }
 
@@ -60,6 +62,15 @@ export function resolveIncludePath(spec: string, fromFile: string, home: string)
   if (s.startsWith('~/')) return path.normalize(path.join(home, s.slice(2)));
   if (path.isAbsolute(s)) return path.normalize(s);
   return path.normalize(path.join(path.dirname(fromFile), s));
+}
+
+/** 1-based line where `@spec` (as written, spaces possibly escaped) first stands in the text */
+export function lineOfInclude(text: string, spec: string): number | undefined {
+  for (const needle of [`@${spec}`, `@${spec.replaceAll(' ', '\\ ')}`]) {
+    const i = text.indexOf(needle);
+    if (i !== -1) return text.slice(0, i).split('\n').length;
+  }
+  return undefined;
 }
 
 export function processInstructionText(text: string, filePath: string, opts: ProcessOptions): ProcessedFile {
@@ -90,6 +101,7 @@ export function processInstructionText(text: string, filePath: string, opts: Pro
   }
   return {
     content,
+    includeLines: specs.map((spec) => lineOfInclude(text, spec)),
     globs,
     rawGlobs: rawPaths === undefined ? undefined : splitPatterns(rawPaths),
     pathsLine: rawPaths === undefined ? undefined : frontmatterKeyLine(text, 'paths'),

@@ -131,12 +131,12 @@ export class Loader {
    * Load `p` and its includes. `processed` is the load pass's dedupe set.
    * Returns the file (if it yields content) followed by its includes, depth-first.
    */
-  loadFile(p: string, type: InstructionType, processed: Set<string>, origin: Origin, depth = 0, parent?: string): LoadedFile[] {
+  loadFile(p: string, type: InstructionType, processed: Set<string>, origin: Origin, depth = 0, parent?: string, line?: number): LoadedFile[] {
     const { env, sink } = this.ctx;
     const key = path.normalize(p);
     if (processed.has(key)) return [];
     if (depth >= MAX_INCLUDE_DEPTH) {
-      sink.add({ path: parent ?? p, severity: 'warning', rule: 'include-too-deep', message: `@${p} is not loaded: includes are followed to depth 4 only` });
+      sink.add({ path: parent ?? p, line, severity: 'warning', rule: 'include-too-deep', message: `@${p} is not loaded: includes are followed to depth 4 only` });
       return [];
     }
     const excludedBy = this.ctx.excluded(p, type);
@@ -146,14 +146,14 @@ export class Loader {
       return [];
     }
     if (!hasTextExtension(p)) {
-      sink.add({ path: parent ?? p, severity: 'warning', rule: 'include-not-text', message: `@${p} is not loaded: Claude Code includes only text files (extension ${path.extname(p)})` });
+      sink.add({ path: parent ?? p, line, severity: 'warning', rule: 'include-not-text', message: `@${p} is not loaded: Claude Code includes only text files (extension ${path.extname(p)})` });
       return [];
     }
     const real = this.realpath(p) ?? p;
     const external = this.externalAllowed(type);
     if (depth > 0 && !external && !isInside(real, env.cwd)) {
       sink.add({
-        path: parent ?? p, severity: 'warning', rule: 'include-outside-cwd',
+        path: parent ?? p, line, severity: 'warning', rule: 'include-outside-cwd',
         message: `@${p} is not loaded: it is outside the launch directory ${env.cwd} and external includes are not approved for this project`,
       });
       return [];
@@ -163,7 +163,7 @@ export class Loader {
     processed.add(key);
     const read = this.texts.read(p);
     if (read.kind === 'missing') {
-      if (depth > 0) sink.add({ path: parent ?? p, severity: 'warning', rule: 'include-missing', message: `@${p} is not loaded: no such file` });
+      if (depth > 0) sink.add({ path: parent ?? p, line, severity: 'warning', rule: 'include-missing', message: `@${p} is not loaded: no such file` });
       return [];
     }
     if (read.kind === 'skipped') {
@@ -179,15 +179,16 @@ export class Loader {
     }
     const file: LoadedFile = { path: p, type, content: proc.content, globs: proc.globs, origin, parent, processed: proc };
     const out: LoadedFile[] = [file];
-    for (const inc of proc.includes) {
+    for (const [k, inc] of proc.includes.entries()) {
+      const line = proc.includeLines[k];
       if (!external && !isInside(inc, env.cwd)) {
         sink.add({
-          path: p, severity: 'warning', rule: 'include-outside-cwd',
+          path: p, line, severity: 'warning', rule: 'include-outside-cwd',
           message: `@${path.relative(path.dirname(p), inc) || inc} is not loaded: ${inc} is outside the launch directory ${env.cwd} and external includes are not approved for this project`,
         });
         continue;
       }
-      out.push(...this.loadFile(inc, type, processed, { kind: 'include', parent: p, depth: depth + 1 }, depth + 1, p));
+      out.push(...this.loadFile(inc, type, processed, { kind: 'include', parent: p, depth: depth + 1, line }, depth + 1, p, line));
     }
     return out;
   }
