@@ -105,7 +105,7 @@ export const nodeFileAccess: FileAccess = {
   },
   realpath(path) {
     try {
-      return { ok: true, value: fs.realpathSync(path) };
+      return { ok: true, value: fs.realpathSync.native(path) };
     } catch (e) {
       return fail(e);
     }

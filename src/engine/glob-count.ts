@@ -138,33 +138,60 @@ export interface CompileOptions {
 
 type Test = (s: string) => boolean;
 
+/**
+ * A pattern as a sequence of segment tests (null for `**`), run as a small automaton over path
+ * segments: the state is a bit set of positions; folder by folder the state advances, and an
+ * empty state means nothing below can match.
+ */
+interface Nfa {
+  parts: (Test | null)[];
+  /** the start state (position 0 and what `**` lets it skip) */
+  init: number;
+  /** the bit of the final position */
+  accept: number;
+}
+
+const MAX_PARTS = 30;
+
+function closure(parts: readonly (Test | null)[], mask: number): number {
+  for (let i = 0; i < parts.length; i++) if (mask & (1 << i) && parts[i] === null) mask |= 1 << (i + 1);
+  return mask;
+}
+
+function makeNfa(parts: (Test | null)[]): Nfa | undefined {
+  if (parts.length > MAX_PARTS) return undefined;
+  return { parts, init: closure(parts, 1), accept: 1 << parts.length };
+}
+
+/** the state after one more segment */
+function step(n: Nfa, mask: number, seg: string): number {
+  if (mask === 0) return 0;
+  const parts = n.parts;
+  let out = 0;
+  for (let i = 0; i < parts.length; i++) {
+    if (!(mask & (1 << i))) continue;
+    const t = parts[i];
+    if (t === null) out |= 1 << i;
+    else if (t(seg)) out |= 1 << (i + 1);
+  }
+  return out === 0 ? 0 : closure(parts, out);
+}
+
 interface Rule {
   negative: boolean;
   /** the pattern only matches folders (trailing slash) */
   dirOnly: boolean;
   /**
    * how the rule is tested:
-   * - 'name': against the entry's name (pattern with no inner slash)
-   * - 'path': against the path relative to the base, without trailing slash
-   * - 'under': matches entries strictly below a folder that `test` matches as a whole (`x/**`)
-   * - 'regex': the `ignore` package's own expression, against the path (`dir/` for folders)
+   * - 'name': `test` against the entry's name (a pattern with no inner slash)
+   * - 'path': the automaton over the entry's path relative to the base
+   * - 'under': matches entries strictly below a folder the automaton accepts (`x/**`)
+   * - 'regex': `test` is the `ignore` package's own expression, against the path (`dir/` for folders)
    */
   mode: 'name' | 'path' | 'under' | 'regex';
   test: Test;
-  /**
-   * for pruning ('path', 'under', plain 'regex'): tests for the leading path segments a match must
-   * start with, one per segment, up to the first `**`
-   */
-  segs?: Test[];
-  /** 'path' without `**`: a match has exactly this many segments */
-  fixedLen?: number;
-  /** 'path': the last segment's test, when it is not `**` (a cheap necessary condition) */
-  last?: Test;
-  /**
-   * 'path' shaped `L1/…/Lk/**​/T` (the L without `**`): an entry deeper than k whose leading
-   * segments match is matched exactly when its name matches T
-   */
-  tail?: Test;
+  /** 'path' and 'under': the pattern (for 'under', the folder part); 'regex': its literal folder prefix, for pruning */
+  nfa?: Nfa;
 }
 
 export interface CompiledPatterns {
@@ -283,48 +310,30 @@ function translate(raw: string, ignoreCase: boolean): Rule | undefined {
   if (body === '/**' || body === '**') return { negative, dirOnly, mode: 'name', test: () => true };
   const anchoredBySlash = body.startsWith('/');
   if (anchoredBySlash) body = body.slice(1);
-  let segs = body.split('/');
   const parts: string[] = [];
-  for (const s of segs) {
-    const t = translateSegment(s);
+  for (const seg of body.split('/')) {
+    const t = translateSegment(seg);
     if (t === undefined) return undefined;
     parts.push(t);
   }
   const opts = { ...PM_BASE, nocase: ignoreCase };
-  // a leading `**/` (also after `/`) makes the pattern match at any depth
+  const seg = (part: string): Test | null => (part === '**' ? null : pm(part, opts));
+  // a leading `**/` (also after `/`) makes the pattern match at any depth: `**/x` is the name `x`
   let lead = 0;
   while (parts[lead] === '**' && lead < parts.length - 1) lead++;
-  if (lead > 0) {
-    segs = segs.slice(lead);
-    parts.splice(0, lead);
-    if (parts.length === 1) return { negative, dirOnly, mode: 'name', test: pm(parts[0]!, opts) };
-    const trailing = parts[parts.length - 1] === '**';
-    if (trailing) return undefined; // `**/x/**`: rare, leave to `ignore`
-    const lastPart = parts[parts.length - 1]!;
-    return { negative, dirOnly, mode: 'path', test: pm(`**/${parts.join('/')}`, opts), last: lastPart === '**' ? undefined : pm(lastPart, opts) };
-  }
-  if (parts.length === 1 && !anchoredBySlash) return { negative, dirOnly, mode: 'name', test: pm(parts[0]!, opts) };
-  const leading: Test[] = [];
-  for (const part of parts) {
-    if (part === '**') break;
-    leading.push(pm(part, opts));
-  }
+  if (lead > 0 && parts.length - lead === 1) return { negative, dirOnly, mode: 'name', test: pm(parts[lead]!, opts) };
+  if (lead === 0 && parts.length === 1 && !anchoredBySlash) return { negative, dirOnly, mode: 'name', test: pm(parts[0]!, opts) };
   if (parts[parts.length - 1] === '**') {
-    // `x/**`: everything strictly below a folder matching `x` (ignore: `^x\/[\s\S]`)
+    // `x/**`: everything strictly below a folder matching `x` (ignore: `^x\/[\s\S]`);
     // `x/**/**` is `x/**`: below a folder below `x` is below `x`
     const baseParts = parts.slice(0, -1);
     while (baseParts[baseParts.length - 1] === '**') baseParts.pop();
-    if (baseParts.length === 0) return undefined;
-    return { negative, dirOnly, mode: 'under', test: pm(baseParts.join('/'), opts), segs: leading.slice(0, baseParts.length) };
+    if (baseParts.length === 0 || (lead > 0 && baseParts.length <= lead)) return undefined;
+    const nfa = makeNfa([...(lead ? [null] : []), ...baseParts.slice(lead).map(seg)]);
+    return nfa ? { negative, dirOnly, mode: 'under', test: () => false, nfa } : undefined;
   }
-  const fixedLen = parts.includes('**') ? undefined : parts.length;
-  const lastPart = parts[parts.length - 1]!;
-  const tailShape = parts.length === leading.length + 2 && parts[leading.length] === '**' && lastPart !== '**';
-  return {
-    negative, dirOnly, mode: 'path', test: pm(parts.join('/'), opts), segs: leading, fixedLen,
-    last: lastPart === '**' ? undefined : pm(lastPart, opts),
-    tail: tailShape ? pm(lastPart, opts) : undefined,
-  };
+  const nfa = makeNfa([...(lead ? [null] : []), ...parts.slice(lead).map(seg)]);
+  return nfa ? { negative, dirOnly, mode: 'path', test: () => false, nfa } : undefined;
 }
 
 /** the literal folder prefix of an `ignore` rule body (for pruning a regex-mode rule), if plain */
@@ -386,8 +395,8 @@ function compileUncached(patterns: readonly string[], ignoreCase: boolean, dotDo
       } else {
         const re = ir.regex;
         const lit = regexPrefix(ir.body);
-        const segs = lit?.map((x): Test => (ignoreCase ? (n) => n.toLowerCase() === x.toLowerCase() : (n) => n === x));
-        rules.push({ negative: ir.negative, dirOnly: false, mode: 'regex', test: (s) => re.test(s), segs });
+        const lits = lit?.map((x): Test => (ignoreCase ? (n) => n.toLowerCase() === x.toLowerCase() : (n) => n === x));
+        rules.push({ negative: ir.negative, dirOnly: false, mode: 'regex', test: (s) => re.test(s), nfa: lits ? makeNfa([...lits, null]) : undefined });
       }
     }
   } else {
@@ -405,232 +414,224 @@ function compileUncached(patterns: readonly string[], ignoreCase: boolean, dotDo
 // ---- matching ---------------------------------------------------------------------------------
 
 /**
+ * What a folder knows for the entries inside it: per rule, the automaton state after the folder's
+ * segments ('path', 'under', 'regex' with a prefix) and, for 'under' rules, whether the folder or
+ * one above it matched the rule's folder part.
+ */
+export interface FolderState {
+  s: number[];
+  u: boolean[];
+}
+
+/** the state of the base folder itself */
+export function rootState(compiled: CompiledPatterns): FolderState {
+  const rules = compiled.rules ?? [];
+  return { s: rules.map((r) => r.nfa?.init ?? 0), u: rules.map(() => false) };
+}
+
+/** the state of the folder `name` inside a folder in state `st` */
+export function childState(compiled: CompiledPatterns, st: FolderState, name: string): FolderState {
+  const rules = compiled.rules ?? [];
+  const s = st.s.slice();
+  let u = st.u;
+  for (let i = 0; i < rules.length; i++) {
+    const n = rules[i]!.nfa;
+    if (!n) continue;
+    s[i] = step(n, st.s[i]!, name);
+    if (rules[i]!.mode === 'under' && !u[i] && s[i]! & n.accept) {
+      if (u === st.u) u = u.slice();
+      u[i] = true;
+    }
+  }
+  return { s, u };
+}
+
+/**
  * The verdict of the rule list on one entry whose parents it does not exclude: 1 matched, -1
  * re-included by a `!` pattern, 0 no rule matches. The entry is `pre + name` relative to the
- * base (`pre` empty or ending in `/`), `depth` its number of segments; `under` tells for each
- * 'under' rule whether a strict ancestor folder matches its base, `ok` (when known) for each rule
- * with segment tests whether the ancestors pass them.
+ * base (`pre` empty or ending in `/`); `st` is the state of its folder.
  */
-function verdict(rules: readonly Rule[], pre: string, name: string, isDir: boolean, depth: number, under: readonly boolean[] | undefined, ok: readonly boolean[] | undefined): 1 | -1 | 0 {
-  let rel: string | undefined;
+function verdict(rules: readonly Rule[], pre: string, name: string, isDir: boolean, st: FolderState): 1 | -1 | 0 {
   for (let i = rules.length - 1; i >= 0; i--) {
     const r = rules[i]!;
-    let hit: boolean;
     if (r.dirOnly && !isDir) continue;
+    let hit: boolean;
     switch (r.mode) {
       case 'name':
         hit = r.test(name);
         break;
       case 'path':
-        if (ok && r.segs && !ok[i]) hit = false;
-        else if (r.fixedLen !== undefined && depth !== r.fixedLen) hit = false;
-        else if (r.last && !r.last(name)) hit = false;
-        else if (ok && r.tail && depth > r.segs!.length) hit = true;
-        else hit = r.test((rel ??= pre + name));
+        hit = (step(r.nfa!, st.s[i]!, name) & r.nfa!.accept) !== 0;
         break;
       case 'under':
-        hit = !!under?.[i];
+        hit = st.u[i]!;
         break;
       default:
-        hit = ok && r.segs && !ok[i] ? false : r.test(isDir ? `${(rel ??= pre + name)}/` : (rel ??= pre + name));
+        hit = r.nfa && st.s[i] === 0 ? false : r.test(isDir ? `${pre}${name}/` : pre + name);
     }
     if (hit) return r.negative ? -1 : 1;
   }
   return 0;
 }
 
-interface WalkState {
-  rules: readonly Rule[];
-  underIdx: number[];
-  /** indices of the positive rules */
-  positives: number[];
-  /** indices of the rules with leading-segment tests */
-  segIdx: number[];
-  prune: boolean;
-  count: number;
-  list?: string[];
-  limit: number;
-  guard: boolean;
-}
-
-/** the `under` flags for the children of folder `rel`, given the flags that hold for `rel` itself */
-function underFor(st: WalkState, flags: readonly boolean[] | undefined, rel: string): readonly boolean[] | undefined {
-  if (st.underIdx.length === 0) return undefined;
-  let out: boolean[] | undefined;
-  for (const i of st.underIdx) {
-    if (flags?.[i]) continue;
-    if (rel && st.rules[i]!.test(rel)) {
-      out ??= flags ? [...flags] : [];
-      out[i] = true;
-    }
-  }
-  return out ?? flags;
-}
-
-/**
- * For each rule with leading-segment tests: do the leading segments of folder `name` (at `depth`,
- * 1 for a child of the base) still match, given its parent's answers? Undefined entries mean "no
- * such test" (always true).
- */
-function okFor(st: WalkState, ok: readonly boolean[], name: string, depth: number): boolean[] {
-  const out = ok.slice();
-  for (const i of st.segIdx) {
-    if (!out[i]) continue;
-    const seg = st.rules[i]!.segs![depth - 1];
-    if (seg && !seg(name)) out[i] = false;
-  }
-  return out;
-}
-
-/** can a positive rule still match something strictly below a folder at `depth` with these answers? */
-function anyAlive(st: WalkState, ok: readonly boolean[], depth: number, flags: readonly boolean[] | undefined): boolean {
-  for (const i of st.positives) {
-    const r = st.rules[i]!;
-    if (r.mode === 'under' && flags?.[i]) return true;
-    if (r.fixedLen !== undefined && depth + 1 > r.fixedLen) continue;
-    if (r.segs && !ok[i]) continue;
-    return true;
+/** can a positive rule still match something inside a folder in state `st`? */
+function anyAlive(rules: readonly Rule[], positives: readonly number[], st: FolderState): boolean {
+  for (const i of positives) {
+    const r = rules[i]!;
+    if (r.mode === 'name' || (r.mode === 'regex' && !r.nfa)) return true;
+    if (r.mode === 'under' && st.u[i]) return true;
+    if (st.s[i] !== 0) return true;
   }
   return false;
 }
 
-function addAll(st: WalkState, d: DirNode, rel: string): void {
-  st.count += d.total;
-  if (st.list && st.list.length < st.limit) for (const f of d.walkFiles(`${rel}/`)) if (st.list.length < st.limit) st.list.push(f);
+interface WalkState {
+  c: CompiledPatterns;
+  rules: readonly Rule[];
+  positives: number[];
+  count: number;
+  list?: string[];
+  limit: number;
+  guard: boolean;
+  /** stop at the first match (existence queries) */
+  first?: boolean;
 }
 
-/** walk folder `d` (at `rel`, `depth` segments below the base, not itself matched) */
-function walk(st: WalkState, d: DirNode, rel: string, depth: number, flags: readonly boolean[] | undefined, ok: readonly boolean[]): void {
+function addAll(w: WalkState, d: DirNode, rel: string): void {
+  w.count += d.total;
+  if (!w.list || w.list.length >= w.limit) return;
+  for (const f of d.walkFiles(`${rel}/`)) {
+    w.list.push(f);
+    if (w.list.length >= w.limit) break;
+  }
+}
+
+/** walk folder `d` (at `rel`, not itself matched, in state `st`) */
+function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
   const pre = rel ? `${rel}/` : '';
-  const top = depth === 0;
-  const rules = st.rules;
+  const top = rel === '';
+  const rules = w.rules;
   for (const f of d.files) {
-    if (top && st.guard && f.startsWith('..')) continue;
-    if (verdict(rules, pre, f, false, depth + 1, flags, ok) === 1) {
-      st.count++;
-      if (st.list && st.list.length < st.limit) st.list.push(pre + f);
+    if (top && w.guard && f.startsWith('..')) continue;
+    if (verdict(rules, pre, f, false, st) === 1) {
+      w.count++;
+      if (w.list && w.list.length < w.limit) w.list.push(pre + f);
+      if (w.first) return;
     }
   }
   for (const c of d.dirs) {
-    if (top && st.guard && c.name.startsWith('..')) continue;
-    const p = pre + c.name;
-    if (verdict(rules, pre, c.name, true, depth + 1, flags, ok) === 1) {
-      addAll(st, c, p);
+    if (w.first && w.count > 0) return;
+    if (top && w.guard && c.name.startsWith('..')) continue;
+    if (verdict(rules, pre, c.name, true, st) === 1) {
+      if (c.total === 0) continue;
+      addAll(w, c, pre + c.name);
       continue;
     }
-    const childFlags = underFor(st, flags, p);
-    const childOk = st.segIdx.length ? okFor(st, ok, c.name, depth + 1) : ok;
-    if (st.prune && !anyAlive(st, childOk, depth + 1, childFlags)) continue;
-    walk(st, c, p, depth + 1, childFlags, childOk);
+    const cs = childState(w.c, st, c.name);
+    if (anyAlive(rules, w.positives, cs)) walk(w, c, pre + c.name, cs);
   }
 }
 
-function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, limit: number): number {
+function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, limit: number, at: string | undefined, first = false): number {
+  const mount = at ? at.split('/').filter(Boolean) : [];
+  const pre0 = mount.length ? `${mount.join('/')}/` : '';
   if (!c.rules) {
     let n = 0;
-    for (const f of base.walkFiles()) {
+    for (const f of base.walkFiles(pre0)) {
       if (c.fallback!(f)) {
         n++;
         if (list && list.length < limit) list.push(f);
+        if (first) break;
       }
     }
     return n;
   }
   const rules = c.rules;
-  const underIdx: number[] = [];
   const positives: number[] = [];
-  rules.forEach((r, i) => {
-    if (r.mode === 'under') underIdx.push(i);
-    if (!r.negative) positives.push(i);
-  });
+  rules.forEach((r, i) => !r.negative && positives.push(i));
   if (positives.length === 0) return 0;
-  const segIdx: number[] = [];
-  rules.forEach((r, i) => r.segs?.length && segIdx.push(i));
-  const st: WalkState = {
-    rules,
-    underIdx,
-    positives,
-    segIdx,
-    // pruning pays when no positive rule can match at any depth by name alone
-    prune: positives.every((i) => rules[i]!.mode !== 'name'),
-    count: 0,
-    list,
-    limit,
-    guard: c.dotDotGuard,
-  };
-  walk(st, base, '', 0, undefined, rules.map(() => true));
-  return st.count;
+  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first };
+  // the tree may sit below the patterns' base (`at`): settle the folders on the way first
+  let st = rootState(c);
+  let pre = '';
+  for (let i = 0; i < mount.length; i++) {
+    const name = mount[i]!;
+    if (i === 0 && w.guard && name.startsWith('..')) return 0;
+    if (verdict(rules, pre, name, true, st) === 1) {
+      // a folder on the way is matched: so is everything in the tree
+      addAll(w, base, mount.join('/'));
+      return w.count;
+    }
+    st = childState(c, st, name);
+    pre += `${name}/`;
+    if (!anyAlive(rules, positives, st)) return 0;
+  }
+  walk(w, base, pre.slice(0, -1), st);
+  return w.count;
 }
 
-/** How many files below `base` the pattern list matches (paths relative to `base`). */
-export function countMatches(base: DirNode, compiled: CompiledPatterns): number {
-  return run(base, compiled, undefined, 0);
+/**
+ * How many files below `base` the pattern list matches (paths relative to `base`). With `at`, the
+ * tree `base` stands at that relative path below the patterns' base folder (a rule of a folder
+ * above the tree's root: `at` is the way down from the rule's base to the root).
+ */
+export function countMatches(base: DirNode, compiled: CompiledPatterns, at?: string): number {
+  return run(base, compiled, undefined, 0, at);
 }
 
-/** The first `limit` files below `base` the list matches, relative to `base`, and the total. */
-export function listMatches(base: DirNode, compiled: CompiledPatterns, limit = 50): { files: string[]; total: number } {
+/** One file below `base` the list matches (relative to the patterns' base), stopping there; undefined if none. */
+export function firstMatch(base: DirNode, compiled: CompiledPatterns, at?: string): string | undefined {
   const files: string[] = [];
-  const total = run(base, compiled, files, limit);
+  run(base, compiled, files, 1, at, true);
+  return files[0];
+}
+
+/** The first `limit` files below `base` the list matches, relative to the patterns' base, and the total. */
+export function listMatches(base: DirNode, compiled: CompiledPatterns, limit = 50, at?: string): { files: string[]; total: number } {
+  const files: string[] = [];
+  const total = run(base, compiled, files, limit, at);
   return { files, total };
 }
 
 /**
  * The verdict of one pattern list on one entry whose parents it does not exclude, for walks that
  * combine several lists (nested .gitignore files): 1 excluded, -1 re-included by a `!` pattern,
- * 0 no pattern matches. `under` comes from `underFlags` of the entry's folder.
+ * 0 no pattern matches. `pre` is the entry's folder relative to the list's folder ('' or ending in
+ * `/`), `st` that folder's state (rootState, then childState folder by folder).
  */
-export function entryState(compiled: CompiledPatterns, rel: string, name: string, isDir: boolean, under: readonly boolean[] | undefined): 1 | -1 | 0 {
-  if (!compiled.rules) return compiled.fallback!(isDir ? `${rel}/` : rel) ? 1 : 0;
-  const pre = rel.slice(0, rel.length - name.length);
-  let depth = 1;
-  for (let i = 0; i < pre.length; i++) if (pre.charCodeAt(i) === 47) depth++;
-  return verdict(compiled.rules, pre, name, isDir, depth, under, undefined);
-}
-
-/** the `under` flags for the entries of folder `dirRel` (relative to the list's folder), from its parent's */
-export function underFlags(compiled: CompiledPatterns, parentFlags: readonly boolean[] | undefined, dirRel: string): readonly boolean[] | undefined {
-  const rules = compiled.rules;
-  if (!rules || !dirRel) return parentFlags;
-  let out: boolean[] | undefined;
-  for (let i = 0; i < rules.length; i++) {
-    const r = rules[i]!;
-    if (r.mode !== 'under' || parentFlags?.[i]) continue;
-    if (r.test(dirRel)) {
-      out ??= parentFlags ? [...parentFlags] : [];
-      out[i] = true;
-    }
-  }
-  return out ?? parentFlags;
-}
-
-/** does the list have a rule that needs `underFlags` (a `x/**` pattern)? */
-export function needsUnderFlags(compiled: CompiledPatterns): boolean {
-  return !!compiled.rules?.some((r) => r.mode === 'under');
+export function entryState(compiled: CompiledPatterns, pre: string, name: string, isDir: boolean, st: FolderState): 1 | -1 | 0 {
+  if (!compiled.rules) return compiled.fallback!(isDir ? `${pre}${name}/` : pre + name) ? 1 : 0;
+  return verdict(compiled.rules, pre, name, isDir, st);
 }
 
 /**
- * Is one entry matched, given its parents are not (the per-level test of a .gitignore): `rel` is
- * relative to the pattern file's folder, without trailing slash.
+ * Does the list match one file path (relative to the base, `/`-separated), parents first — the
+ * whole decision of `compileMatcher(base, patterns).matchesRelative(rel)`, in O(depth) with no
+ * allocation per rule. Compile once (compilePatterns caches) and call per path.
  */
+export function matchesPath(compiled: CompiledPatterns, rel: string): boolean {
+  if (!rel || (compiled.dotDotGuard && rel.startsWith('..'))) return false;
+  if (!compiled.rules) return compiled.fallback!(rel);
+  const rules = compiled.rules;
+  let st = rootState(compiled);
+  let start = 0;
+  for (;;) {
+    const cut = rel.indexOf('/', start);
+    if (cut < 0) return verdict(rules, rel.slice(0, start), rel.slice(start), false, st) === 1;
+    const name = rel.slice(start, cut);
+    if (verdict(rules, rel.slice(0, start), name, true, st) === 1) return true;
+    st = childState(compiled, st, name);
+    start = cut + 1;
+  }
+}
+
+/** Is one entry (relative to the list's folder, no trailing slash) matched, given its parents are not? */
 export function matchesEntry(compiled: CompiledPatterns, rel: string, isDir: boolean): boolean {
   if (!compiled.rules) return compiled.fallback!(isDir ? `${rel}/` : rel);
   if (!rel || (compiled.dotDotGuard && rel.startsWith('..'))) return false;
-  const cut = rel.lastIndexOf('/');
-  const name = cut < 0 ? rel : rel.slice(cut + 1);
-  const rules = compiled.rules;
-  let under: boolean[] | undefined;
-  for (let i = 0; i < rules.length; i++) {
-    if (rules[i]!.mode !== 'under') continue;
-    // a strict ancestor folder matches the rule's base
-    let parts = rel.split('/');
-    parts = parts.slice(0, -1);
-    for (let k = 1; k <= parts.length; k++) {
-      if (rules[i]!.test(parts.slice(0, k).join('/'))) {
-        under ??= [];
-        under[i] = true;
-        break;
-      }
-    }
-  }
-  return entryState(compiled, rel, name, isDir, under) === 1;
+  const parts = rel.split('/');
+  const name = parts.pop()!;
+  let st = rootState(compiled);
+  for (const p of parts) st = childState(compiled, st, p);
+  return verdict(compiled.rules, parts.length ? `${parts.join('/')}/` : '', name, isDir, st) === 1;
 }

@@ -70,8 +70,23 @@ export interface GlobMatcher {
   matchesRelative(rel: string): boolean;
 }
 
+const compiled = new Map<string, ReturnType<typeof ignore>>();
+const MAX_COMPILED = 4096;
+
+/** `ignore` instances are costly to build; rules keep the same patterns, so keep them */
+function compiledIgnore(patterns: string[]): ReturnType<typeof ignore> {
+  const key = patterns.join('\0');
+  let ig = compiled.get(key);
+  if (!ig) {
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+    ig = ignore({ ignorecase: true }).add(patterns);
+    compiled.set(key, ig);
+  }
+  return ig;
+}
+
 export function compileMatcher(base: string, patterns: string[]): GlobMatcher {
-  const ig = ignore({ ignorecase: true }).add(patterns);
+  const ig = compiledIgnore(patterns);
   const matchesRelative = (rel: string): boolean => {
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
     try {

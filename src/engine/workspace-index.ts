@@ -1,24 +1,28 @@
 // A workspace index: one crawl of the launch directory that keeps every folder's listing in memory
 // as a tree, honours .gitignore files (every level, plus .git/info/exclude) and VS Code's
 // `files.exclude`, and is then kept current from file-system events in O(depth) per event.
+// Folders that are git-ignored are not entered (which makes the crawl about as fast as a raw walk),
+// except `.claude` folders, which Claude Code reads whatever .gitignore says.
 //
 // What it serves:
 // - hover counts and lists for `paths:` patterns (glob-count.ts over `tree`: no disk, no per-path
-//   `ignore` calls);
+//   `ignore` calls): `count`, `matches`, or glob-count on `node(dir)`;
 // - the instruction files of the workspace (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md,
-//   .claude/rules/**.md, .claude/skills/*/SKILL.md), for the sidebar and lint;
-// - negative answers for a snapshot FileAccess: a path whose folder was crawled and has no such entry
-//   does not exist, without a syscall (`knownAbsent`, `absentAwareFileAccess`). Lazy injection is
-//   computed for any path, as Claude Code does: for folders the index did not crawl (ignored ones
-//   such as node_modules) the question goes to the disk.
+//   .claude/rules/**.md, .claude/skills/*/SKILL.md, AGENTS.md), for the sidebar and lint;
+// - a FileAccess for the engine's snapshot to sit on (`indexedFileAccess`): what the crawl listed is
+//   answered from memory ("no such file", folders, real paths, raw-order `.claude` listings), the
+//   instruction files and what they include are read once up front (`prefetch`), and the folders
+//   the crawl skipped are listed on first use or up front (`prelistIgnored`). Lazy injection is
+//   computed for any path, as Claude Code does, git-ignored ones included.
 //
 // Git-ignored *files* in crawled folders are kept out of `tree` but still recorded as instruction
 // files when they are ones (CLAUDE.local.md usually is git-ignored, and Claude Code loads it).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import type { FileAccess, FsResult, LinkInfo, StatInfo } from './file-access.js';
-import { compilePatterns, countMatches, DirNode, entryState, listMatches, needsUnderFlags, underFlags, type CompiledPatterns } from './glob-count.js';
+import { decodeUtf8, hasTextExtension, processInstructionText } from './content.js';
+import type { DirEntry, FileAccess, FsResult, StatInfo } from './file-access.js';
+import { childState, compilePatterns, countMatches, DirNode, entryState, listMatches, rootState, type CompiledPatterns, type FolderState } from './glob-count.js';
 
 export interface WorkspaceIndexOptions {
   /** honour .gitignore files and .git/info/exclude (default true) */
@@ -52,7 +56,16 @@ interface Frame {
   /** folder of the .gitignore, relative to the root ('' for the root) */
   base: string;
   compiled: CompiledPatterns;
-  under: boolean;
+}
+
+/** the frames above a folder, with each frame's state for that folder */
+interface Ctx {
+  frames: Frame[];
+  states: FolderState[];
+}
+
+function enter(ctx: Ctx, name: string): Ctx {
+  return { frames: ctx.frames, states: ctx.frames.map((f, i) => childState(f.compiled, ctx.states[i]!, name)) };
 }
 
 interface Meta {
@@ -60,6 +73,31 @@ interface Meta {
   gitignore?: CompiledPatterns;
   /** names of entries the crawl saw but left out of the tree: ignored folders and files, symlinks, others */
   hidden?: Map<string, 'dir' | 'file' | 'symlink' | 'other'>;
+  /** for folders in .claude: the listing in the file system's own order (rules load in that order) */
+  raw?: DirEntry[];
+  /** the folder's file names as a set, built on demand for large folders */
+  fileSet?: Set<string>;
+  /** entries of the tree's file list that are symbolic links (git lists them as files) */
+  links?: Set<string>;
+}
+
+/** what the index knows about a path */
+export type Lookup =
+  | { kind: 'dir'; rel: string; node?: DirNode }
+  | { kind: 'file'; rel: string }
+  | { kind: 'absent'; code: 'ENOENT' | 'ENOTDIR' }
+  | { kind: 'unknown' };
+
+/** a folder's listing in raw order, as FileAccess.readDir gives it */
+function rawList(dir: string): fs.Dirent[] {
+  const out: fs.Dirent[] = [];
+  const d = fs.opendirSync(dir);
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) out.push(e);
+  } finally {
+    d.closeSync();
+  }
+  return out;
 }
 
 const INSTRUCTION_NAMES: Record<string, InstructionKind> = { 'CLAUDE.md': 'claude-md', 'CLAUDE.local.md': 'local', 'AGENTS.md': 'agents-md' };
@@ -88,6 +126,14 @@ function readText(p: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** set `total` of every folder below `d` from its files; returns d's total */
+function sumTotals(d: DirNode): number {
+  let n = d.files.length;
+  for (const c of d.dirs) n += sumTotals(c);
+  d.total = n;
+  return n;
 }
 
 function gitignoreLines(text: string): string[] {
@@ -124,7 +170,7 @@ export class WorkspaceIndex {
   /** Crawl `root` (synchronously) and build the index. */
   static build(root: string, options: WorkspaceIndexOptions = {}): WorkspaceIndex {
     const ix = new WorkspaceIndex(root, options);
-    ix.crawl(ix.tree, ix.rootFrames());
+    ix.crawl(ix.tree, ix.rootCtx());
     return ix;
   }
 
@@ -132,14 +178,15 @@ export class WorkspaceIndex {
     return this.tree.total;
   }
 
-  private rootFrames(): Frame[] {
-    if (!this.opts.gitignore) return [];
+  private rootCtx(): Ctx {
+    const none: Ctx = { frames: [], states: [] };
+    if (!this.opts.gitignore) return none;
     const exclude = readText(path.join(this.root, '.git', 'info', 'exclude'));
-    if (exclude === undefined) return [];
+    if (exclude === undefined) return none;
     const lines = gitignoreLines(exclude);
-    if (!lines.length) return [];
+    if (!lines.length) return none;
     const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
-    return [{ base: '', compiled, under: needsUnderFlags(compiled) }];
+    return { frames: [{ base: '', compiled }], states: [rootState(compiled)] };
   }
 
   abs(rel: string): string {
@@ -153,45 +200,48 @@ export class WorkspaceIndex {
     return r.split(path.sep).join('/');
   }
 
-  /** is an entry (root-relative) excluded by the .gitignore frames on its way, or files.exclude? */
-  private excluded(frames: readonly Frame[], unders: readonly (readonly boolean[] | undefined)[], rel: string, name: string, isDir: boolean): boolean {
+  /** is an entry (root-relative `rel`, in a folder with context `ctx`) excluded by .gitignore files or files.exclude? */
+  private excluded(ctx: Ctx, rel: string, name: string, isDir: boolean): boolean {
     if (this.opts.exclude?.(rel)) return true;
+    const { frames, states } = ctx;
     for (let i = frames.length - 1; i >= 0; i--) {
       const f = frames[i]!;
       const r = f.base ? rel.slice(f.base.length + 1) : rel;
-      const s = entryState(f.compiled, r, name, isDir, unders[i]);
-      if (s !== 0) return s === 1;
+      const v = entryState(f.compiled, r.slice(0, r.length - name.length), name, isDir, states[i]!);
+      if (v !== 0) return v === 1;
     }
     return false;
   }
 
-  /** crawl folder `node` (already in the tree); `frames` are the .gitignore lists above it */
-  private crawl(node: DirNode, parentFrames: Frame[], parentUnders: (readonly boolean[] | undefined)[] = []): void {
-    type Item = { node: DirNode; frames: Frame[]; unders: (readonly boolean[] | undefined)[] };
-    const stack: Item[] = [{ node, frames: parentFrames, unders: parentUnders }];
+  /** crawl folder `node` (already in the tree); `ctx` holds the .gitignore lists above it and their states */
+  private crawl(node: DirNode, ctx: Ctx): void {
+    const stack: { node: DirNode; ctx: Ctx; inClaude: boolean }[] = [{ node, ctx, inClaude: node.rel.split('/').includes('.claude') }];
     while (stack.length) {
-      const { node: d, frames: above, unders: aboveUnders } = stack.pop()!;
+      const { node: d, ctx: above, inClaude } = stack.pop()!;
       const rel = d.rel;
-      const absDir = this.abs(rel);
+      const absDir = rel ? this.root + path.sep + rel.split('/').join(path.sep) : this.root;
       let ents: fs.Dirent[];
       try {
-        ents = fs.readdirSync(absDir, { withFileTypes: true });
+        ents = inClaude ? rawList(absDir) : fs.readdirSync(absDir, { withFileTypes: true });
       } catch {
         continue;
       }
       this.dirsListed++;
       const meta: Meta = {};
       this.meta.set(d, meta);
-      let frames = above;
-      let unders = aboveUnders;
-      if (this.opts.gitignore && ents.some((e) => e.name === '.gitignore' && !e.isDirectory())) {
-        const text = readText(path.join(absDir, '.gitignore'));
-        const lines = text ? gitignoreLines(text) : [];
-        if (lines.length) {
-          const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
-          meta.gitignore = compiled;
-          frames = [...above, { base: rel, compiled, under: needsUnderFlags(compiled) }];
-          unders = [...aboveUnders, undefined];
+      if (inClaude) meta.raw = ents.map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
+      let here = above;
+      if (this.opts.gitignore) {
+        for (const e of ents) {
+          if (e.name !== '.gitignore' || e.isDirectory()) continue;
+          const text = readText(absDir + path.sep + '.gitignore');
+          const lines = text ? gitignoreLines(text) : [];
+          if (lines.length) {
+            const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
+            meta.gitignore = compiled;
+            here = { frames: [...above.frames, { base: rel, compiled }], states: [...above.states, rootState(compiled)] };
+          }
+          break;
         }
       }
       const pre = rel ? `${rel}/` : '';
@@ -203,20 +253,19 @@ export class WorkspaceIndex {
             (meta.hidden ??= new Map()).set(name, 'dir');
             continue;
           }
-          const ignored = this.excluded(frames, unders, r, name, true);
           const dotClaude = name === '.claude';
-          if (ignored && !dotClaude) {
+          if (!dotClaude && this.excluded(here, r, name, true)) {
             (meta.hidden ??= new Map()).set(name, 'dir');
             continue;
           }
-          const child = d.ensureDir(name);
-          const childUnders = frames.map((f, i) => (f.under ? underFlags(f.compiled, unders[i], f.base ? r.slice(f.base.length + 1) : r) : undefined));
-          stack.push({ node: child, frames, unders: childUnders });
+          stack.push({ node: d.ensureDir(name), ctx: here.frames.length ? enter(here, name) : here, inClaude: inClaude || dotClaude });
         } else {
           const kind = e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other';
-          const ignored = this.excluded(frames, unders, r, name, false);
-          const ik = instructionKind(r);
-          if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
+          const ignored = this.excluded(here, r, name, false);
+          if (inClaude || name in INSTRUCTION_NAMES) {
+            const ik = instructionKind(r);
+            if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
+          }
           if (ignored || kind === 'other') {
             (meta.hidden ??= new Map()).set(name, kind);
             continue;
@@ -226,10 +275,15 @@ export class WorkspaceIndex {
             continue;
           }
           this.files++;
-          d.addFile(name);
+          d.files.push(name);
+          if (kind === 'symlink') (meta.links ??= new Set()).add(name);
         }
       }
     }
+    // file totals, bottom-up, for the folders just crawled (and their ancestors)
+    const before = node.total;
+    const after = sumTotals(node);
+    for (let x = node.parent; x; x = x.parent) x.total += after - before;
   }
 
   // ---- queries ------------------------------------------------------------------------------
@@ -257,51 +311,86 @@ export class WorkspaceIndex {
     return n ? listMatches(n, compilePatterns(patterns), limit) : { files: [], total: 0 };
   }
 
+  private hasFile(d: DirNode, name: string): boolean {
+    if (d.files.length < 32) return d.files.includes(name);
+    const m = this.meta.get(d);
+    if (!m) return d.files.includes(name);
+    m.fileSet ??= new Set(d.files);
+    return m.fileSet.has(name);
+  }
+
   /**
-   * Is `abs` known not to exist? True only when the crawl listed its folder (or a folder above it
-   * holds a file where the path needs a folder) and found no such entry; false when unsure.
+   * What the crawl knows about `abs`: a folder or file it listed (no symlink on the way), a path
+   * that cannot exist (its folder was listed without it, or a file stands where a folder would),
+   * or unknown (outside the root, below a symlink, in a folder not crawled).
    */
-  knownAbsent(abs: string): 'ENOENT' | 'ENOTDIR' | undefined {
+  lookup(abs: string): Lookup {
     const r = this.rel(abs);
-    if (!r) return undefined;
+    if (r === undefined) return { kind: 'unknown' };
+    if (r === '') return { kind: 'dir', rel: r, node: this.tree };
     let d = this.tree;
     const parts = r.split('/');
     for (let i = 0; i < parts.length; i++) {
       const name = parts[i]!;
-      if (!this.meta.has(d)) return undefined; // not listed
+      const meta = this.meta.get(d);
+      if (!meta) return { kind: 'unknown' }; // not listed
+      const last = i === parts.length - 1;
       const child = d.dir(name);
       if (child) {
+        if (last) return { kind: 'dir', rel: r, node: child };
         d = child;
         continue;
       }
-      const hidden = this.meta.get(d)!.hidden?.get(name);
-      const isFile = hidden === 'file' || d.files.includes(name);
-      if (i === parts.length - 1) return hidden || isFile ? undefined : 'ENOENT';
-      if (isFile) return 'ENOTDIR';
-      if (hidden) return undefined; // an ignored folder or a symlink: ask the disk
-      return 'ENOENT';
+      if (meta.links?.has(name)) return { kind: 'unknown' }; // a symbolic link: ask the disk
+      const hidden = meta.hidden?.get(name);
+      const isFile = hidden === 'file' || (hidden === undefined && this.hasFile(d, name));
+      if (last) {
+        if (isFile) return { kind: 'file', rel: r };
+        if (hidden === 'dir') return { kind: 'dir', rel: r };
+        return hidden ? { kind: 'unknown' } : { kind: 'absent', code: 'ENOENT' };
+      }
+      if (isFile) return { kind: 'absent', code: 'ENOTDIR' };
+      if (hidden) return { kind: 'unknown' }; // an ignored folder or a symlink: ask the disk
+      return { kind: 'absent', code: 'ENOENT' };
     }
-    return undefined;
+    return { kind: 'unknown' };
+  }
+
+  /** Is `abs` known not to exist? ('ENOENT' / 'ENOTDIR'), undefined when it exists or the index cannot tell */
+  knownAbsent(abs: string): 'ENOENT' | 'ENOTDIR' | undefined {
+    const l = this.lookup(abs);
+    return l.kind === 'absent' ? l.code : undefined;
+  }
+
+  /** folders the crawl saw but did not enter (git-ignored, excluded; not `skipDirs` such as .git), absolute */
+  hiddenDirs(): string[] {
+    const out: string[] = [];
+    for (const [d, m] of this.meta) {
+      if (!m.hidden) continue;
+      const base = this.abs(d.rel);
+      for (const [name, kind] of m.hidden) if (kind === 'dir' && !this.opts.skipDirs.includes(name)) out.push(base + path.sep + name);
+    }
+    return out;
+  }
+
+  /** the raw-order listing of a crawled folder inside .claude, if the crawl kept one */
+  rawListing(node: DirNode): readonly DirEntry[] | undefined {
+    return this.meta.get(node)?.raw;
   }
 
   // ---- updates --------------------------------------------------------------------------------
 
-  /** the .gitignore frames (and `under` flags) that govern entries of folder `d` */
-  private framesFor(d: DirNode): { frames: Frame[]; unders: (readonly boolean[] | undefined)[] } {
+  /** the .gitignore lists that govern the entries of folder `d`, with their states */
+  private ctxFor(d: DirNode): Ctx {
     const chain: DirNode[] = [];
     for (let x: DirNode | undefined = d; x; x = x.parent) chain.unshift(x);
-    let frames = this.rootFrames();
-    let unders: (readonly boolean[] | undefined)[] = frames.map(() => undefined);
+    let ctx = this.rootCtx();
     for (const x of chain) {
-      const rel = x.rel;
-      if (x !== this.tree) unders = frames.map((f, i) => (f.under ? underFlags(f.compiled, unders[i], f.base ? rel.slice(f.base.length + 1) : rel) : undefined));
+      if (x !== this.tree) ctx = enter(ctx, x.name);
       const gi = this.meta.get(x)?.gitignore;
-      if (gi) {
-        frames = [...frames, { base: rel, compiled: gi, under: needsUnderFlags(gi) }];
-        unders = [...unders, undefined];
-      }
+      if (gi) ctx = { frames: [...ctx.frames, { base: x.rel, compiled: gi }], states: [...ctx.states, rootState(gi)] };
     }
-    return { frames, unders };
+    return ctx;
   }
 
   /** Apply file-system events (from a watcher). Each costs O(depth) unless a .gitignore changed. */
@@ -328,11 +417,21 @@ export class WorkspaceIndex {
     }
     const meta = this.meta.get(parent)!;
     if (c.type === 'changed') return; // contents only: the tree is unchanged
+    meta.fileSet = undefined;
+    if (meta.raw) {
+      // keep the raw order of a .claude folder exact: list it again (one syscall, rare)
+      try {
+        meta.raw = rawList(this.abs(parentRel)).map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
+      } catch {
+        meta.raw = undefined;
+      }
+    }
     if (c.type === 'deleted') {
       const gone = parent.dir(name);
       if (gone) this.forget(gone);
       if (parent.removeFile(name) || parent.removeDir(name)) res.files = true;
       meta.hidden?.delete(name);
+      meta.links?.delete(name);
       for (const k of [...this.instructions.keys()]) if (k === c.path || k.startsWith(c.path + path.sep)) this.instructions.delete(k);
       return;
     }
@@ -344,22 +443,21 @@ export class WorkspaceIndex {
       return;
     }
     if (parent.dir(name) || parent.files.includes(name)) return;
-    const { frames, unders } = this.framesFor(parent);
+    const ctx = this.ctxFor(parent);
     if (st.isDirectory()) {
-      if (this.opts.skipDirs.includes(name) || (this.excluded(frames, unders, r, name, true) && name !== '.claude')) {
+      if (this.opts.skipDirs.includes(name) || (this.excluded(ctx, r, name, true) && name !== '.claude')) {
         (meta.hidden ??= new Map()).set(name, 'dir');
         return;
       }
       const child = parent.ensureDir(name);
-      const childUnders = frames.map((f, i) => (f.under ? underFlags(f.compiled, unders[i], f.base ? r.slice(f.base.length + 1) : r) : undefined));
       const before = this.tree.total;
-      this.crawl(child, frames, childUnders);
+      this.crawl(child, enter(ctx, name));
       if (this.tree.total !== before) res.files = true;
       if ([...this.instructions.keys()].some((k) => k.startsWith(c.path + path.sep))) res.instructions = true;
       return;
     }
     const kind = st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other';
-    const ignored = this.excluded(frames, unders, r, name, false);
+    const ignored = this.excluded(ctx, r, name, false);
     if (ik) this.instructions.set(c.path, { kind: ik, ignored });
     if (ignored || kind === 'other') {
       (meta.hidden ??= new Map()).set(name, kind);
@@ -367,6 +465,7 @@ export class WorkspaceIndex {
     }
     this.files++;
     parent.addFile(name);
+    if (kind === 'symlink') (meta.links ??= new Set()).add(name);
     res.files = true;
   }
 
@@ -386,47 +485,189 @@ export class WorkspaceIndex {
     d.total = 0;
     d.files.length = 0;
     d.dirs.length = 0;
-    const { frames, unders } = d.parent ? this.framesFor(d.parent) : { frames: this.rootFrames(), unders: [] as (readonly boolean[] | undefined)[] };
-    const rel = d.rel;
-    const childUnders = d.parent ? frames.map((f, i) => (f.under ? underFlags(f.compiled, unders[i], f.base ? rel.slice(f.base.length + 1) : rel) : undefined)) : frames.map(() => undefined);
-    this.crawl(d, frames, childUnders);
+    this.crawl(d, d.parent ? enter(this.ctxFor(d.parent), d.name) : this.rootCtx());
   }
 }
 
+export interface IndexedFileAccess extends FileAccess {
+  /** questions answered from the index or the prefetched texts, without a syscall */
+  answered: number;
+  /** forget what is cached about `p` (call with every file-system event, after `index.apply`) */
+  invalidate(p: string): void;
+  /** read every instruction file the index knows (stat + bytes), so that first touches read nothing */
+  prefetch(maxBytes?: number): number;
+  /**
+   * list every folder below the folders the crawl did not enter (node_modules, build output), so
+   * that per-file answers there read nothing either; returns the number of folders listed
+   */
+  prelistIgnored(): number;
+}
+
 /**
- * A FileAccess that answers "no such file" from the index for paths in crawled folders, and asks
- * `inner` for everything else. Put a memoizing layer (snapshot.ts) on top of it so that repeated
- * questions about existing files are answered from memory too. Valid on case-sensitive file systems.
+ * A FileAccess over the workspace index, for the engine's snapshot to sit on: for paths in crawled
+ * folders it answers from memory — "no such file" where the folder was listed without the name,
+ * `stat`/`lstat`/`realpath` of folders (no symlink on the way: the real path is the root's real
+ * path plus the relative one), the raw-order listings of `.claude` folders — and, after
+ * `prefetch`, the stat and bytes of every instruction file. Everything else goes to `inner`.
+ * With `positives: false` it only answers "no such file". Valid on case-sensitive file systems.
  */
-export function absentAwareFileAccess(index: WorkspaceIndex, inner: FileAccess): FileAccess & { answered: number } {
+export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, options: { positives?: boolean; listIgnored?: boolean; home?: string } = {}): IndexedFileAccess {
+  const positives = options.positives ?? true;
+  const listIgnored = options.listIgnored ?? positives;
+  let realRoot: string | undefined;
+  const rootReal = () => {
+    if (realRoot === undefined) {
+      const r = inner.realpath(index.root);
+      realRoot = r.ok ? r.value : index.root;
+    }
+    return realRoot;
+  };
+  const texts = new Map<string, { stat: FsResult<StatInfo>; bytes: FsResult<Uint8Array>; max: number }>();
+  // listings of folders the crawl did not enter (git-ignored ones such as node_modules), made on
+  // the first question about them: one readdir per folder, ever (until an event names it)
+  const side = new Map<string, { list: DirEntry[]; names: Map<string, DirEntry['kind']> } | null>();
+  const sideListing = (dir: string) => {
+    if (!side.has(dir)) {
+      const r = inner.readDir(dir);
+      side.set(dir, r.ok ? { list: r.value, names: new Map(r.value.map((e) => [e.name, e.kind])) } : null);
+    }
+    return side.get(dir) ?? undefined;
+  };
+  const absOf = (parts: string[], n: number) => index.root + path.sep + parts.slice(0, n).join(path.sep);
+  const look = (p: string): Lookup => {
+    const l = index.lookup(p);
+    if (l.kind !== 'unknown' || !listIgnored) return l;
+    const rel = index.rel(p);
+    if (!rel) return l;
+    const parts = rel.split('/');
+    // the deepest folder on the way that the crawl saw as a real (not linked) folder
+    let i = parts.length - 1;
+    for (; i >= 1; i--) {
+      const a = index.lookup(absOf(parts, i));
+      if (a.kind === 'dir') break;
+      if (a.kind !== 'unknown') return l;
+    }
+    if (i < 1) return l;
+    for (let j = i; j < parts.length; j++) {
+      const listing = sideListing(absOf(parts, j));
+      if (!listing) return l;
+      const kind = listing.names.get(parts[j]!);
+      const last = j === parts.length - 1;
+      if (kind === undefined) return { kind: 'absent', code: 'ENOENT' };
+      if (kind === 'symlink' || kind === 'other') return l;
+      if (last) return kind === 'dir' ? { kind: 'dir', rel } : { kind: 'file', rel };
+      if (kind === 'file') return { kind: 'absent', code: 'ENOTDIR' };
+    }
+    return l;
+  };
   const fail = <T>(code: string, p: string): FsResult<T> => ({ ok: false, code, message: `${code}: ${p} (workspace index)` });
-  const out = {
+  const dirStat: StatInfo = { kind: 'dir', size: 0, mtimeMs: 0 };
+  const MAX_TEXT = 4 * 1024 * 1024;
+  /** stat and read one instruction file into memory */
+  const readText = (p: string, maxBytes = MAX_TEXT): boolean => {
+    const st = inner.stat(p);
+    if (!st.ok || st.value.kind !== 'file') return false;
+    texts.set(p, { stat: st, bytes: inner.readFile(p, maxBytes), max: maxBytes });
+    return true;
+  };
+  const fa: IndexedFileAccess = {
     answered: 0,
-    stat(p: string): FsResult<StatInfo> {
-      const a = index.knownAbsent(p);
-      if (a) return out.answered++, fail(a, p);
+    stat(p) {
+      const t = texts.get(p);
+      if (t) return fa.answered++, t.stat;
+      const l = look(p);
+      if (l.kind === 'absent') return fa.answered++, fail(l.code, p);
+      if (positives && l.kind === 'dir') return fa.answered++, { ok: true, value: dirStat };
       return inner.stat(p);
     },
-    lstat(p: string): FsResult<LinkInfo> {
-      const a = index.knownAbsent(p);
-      if (a) return out.answered++, fail(a, p);
+    lstat(p) {
+      const l = look(p);
+      if (l.kind === 'absent') return fa.answered++, fail(l.code, p);
+      if (positives && l.kind === 'dir') return fa.answered++, { ok: true, value: { ...dirStat, isSymlink: false } };
+      const t = texts.get(p);
+      if (positives && t && t.stat.ok) return fa.answered++, { ok: true, value: { ...t.stat.value, isSymlink: false } };
       return inner.lstat(p);
     },
-    readDir(p: string) {
-      const a = index.knownAbsent(p);
-      if (a) return out.answered++, fail<never>(a, p);
+    readDir(p) {
+      const l = look(p);
+      if (l.kind === 'absent') return fa.answered++, fail(l.code, p);
+      if (positives && l.kind === 'dir') {
+        const raw = l.node ? index.rawListing(l.node) : side.get(p)?.list;
+        if (raw) return fa.answered++, { ok: true, value: raw.map((e) => ({ ...e })) };
+      }
       return inner.readDir(p);
     },
-    readFile(p: string, max: number) {
-      const a = index.knownAbsent(p);
-      if (a) return out.answered++, fail<never>(a, p);
+    readFile(p, max) {
+      const t = texts.get(p);
+      if (t && t.max === max) return fa.answered++, t.bytes;
+      const l = look(p);
+      if (l.kind === 'absent') return fa.answered++, fail(l.code, p);
       return inner.readFile(p, max);
     },
-    realpath(p: string) {
-      const a = index.knownAbsent(p);
-      if (a) return out.answered++, fail<never>(a, p);
+    realpath(p) {
+      const l = look(p);
+      if (l.kind === 'absent') return fa.answered++, fail(l.code, p);
+      if (positives && (l.kind === 'dir' || l.kind === 'file')) {
+        fa.answered++;
+        return { ok: true, value: l.rel ? rootReal() + path.sep + l.rel.split('/').join(path.sep) : rootReal() };
+      }
       return inner.realpath(p);
     },
+    invalidate(p) {
+      const under = p.endsWith(path.sep) ? p : p + path.sep;
+      for (const k of [...texts.keys()]) if (k === p || k.startsWith(under)) texts.delete(k);
+      side.delete(path.dirname(p));
+      for (const k of [...side.keys()]) if (k === p || k.startsWith(under)) side.delete(k);
+      if (p === index.root) realRoot = undefined;
+    },
+    prelistIgnored() {
+      let n = 0;
+      const stack = index.hiddenDirs();
+      while (stack.length) {
+        const d = stack.pop()!;
+        const l = sideListing(d);
+        if (!l) continue;
+        n++;
+        for (const e of l.list) {
+          const p = d + path.sep + e.name;
+          if (e.kind === 'dir') stack.push(p);
+          else if (e.kind === 'file' && !texts.has(p) && instructionKind(index.rel(p) ?? e.name) && instructionKind(index.rel(p) ?? e.name) !== 'skill') readText(p);
+        }
+      }
+      return n;
+    },
+    prefetch(maxBytes = MAX_TEXT) {
+      let n = 0;
+      // the instruction files, then what they @include (transitively, to Claude Code's depth)
+      let queue = [...index.instructions].filter(([p, info]) => info.kind !== 'skill' && index.lookup(p).kind === 'file').map(([p]) => p);
+      const seen = new Set(queue);
+      for (let depth = 0; depth < 5 && queue.length; depth++) {
+        const next: string[] = [];
+        for (const p of queue) {
+          if (!readText(p, maxBytes)) continue;
+          n++;
+          const t = texts.get(p)!;
+          if (!t.bytes.ok || !t.bytes.value.includes(64 /* @ */)) continue;
+          try {
+            const proc = processInstructionText(decodeUtf8(t.bytes.value), p, { stripBomBeforeFrontmatter: true, collectIncludes: true, home: options.home ?? '' });
+            for (const inc of proc.includes) {
+              if (seen.has(inc) || !hasTextExtension(inc)) continue;
+              seen.add(inc);
+              if (look(inc).kind !== 'absent') next.push(inc);
+            }
+          } catch {
+            /* not ours to judge: the engine reads it again */
+          }
+        }
+        queue = next;
+      }
+      return n;
+    },
   };
-  return out;
+  return fa;
+}
+
+/** the index's "no such file" answers only (see indexedFileAccess) */
+export function absentAwareFileAccess(index: WorkspaceIndex, inner: FileAccess): IndexedFileAccess {
+  return indexedFileAccess(index, inner, { positives: false });
 }

@@ -43,7 +43,7 @@ describe('explain', () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order, 'in request order');
     assert.match(out, /≈tok = chars ÷ 3/);
     assert.match(out, /Read → 1 file/);
-    assert.match(out, /\.claude\/rules\/api\.md — rule api\.md: paths src\/api matched/);
+    assert.match(out, /\.claude\/rules\/api\.md — rule api\.md: paths src\/api\/\*\* matched/);
     assert.match(out, /Edit, Write, Bash → the same files/);
     assert.match(out, /\.claude\/rules\/legacy\.md — paths: lib\/legacy\/\*\*/);
     assert.match(out, /MEMORY\.md\s+\S+\s+228 \/ 200 lines — cut: 28 lines lost from line 201/);

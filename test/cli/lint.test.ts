@@ -211,7 +211,7 @@ describe('workspace checks', () => {
     const w = workspace({ 'repo/CLAUDE.md': 'root', 'repo/pkg/CLAUDE.md': 'see @../../outside.md and @missing.md', 'repo/pkg/a.ts': 'x', 'outside.md': 'out' });
     try {
       const got = rules(lintJson(w.flags).diagnostics).sort();
-      assert.deepEqual(got, ['warning include-missing CLAUDE.md', 'warning include-outside-cwd CLAUDE.md']);
+      assert.deepEqual(got, ['warning include-missing CLAUDE.md:1', 'warning include-outside-cwd CLAUDE.md:1']);
     } finally {
       w.cleanup();
     }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ignore from 'ignore';
 import { defaultParams, generateInMemory, prng } from '../../bench/generate.js';
-import { compilePatterns, countMatches, listMatches, matchesEntry, treeFromPaths, type DirNode } from '../../src/engine/glob-count.js';
+import { compilePatterns, countMatches, firstMatch, listMatches, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/glob-count.js';
 import { compileMatcher, rulePatterns } from '../../src/engine/globs.js';
 
 // ---- the tree -------------------------------------------------------------------------------------
@@ -107,6 +107,9 @@ function check(base: string, patterns: string[], label: string): void {
   assert.equal(got.total, want.length, `${label}: count of ${JSON.stringify(patterns)} under ${base || '.'}`);
   assert.deepEqual(got.files.sort(), want, `${label}: files of ${JSON.stringify(patterns)} under ${base || '.'}`);
   assert.equal(countMatches(node, c), want.length);
+  const one = firstMatch(node, c);
+  assert.equal(one === undefined, want.length === 0, `${label}: firstMatch of ${JSON.stringify(patterns)} under ${base || '.'}`);
+  if (one !== undefined) assert.ok(want.includes(one), `${label}: firstMatch ${one} is a match`);
 }
 
 const BASES = ['', 'packages', 'packages/pkg-001', 'neg', 'apps/app-00'];
@@ -170,5 +173,26 @@ test('gitignore mode (case-sensitive, no `..` guard) agrees with ignore, entry b
         if (!parentIgnored) assert.equal(matchesEntry(c, rel, isDir), t.ignored, `${JSON.stringify(pats)} on ${rel}${isDir ? '/' : ''}`);
       }
     }
+  }
+});
+
+test('a tree mounted below the patterns\' base (`at`) counts as the whole tree would', () => {
+  for (const sub of ['packages', 'packages/pkg-001', 'neg', '..dots', 'A/B/C']) {
+    const node = tree.find(sub) as DirNode;
+    for (const pats of [...SPEC, ...fuzz(200, 5)]) {
+      const want = expectedList('', pats).filter((f) => f.startsWith(`${sub}/`));
+      const c = compilePatterns(pats);
+      assert.equal(countMatches(node, c, sub), want.length, `${JSON.stringify(pats)} with the tree at ${sub}`);
+      assert.deepEqual(listMatches(node, c, Number.MAX_SAFE_INTEGER, sub).files.sort(), want, `${JSON.stringify(pats)} files with the tree at ${sub}`);
+    }
+  }
+});
+
+test('matchesPath decides single paths exactly as compileMatcher().matchesRelative', () => {
+  const sample = files.filter((_, i) => i % 7 === 0).concat(hostile);
+  for (const pats of [...SPEC, ...ODD, ...fuzz(400, 77)]) {
+    const m = compileMatcher('/w', pats);
+    const c = compilePatterns(pats);
+    for (const f of sample) assert.equal(matchesPath(c, f), m.matchesRelative(f), `${JSON.stringify(pats)} on ${f}`);
   }
 });

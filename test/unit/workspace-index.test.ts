@@ -1,0 +1,125 @@
+// workspace-index.ts: the file list must be what git lists (nested .gitignore files, negations,
+// `dir/**`), updates from events must equal a fresh crawl, and the indexed FileAccess must answer
+// exactly as the disk does for the paths the engine asks about.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { nodeFileAccess } from '../../src/engine/file-access.js';
+import { WorkspaceIndex, indexedFileAccess } from '../../src/engine/workspace-index.js';
+
+function makeTree(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-index-'));
+  const files: Record<string, string> = {
+    '.gitignore': 'node_modules/\n*.log\n!keep.log\nbuild/**\n/tmp/\n.cache/\n# comment\n',
+    'keep.log': '', 'x.log': '', 'README.md': '', 'CLAUDE.md': '# root\n', 'CLAUDE.local.md': 'local\n',
+    '.claude/rules/a.md': '---\npaths: "src/**"\n---\nA\n', '.claude/rules/sub/b.md': 'B\n', '.claude/skills/s1/SKILL.md': '---\nname: s1\n---\n',
+    'src/index.ts': '', 'src/lib/util.ts': '', 'src/lib/CLAUDE.md': 'nested\n', 'src/.gitignore': '*.gen.ts\n!keep.gen.ts\n',
+    'src/a.gen.ts': '', 'src/keep.gen.ts': '', 'src/deep/x.gen.ts': '', 'build/out/x.js': '', 'build/y.js': '',
+    'tmp/t.txt': '', 'src/tmp/t.txt': '', 'node_modules/dep/index.js': '', 'node_modules/dep/CLAUDE.md': 'dep\n',
+    'packages/p/.gitignore': 'dist\n', 'packages/p/dist/d.js': '', 'packages/p/src/dist': '', 'packages/p/src/m.ts': '',
+    '.cache/c': '', 'docs/guide.md': '',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    const p = path.join(root, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+  }
+  fs.symlinkSync('src/lib', path.join(root, 'linked'));
+  return root;
+}
+
+function gitList(root: string): string[] | undefined {
+  try {
+    execFileSync('git', ['init', '-q'], { cwd: root, stdio: 'ignore' });
+    const out = execFileSync('git', ['ls-files', '-o', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
+    return out.split('\n').filter(Boolean).sort();
+  } catch {
+    return undefined;
+  }
+}
+
+test('the file list is what git lists', (t) => {
+  const root = makeTree();
+  try {
+    const want = gitList(root);
+    if (!want) return t.skip('git is not available');
+    const ix = WorkspaceIndex.build(root);
+    assert.deepEqual(ix.list().sort(), want);
+    assert.ok(ix.instructions.has(path.join(root, 'CLAUDE.local.md')));
+    assert.equal(ix.instructions.get(path.join(root, '.claude', 'rules', 'sub', 'b.md'))?.kind, 'rule');
+    assert.equal(ix.instructions.get(path.join(root, '.claude', 'skills', 's1', 'SKILL.md'))?.kind, 'skill');
+    assert.ok(!ix.instructions.has(path.join(root, 'node_modules', 'dep', 'CLAUDE.md')), 'ignored folders are not crawled');
+    assert.equal(ix.count(root, ['src/**/*.ts']), want.filter((f) => f.startsWith('src/') && f.endsWith('.ts')).length);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('events keep the index equal to a fresh crawl', () => {
+  const root = makeTree();
+  try {
+    const ix = WorkspaceIndex.build(root);
+    const same = (label: string) => assert.deepEqual(ix.list().sort(), WorkspaceIndex.build(root).list().sort(), label);
+    const p = (rel: string) => path.join(root, ...rel.split('/'));
+    fs.writeFileSync(p('src/new.ts'), '');
+    ix.apply([{ type: 'created', path: p('src/new.ts') }]);
+    same('file created');
+    fs.writeFileSync(p('src/new.gen.ts'), '');
+    ix.apply([{ type: 'created', path: p('src/new.gen.ts') }]);
+    same('ignored file created');
+    fs.mkdirSync(p('src/feature/x'), { recursive: true });
+    fs.writeFileSync(p('src/feature/x/CLAUDE.md'), 'x\n');
+    fs.writeFileSync(p('src/feature/x/y.ts'), '');
+    const r = ix.apply([{ type: 'created', path: p('src/feature') }]);
+    assert.ok(r.instructions && r.files);
+    same('folder created');
+    fs.writeFileSync(p('src/.gitignore'), '*.ts\n');
+    assert.ok(ix.apply([{ type: 'changed', path: p('src/.gitignore') }]).recrawled);
+    same('.gitignore changed');
+    fs.rmSync(p('src/feature'), { recursive: true });
+    ix.apply([{ type: 'deleted', path: p('src/feature') }]);
+    same('folder deleted');
+    fs.rmSync(p('README.md'));
+    ix.apply([{ type: 'deleted', path: p('README.md') }]);
+    same('file deleted');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the indexed FileAccess answers as the disk does', () => {
+  const root = makeTree();
+  try {
+    const ix = WorkspaceIndex.build(root);
+    const fa = indexedFileAccess(ix, nodeFileAccess);
+    assert.ok(fa.prefetch() > 0);
+    const rels = [
+      '', 'CLAUDE.md', 'nope.md', 'src', 'src/lib', 'src/lib/CLAUDE.md', 'src/lib/missing/CLAUDE.md', 'src/index.ts/CLAUDE.md',
+      '.claude', '.claude/rules', '.claude/rules/sub', '.claude/CLAUDE.md', 'node_modules/dep/CLAUDE.md', 'node_modules/dep/none.md',
+      'node_modules/dep/index.js/x', 'linked', 'linked/CLAUDE.md', 'build/out/CLAUDE.md', 'x.log', 'src/a.gen.ts',
+    ];
+    const shape = (r: { ok: boolean; code?: string; value?: unknown }, withValue: boolean) => (r.ok ? (withValue ? { ok: true, value: r.value } : { ok: true }) : { ok: false, code: r.code });
+    for (const rel of rels) {
+      const p = rel ? path.join(root, ...rel.split('/')) : root;
+      for (const op of ['stat', 'lstat', 'realpath', 'readDir'] as const) {
+        const a = fa[op](p) as { ok: boolean; code?: string; value?: unknown };
+        const b = nodeFileAccess[op](p) as { ok: boolean; code?: string; value?: unknown };
+        if (op === 'stat' || op === 'lstat') {
+          assert.deepEqual(shape(a, false), shape(b, false), `${op} ${rel}`);
+          if (a.ok && b.ok) assert.equal((a.value as { kind: string }).kind, (b.value as { kind: string }).kind, `${op} ${rel} kind`);
+        } else if (op === 'readDir' && a.ok && b.ok) {
+          assert.deepEqual(a.value, b.value, `readDir ${rel} (raw order)`);
+        } else assert.deepEqual(shape(a, op === 'realpath'), shape(b, op === 'realpath'), `${op} ${rel}`);
+      }
+      const fr = fa.readFile(p, 4 * 1024 * 1024);
+      const nr = nodeFileAccess.readFile(p, 4 * 1024 * 1024);
+      assert.deepEqual(fr.ok ? Buffer.from(fr.value).toString() : fr.code, nr.ok ? Buffer.from(nr.value).toString() : nr.code, `readFile ${rel}`);
+    }
+    assert.ok(fa.answered > 20, `${fa.answered} answered from memory`);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
