@@ -8,5 +8,6 @@ npx tsc -p . --noEmit
 npx eslint src
 node --import tsx --test test/unit/**/*.test.ts
 node --import tsx --test test/cli/*.test.ts
+node --import tsx --test test/ground-truth/*.test.ts
 CONFORMANCE_REQUIRE_ENGINE=1 npm run test:conformance
 if [ -f test/e2e/run.sh ]; then bash test/e2e/run.sh; fi

@@ -5,6 +5,7 @@ import { UsageError } from './args.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand } from './lint-command.js';
 import { renderCommand } from './render-command.js';
+import { lastSessionCommand, verifyCommand } from './verify-command.js';
 import { colorEnabled, makeStyle } from './style.js';
 import { TOOL } from './tool.js';
 
@@ -21,6 +22,11 @@ commands:
            every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error
   render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}
            [--touch TOOL:ABS_PATH]... --json        the exact request text as JSON
+  verify   [FILE] [--cwd DIR] [--claude PATH] [--claude-version V] [--timeout SECONDS] [--yes] [--json]
+           runs the installed claude once against a loopback stand-in (asks first; --yes on a script) and
+           compares what it sends with the prediction; exit 0 match, 1 mismatch, 3 could not run
+  last-session [--cwd DIR] [--home DIR] [--json]
+           what your most recent Claude Code session in --cwd really loaded, and when, beside the prediction
   help, --help, --version
 
 FILE is relative to --cwd (else to the current folder). Without --home the real HOME and environment are used;
@@ -47,6 +53,13 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'lint': {
         const r = await lintCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        write(r.output);
+        return r.exitCode;
+      }
+      case 'verify':
+        return await verifyCommand(rest);
+      case 'last-session': {
+        const r = lastSessionCommand(rest);
         write(r.output);
         return r.exitCode;
       }

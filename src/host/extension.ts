@@ -20,6 +20,7 @@ import { SidebarProvider, VIEW_ID } from './sidebar.js';
 import { detectVersion } from './version-detect.js';
 import { Watchers } from './watchers.js';
 import { WorkspaceIndex } from './workspace-index.js';
+import { registerVerify } from './verify-command.js';
 
 const NO_FOLDER = 'no-folder';
 const PREVIEW_SCHEME = 'claude-layers';
@@ -337,6 +338,7 @@ export function activate(context: vscode.ExtensionContext): void {
     scheduleRender();
   });
   command('claudeLayers.configure', () => configure());
+  registerVerify(context, () => optionsFor(currentKey)); // registers 'claudeLayers.verify' and 'claudeLayers.lastSession'
 
   async function configure(): Promise<void> {
     const folder = folderOfKey(currentKey);

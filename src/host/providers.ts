@@ -198,12 +198,14 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets
       if (seen.has(key)) continue;
       seen.add(key);
       let range = new vscode.Range((d.line ?? 1) - 1, 0, (d.line ?? 1) - 1, 1000);
-      if (d.rule.startsWith('include-') && d.line === undefined) {
+      if (d.rule.startsWith('include-')) {
         const r = a.env.fs.readFile(d.path, MAX_INSTRUCTION_BYTES); // the analysis' snapshot: no new disk read
         if (r.ok) {
           const raw = decodeUtf8(r.value);
           const link = includeLinks(raw, d.path, a.env.home, a.profile.stripBomBeforeFrontmatter).find(
-            (l) => d.message.startsWith(`@${l.target} `) || d.message.startsWith(`@${path.relative(path.dirname(d.path), l.target)} `) || d.message.startsWith(`@${l.spec} `),
+            (l) =>
+              (d.line === undefined || l.line === d.line - 1) &&
+              (d.message.startsWith(`@${l.target} `) || d.message.startsWith(`@${path.relative(path.dirname(d.path), l.target)} `) || d.message.startsWith(`@${l.spec} `)),
           );
           if (link) range = new vscode.Range(link.line, link.start - 1, link.line, link.end);
         }

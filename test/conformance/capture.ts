@@ -8,8 +8,8 @@
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MockApi, type RecordedRequest, type Step } from './mock-api.js';
-import { extract, lastMainLoopBody, type Extracted } from './extract.js';
+import { MockApi, type RecordedRequest, type Step } from '../../src/ground-truth/mock-api.js';
+import { extract, lastMainLoopBody, type Extracted } from '../../src/ground-truth/extract.js';
 import type { ClaudeVersion, EngineTool, Scenario, Touch, Tree } from './scenario.js';
 
 export const REPO_DIR = path.resolve(__dirname, '../..');

@@ -1,4 +1,6 @@
-// Extraction of the instruction text from a captured main-loop request body.
+// Extraction of the instruction text from a captured main-loop request body (used by `verify` and
+// by the conformance suite). The layout depends on the version: `own-reminder` (2.1.328 and the
+// versions whose profile says so) or `claude-md-section` (2.1.235); pass a version or the layout.
 //
 // startup (the text the engine reports as `instructions.text`: preamble + "\n\n" + entries):
 //   2.1.328: the messages[0] text block "<system-reminder>\n" + PREAMBLE… (block 0 with the default
@@ -15,10 +17,19 @@
 //            tool_result text itself (seen with --model claude-sonnet-4-5).
 // System messages that are not instruction injections (agent listings, environment, bare
 // total_tokens) are ignored and reported in `other`.
-import type { ClaudeVersion } from './scenario.js';
+import { PREAMBLE } from '../engine/format-strings.js';
+import { chooseProfile } from '../engine/profiles.js';
 
-export const PREAMBLE =
-  'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
+export { PREAMBLE };
+
+/** where the instructions stand in a request: their own reminder (328) or the `# claudeMd` section (235) */
+export type WireFormat = 'own-reminder' | 'claude-md-section';
+
+/** the layout of a version (its profile's, or the nearest older profile's), or a layout passed through */
+export function wireFormat(versionOrFormat: string): WireFormat {
+  if (versionOrFormat === 'own-reminder' || versionOrFormat === 'claude-md-section') return versionOrFormat;
+  return chooseProfile(versionOrFormat).profile.startupPlacement;
+}
 
 const SR_OPEN = '<system-reminder>\n';
 const SR_CLOSE = '\n</system-reminder>';
@@ -74,13 +85,13 @@ function flatText(content: unknown): string {
   return '';
 }
 
-export function extractStartup(body: { messages?: Msg[] }, version: ClaudeVersion, warnings: string[] = []): string | null {
+export function extractStartup(body: { messages?: Msg[] }, version: string, warnings: string[] = []): string | null {
   const first = body.messages?.[0];
   if (!first) return null;
   // the index of the block depends on the model (e.g. block 6 with --model claude-sonnet-4-5 on 328):
   // find it by its preamble / section header rather than trusting the index
   const texts = parts(first).filter((p) => p.type === 'text').map((p) => p.text ?? '');
-  if (version === '2.1.328') {
+  if (wireFormat(version) === 'own-reminder') {
     const found = texts.filter((t) => t.startsWith(SR_OPEN + PREAMBLE));
     if (found.length === 0) return null;
     if (found.length > 1) warnings.push(`${found.length} startup blocks in messages[0]`);
@@ -111,15 +122,15 @@ export function splitEntries(s: string): string[] {
   return s.split(ENTRY_SPLIT);
 }
 
-function systemInjection(text: string, version: ClaudeVersion, t: ExtractedTouch, warnings: string[]): void {
+function systemInjection(text: string, format: WireFormat, t: ExtractedTouch, warnings: string[]): void {
   let s = text.replace(TOTAL_TOKENS, '');
   if (s === '') return; // 2.1.235 appends a bare total_tokens system message after every tool result
-  if (version === '2.1.328' && s.startsWith(HOOK_PREFIX + 'Contents of /')) {
+  if (format === 'own-reminder' && s.startsWith(HOOK_PREFIX + 'Contents of /')) {
     s = s.slice(HOOK_PREFIX.length);
     t.injected.push(...s.split(HOOK_SPLIT));
     return;
   }
-  if (version === '2.1.235' && s.startsWith('Contents of /')) {
+  if (format === 'claude-md-section' && s.startsWith('Contents of /')) {
     t.injected.push(...splitEntries(s));
     return;
   }
@@ -127,8 +138,9 @@ function systemInjection(text: string, version: ClaudeVersion, t: ExtractedTouch
   t.other.push(s);
 }
 
-export function extract(body: { messages?: Msg[] }, version: ClaudeVersion): Extracted {
+export function extract(body: { messages?: Msg[] }, version: string): Extracted {
   const warnings: string[] = [];
+  const format = wireFormat(version);
   const startup = extractStartup(body, version, warnings);
   const touches: ExtractedTouch[] = [];
   const msgs = body.messages ?? [];
@@ -171,7 +183,7 @@ export function extract(body: { messages?: Msg[] }, version: ClaudeVersion): Ext
                 inner = inner.slice(0, -SR_CLOSE.length);
                 if (!isLast) warnings.push('non-last lazy block without the extra \\n');
               } else warnings.push('lazy block without a closing </system-reminder>');
-              if (version === '2.1.235') warnings.push('2.1.235 lazy injection as a text block (expected a system message)');
+              if (format === 'claude-md-section') warnings.push('2.1.235 lazy injection as a text block (expected a system message)');
               t.injected.push(inner);
             } else if (p.text.includes('Contents of /')) {
               warnings.push(`text block with an unrecognised instruction shape: ${JSON.stringify(p.text.slice(0, 200))}`);
@@ -179,7 +191,7 @@ export function extract(body: { messages?: Msg[] }, version: ClaudeVersion): Ext
             } else t.other.push(p.text);
           }
         } else if (mm.role === 'system') {
-          systemInjection(flatText(mm.content), version, t, warnings);
+          systemInjection(flatText(mm.content), format, t, warnings);
         }
       }
     }

@@ -1,13 +1,16 @@
-// Loopback stand-in for the Anthropic Messages API, used by the conformance suite.
-// Same behaviour as shared/oracle/mock-api.mjs, but in-process and on a random free port:
+// Loopback stand-in for the Anthropic Messages API, used by `verify` (the product) and by the
+// conformance suite. Same behaviour as shared/oracle/mock-api.mjs, in-process, on a random free port:
 // - every request is recorded (method, url, headers, body decoded once as UTF-8);
 // - POST /v1/messages?…count_tokens answers a token estimate;
 // - POST /v1/messages answers SSE (or JSON when `stream` is false);
 // - a main-loop request (its `tools` include Read) that already carries k tool_result blocks
 //   is answered with step k of the script: a tool_use, or a text; past the script: "OK".
-// Anything else answers 404 `{}`. Binds 127.0.0.1 only: nothing leaves the machine.
+// Anything else answers 404 `{}`. Binds 127.0.0.1 only: nothing leaves the machine, and nothing is
+// forwarded. When the child is also given HTTP(S)_PROXY pointing here, traffic meant for other hosts
+// arrives as CONNECT or absolute-URL requests: it is recorded (`otherHosts`) and refused.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 export interface Step {
   tool_use?: { name: string; input: Record<string, unknown> };
@@ -47,6 +50,8 @@ export function isMainLoopBody(p: unknown): boolean {
 
 export class MockApi {
   readonly requests: RecordedRequest[] = [];
+  /** `host:port` of every CONNECT (proxied HTTPS) the stand-in refused */
+  readonly connects: string[] = [];
   private server: http.Server | undefined;
   private n = 0;
 
@@ -55,6 +60,12 @@ export class MockApi {
 
   async start(): Promise<number> {
     const server = http.createServer((req, res) => this.handle(req, res));
+    server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+      this.connects.push(req.url ?? '?');
+      socket.on('error', () => undefined);
+      socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    });
+    server.on('clientError', (_e, socket) => socket.destroy());
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -71,6 +82,20 @@ export class MockApi {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** hosts other than this stand-in that the child tried to reach through the proxy variables */
+  otherHosts(): string[] {
+    const out = new Set<string>(this.connects);
+    for (const r of this.requests) {
+      if (!/^[a-z]+:\/\//i.test(r.url)) continue;
+      try {
+        out.add(new URL(r.url).host);
+      } catch {
+        out.add(r.url.slice(0, 80));
+      }
+    }
+    return [...out];
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -81,6 +106,7 @@ export class MockApi {
       const method = req.method ?? 'GET';
       this.requests.push({ index: i, method, url, headers: req.headers, body });
       if (!(method === 'POST' && url.startsWith('/v1/messages'))) {
+        // includes proxied requests for other hosts (absolute URL): refused, never forwarded
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end('{}');
         return;
