@@ -15,6 +15,7 @@ export const ENGINE_FLAGS: Record<string, FlagSpec> = {
   'managed-dir': { value: true },
   bare: {},
   settings: { value: true },
+  'plugin-dir': { value: true, repeat: true },
 };
 
 function mustBeDir(p: string, what: string): string {
@@ -69,6 +70,7 @@ export function engineOptions(p: ParsedArgs): EngineOptions {
     managedDir: one(p, 'managed-dir') === undefined ? undefined : path.resolve(one(p, 'managed-dir')!),
     bare: has(p, 'bare'),
     flagSettings,
+    pluginDirs: many(p, 'plugin-dir').map((d) => path.resolve(cwd, d)),
   };
 }
 

@@ -20,7 +20,7 @@ export function renderCommand(argv: string[]): { json: RenderJson; request?: str
   const json: RenderJson = {
     claudeVersion: a.profile.version,
     instructions: a.startupText === undefined ? null : { text: a.startupText, entries: a.startup.map((e) => ({ path: e.path, type: e.type, text: e.text })) },
-    skills: null,
+    skills: a.skills.text === '' ? null : { text: a.skills.text, entries: a.skills.entries.map((e) => ({ name: e.name, text: e.text, demoted: e.demoted, bundled: e.bundled })) },
     touches: touches.map((t) => ({ tool: t.tool, path: t.path, injected: session.touch(t.tool, t.path).map((i) => ({ path: i.path, text: i.text })) })),
     diagnostics: a.diagnostics.map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
   };

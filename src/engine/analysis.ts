@@ -10,7 +10,8 @@ import { entryText, SUFFIX } from './format-strings.js';
 import { findGit } from './git.js';
 import { LazySession } from './lazy.js';
 import { Loader, TextCache, type LoadedFile } from './loader.js';
-import { loadMemoryIndex, type MemoryIndex, type MemoryLocation } from './memory.js';
+import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory.js';
+import { analyzeSkills, type SkillsAnalysis } from './skills/index.js';
 import type { ConditionalRule, InstructionEntry, LazyInjection, TouchTool } from './model.js';
 import { chooseProfile, type ClaudeProfile } from './profiles.js';
 import { renderStartupSection } from './render.js';
@@ -22,6 +23,12 @@ export interface MemoryState {
   enabled: boolean;
   why: string;
   index?: MemoryIndex;
+  /** the `# Memory` system-prompt section that comes with memory being on (0 when off), characters */
+  systemSectionChars: number;
+  /** MEMORY.md reaches the request (memory on, non-empty, instruction files not disabled) */
+  injected: boolean;
+  /** other .md files of the memory folder: lazy, loaded only if the model reads them */
+  topics: TopicFile[];
 }
 
 export interface Analysis {
@@ -35,6 +42,8 @@ export interface Analysis {
   /** conditional rules known at startup (managed, user, ancestors), for "lazy elsewhere" and hovers */
   conditionalRules: ConditionalRule[];
   memory: MemoryState;
+  /** the skills listing with its budgets, and what touches add to it */
+  skills: SkillsAnalysis;
   diagnostics: Diagnostic[];
   /** a fresh Claude Code session over this analysis */
   session(): LazySession;
@@ -85,9 +94,13 @@ function build(env: Environment, profile: ClaudeProfile, note: string | undefine
   const startupResult: StartupResult = loadStartup(loader, settings);
   const startup = startupResult.files.map(toEntry);
 
-  const memState = loadMemoryIndex(env, settings, profile, texts);
-  const memory: MemoryState = { location: memState.location, enabled: memState.enabled.enabled, why: memState.enabled.why, index: memState.index };
+  const memState = loadMemoryIndex(env, settings, profile, texts, sink);
   const instructionsOff = env.bare || ['1', 'true', 'yes', 'on'].includes((env.env.CLAUDE_CODE_DISABLE_CLAUDE_MDS ?? '').toLowerCase());
+  const memory: MemoryState = {
+    location: memState.location, enabled: memState.enabled.enabled, why: memState.enabled.why, index: memState.index,
+    systemSectionChars: memState.systemSectionChars, injected: !!memState.index?.content && !instructionsOff, topics: memState.topics,
+  };
+  const skills = analyzeSkills({ env, settings, profile, sink });
   if (memState.index && memState.index.content && !instructionsOff) {
     const c = memState.index.content;
     startup.push({ path: memState.index.path, type: 'AutoMem', content: c, text: entryText(memState.index.path, SUFFIX.AutoMem, c), origin: { kind: 'auto-memory', memoryDir: memState.location.dir } });
@@ -131,6 +144,7 @@ function build(env: Environment, profile: ClaudeProfile, note: string | undefine
     startupText: renderStartupSection(startup),
     conditionalRules,
     memory,
+    skills,
     get diagnostics() {
       return sink.all();
     },

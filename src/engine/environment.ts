@@ -25,6 +25,8 @@ export interface EngineOptions {
   bare?: boolean;
   /** `--settings` file or JSON, the flag settings layer */
   flagSettings?: Record<string, unknown>;
+  /** `--plugin-dir` folders (their skills and commands are listed as `plugin:name`) */
+  pluginDirs?: string[];
   fs?: FileAccess;
 }
 
@@ -38,6 +40,7 @@ export interface Environment {
   bare: boolean;
   model?: string;
   flagSettings?: Record<string, unknown>;
+  pluginDirs: string[];
   fs: FileAccess;
   /** `CLAUDE_CONFIG_DIR` or ~/.claude */
   userDir: string;
@@ -76,6 +79,7 @@ export function resolveEnvironment(o: EngineOptions): Environment {
     bare: !!o.bare || isTruthyEnv(env.CLAUDE_CODE_SIMPLE),
     model: o.model,
     flagSettings: o.flagSettings,
+    pluginDirs: (o.pluginDirs ?? []).map((d) => path.resolve(o.cwd, d)),
     fs: o.fs ?? nodeFileAccess,
     userDir,
     globalConfigPath: configDir ? path.join(path.resolve(configDir), '.claude.json') : path.join(home, '.claude.json'),

@@ -35,3 +35,9 @@ export const MEMORY_WARNING_TAIL = 'Keep index entries to one line under ~200 ch
 // Skills listing (memory spec B5)
 export const SKILLS_LISTING_HEADER = 'The following skills are available for use with the Skill tool:\n\n';
 export const SKILL_BASE_DIR_PREFIX = 'Base directory for this skill: ';
+/** what a shipped skill's description is rendered as (its text is Claude Code's, not reproduced here) */
+export const BUNDLED_DESCRIPTION_PLACEHOLDER = '[description of a skill shipped with Claude Code]';
+/** lazy skills (memory spec B8, "Dynamic listing"): a path-gated skill activated, skills found below the launch directory */
+export const NEW_SKILLS_DISCOVERED = (dir: string) => `New skills discovered in ${dir}, now available via the Skill tool:\n`;
+export const SCOPED_SKILL_NOTE = (dir: string, name: string) => ` (scoped to ${dir}/ — use this instead of the unscoped "${name}" skill when the files being changed are under ${dir}/)`;
+export const NESTED_SKILL_NOTE = (skillsDir: string, dir: string) => ` (from ${skillsDir} — applies when working on files under ${dir}/)`;

@@ -8,3 +8,5 @@ export * from './model.js';
 export { chooseProfile, PROFILES, NEWEST_PROFILE, type ClaudeProfile } from './profiles.js';
 export { renderStartupBlock, renderStartupSection, renderLazy } from './render.js';
 export { compileMatcher, rulePatterns, splitPatterns } from './globs.js';
+export type { SkillsAnalysis, SkillEntry, LazySkillLayer, HiddenSkill } from './skills/index.js';
+export type { MemoryIndex, MemoryLocation, MemoryLine, TopicFile } from './memory.js';

@@ -21,14 +21,56 @@ export interface ClaudeProfile {
     stripInvisible: boolean;
     /** the truncation warning says which lines were cut */
     detailedWarning: boolean;
+    /** the `# Memory` system section is this many characters plus the memory folder's length (trailing `/` included) */
+    systemSectionBase: number;
+    /** the same for the longer `# auto memory` section sent to Claude 3 and 4 models */
+    legacySystemSectionBase: number;
+    /** CRLF in MEMORY.md becomes LF (2.1.235 keeps CR unless block comments are stripped) */
+    normalizeCrlf: boolean;
   };
   skills: {
     /** `- dir (fmname): …` when frontmatter `name` differs from the folder name */
     showFrontmatterName: boolean;
     /** tabs and newlines in a description become one space */
     collapseDescriptionWhitespace: boolean;
+    /** `<` and `>` in descriptions become `&lt;` and `&gt;` */
+    escapeAngleBrackets: boolean;
+    /** skills whose name is empty, over 256 characters, or holds control characters, `<` or `>` are not offered */
+    validateNames: boolean;
+    /** display width adds a correction for some Indic and emoji clusters (328) */
+    widthCorrection: boolean;
     defaultModel: string;
+    /** model aliases as the CLI resolves them (`--model`, ANTHROPIC_MODEL, the `model` setting) */
+    modelAliases: Readonly<Record<string, string>>;
+    /** context window of a model outside the legacy 4.x set, when it has no `[1m]` suffix */
+    defaultContextWindow: number;
+    /** names a frontmatter `name` cannot take over (built-in commands and shipped skills): such a skill is
+     *  listed by its folder name alone (measured: one skill per candidate name, in one run) */
+    reservedNames: readonly string[];
+    /** skills shipped in the binary, in listing order, with their full-entry display widths
+     *  (measured on the binary: test/conformance/memory-skills/measure-widths.ts) */
+    bundled: readonly BundledSkill[];
   };
+}
+
+/** A skill shipped with Claude Code: only its name and measured size are kept, never its text. */
+export interface BundledSkill {
+  name: string;
+  /** `bundled`: fixed in the listing, never demoted; `builtin`: a built-in command, demotable like a user skill */
+  kind: 'bundled' | 'builtin';
+  /** display width of its full entry `- name: description` */
+  width: number;
+  /** length of its description in UTF-16 units (every unit is one column except those at `zeroWidthAt`),
+   *  for the per-description cap, which applies to shipped skills too */
+  descriptionChars: number;
+  /** positions of zero-width units (raw newlines) in the description */
+  zeroWidthAt?: readonly number[];
+  /** the description when this environment variable is truthy */
+  whenEnv?: { name: string; width: number; descriptionChars: number };
+  /** left out of the listing when this environment variable is truthy */
+  hiddenByEnv?: string;
+  /** stays when bundled skills are disabled (disableBundledSkills, CLAUDE_CODE_DISABLE_BUNDLED_SKILLS) */
+  survivesDisable?: boolean;
 }
 
 const V2_1_235: ClaudeProfile = {
@@ -39,8 +81,30 @@ const V2_1_235: ClaudeProfile = {
   stripBomBeforeFrontmatter: false,
   dedupeLazyAgainstStartup: false,
   agentsMdFallback: false,
-  memory: { stripInvisible: false, detailedWarning: false },
-  skills: { showFrontmatterName: false, collapseDescriptionWhitespace: false, defaultModel: 'claude-opus-5[1m]' },
+  memory: { stripInvisible: false, detailedWarning: false, systemSectionBase: 2019, legacySystemSectionBase: 12_765, normalizeCrlf: false },
+  skills: {
+    showFrontmatterName: false,
+    collapseDescriptionWhitespace: false,
+    escapeAngleBrackets: false,
+    validateNames: false,
+    widthCorrection: false,
+    defaultModel: 'claude-opus-5[1m]',
+    modelAliases: { default: 'claude-opus-5[1m]', opus: 'claude-opus-5', sonnet: 'claude-sonnet-5', haiku: 'claude-haiku-4-5-20251001', fable: 'claude-fable-5', best: 'claude-opus-5', opusplan: 'claude-opus-5' },
+    defaultContextWindow: 200_000,
+    reservedNames: [],
+    bundled: [
+      { name: 'dataviz', kind: 'bundled', width: 1146, descriptionChars: 1135 },
+      { name: 'update-config', kind: 'bundled', width: 707, descriptionChars: 690 },
+      { name: 'keybindings-help', kind: 'bundled', width: 248, descriptionChars: 228 },
+      { name: 'simplify', kind: 'bundled', width: 188, descriptionChars: 176 },
+      { name: 'fewer-permission-prompts', kind: 'bundled', width: 191, descriptionChars: 163 },
+      { name: 'loop', kind: 'bundled', width: 314, descriptionChars: 306 },
+      { name: 'claude-api', kind: 'bundled', width: 1080, descriptionChars: 1068, zeroWidthAt: [150, 747] },
+      { name: 'run', kind: 'bundled', width: 368, descriptionChars: 361 },
+      { name: 'init', kind: 'builtin', width: 67, descriptionChars: 59, whenEnv: { name: 'CLAUDE_CODE_NEW_INIT', width: 94, descriptionChars: 86 } },
+      { name: 'security-review', kind: 'builtin', width: 90, descriptionChars: 71 },
+    ],
+  },
 };
 
 const V2_1_328: ClaudeProfile = {
@@ -51,8 +115,43 @@ const V2_1_328: ClaudeProfile = {
   stripBomBeforeFrontmatter: true,
   dedupeLazyAgainstStartup: true,
   agentsMdFallback: true,
-  memory: { stripInvisible: true, detailedWarning: true },
-  skills: { showFrontmatterName: true, collapseDescriptionWhitespace: true, defaultModel: 'claude-opus-5-5' },
+  memory: { stripInvisible: true, detailedWarning: true, systemSectionBase: 2019, legacySystemSectionBase: 12_765, normalizeCrlf: true },
+  skills: {
+    showFrontmatterName: true,
+    collapseDescriptionWhitespace: true,
+    escapeAngleBrackets: true,
+    validateNames: true,
+    widthCorrection: true,
+    defaultModel: 'claude-opus-5-5',
+    modelAliases: { default: 'claude-opus-5-5', opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5', fable: 'claude-fable-5-2', best: 'claude-opus-5-5', opusplan: 'claude-opus-5-5' },
+    defaultContextWindow: 1_000_000,
+    reservedNames: [
+      'add-dir', 'agents', 'auto-mode-setup', 'autocompact', 'batch', 'branch', 'btw', 'bug', 'cd', 'claude-api',
+      'clear', 'color', 'compact', 'config', 'context', 'copy', 'debug', 'diff', 'doctor', 'effort', 'exit', 'export',
+      'fast', 'feedback', 'fewer-permission-prompts', 'focus', 'fork', 'heapdump', 'help', 'hooks', 'ide', 'init',
+      'insights', 'keybindings', 'keybindings-help', 'list-agents', 'login', 'logout', 'mcp', 'memory', 'mobile',
+      'model', 'output-style', 'passes', 'permissions', 'plan', 'plugin', 'powerup', 'pro-trial-expired', 'radio',
+      'release-notes', 'reload-plugins', 'reload-skills', 'rename', 'resume', 'rewind', 'run', 'run-skill-generator',
+      'sandbox', 'scroll-speed', 'setup-bedrock', 'setup-vertex', 'skills', 'status', 'statusline', 'stickers',
+      'subtask', 'tasks', 'team-onboarding', 'terminal-setup', 'theme', 'tui', 'update-config', 'usage',
+      'workflow-launch-exec', 'workflows',
+    ],
+    bundled: [
+      { name: 'dataviz', kind: 'bundled', width: 1447, descriptionChars: 1436 },
+      { name: 'update-config', kind: 'bundled', width: 707, descriptionChars: 690 },
+      { name: 'keybindings-help', kind: 'bundled', width: 248, descriptionChars: 228 },
+      { name: 'code-review', kind: 'bundled', width: 850, descriptionChars: 835 },
+      { name: 'simplify', kind: 'bundled', width: 188, descriptionChars: 176 },
+      { name: 'fewer-permission-prompts', kind: 'bundled', width: 191, descriptionChars: 163 },
+      { name: 'loop', kind: 'bundled', width: 344, descriptionChars: 336 },
+      { name: 'claude-api', kind: 'bundled', width: 1169, descriptionChars: 1157, zeroWidthAt: [150, 802] },
+      { name: 'workflow-authoring', kind: 'bundled', width: 252, descriptionChars: 230, hiddenByEnv: 'CLAUDE_CODE_DISABLE_WORKFLOWS' },
+      { name: 'run', kind: 'bundled', width: 368, descriptionChars: 361 },
+      { name: 'plugin-authoring', kind: 'bundled', width: 275, descriptionChars: 255, survivesDisable: true },
+      { name: 'init', kind: 'builtin', width: 67, descriptionChars: 59, whenEnv: { name: 'CLAUDE_CODE_NEW_INIT', width: 94, descriptionChars: 86 } },
+      { name: 'security-review', kind: 'builtin', width: 90, descriptionChars: 71 },
+    ],
+  },
 };
 
 /** oldest first */

@@ -27,6 +27,11 @@ const LIST: RuleInfo[] = [
   { id: 'settings-invalid', severity: 'warning', description: 'settings file is not valid JSON or has a wrong type' },
   { id: 'settings-unreadable', severity: 'warning', description: 'settings file cannot be read' },
   { id: 'unknown-version', severity: 'info', description: 'no profile for the requested Claude Code version; the nearest older one is used' },
+  { id: 'skill-name-refused', severity: 'warning', description: 'a skill whose name is empty, over 256 characters, or holds control characters, < or >: Claude Code 2.1.328 does not offer it' },
+  { id: 'skill-shadowed', severity: 'warning', description: 'a skill or command with the name of an earlier one: only the first is listed' },
+  { id: 'skill-unreadable', severity: 'warning', description: 'a SKILL.md that cannot be read: the skill is skipped' },
+  { id: 'plugin-manifest-invalid', severity: 'warning', description: 'a plugin.json that is not valid JSON: the plugin folder name is used' },
+  { id: 'memory-dir-rejected', severity: 'warning', description: 'autoMemoryDirectory is not an absolute folder: Claude Code ignores it (and every lower settings source) and uses the default memory folder' },
   // workspace checks (src/engine/checks)
   { id: 'glob-matches-nothing', severity: 'error', description: 'a `paths:` pattern of a rule matches no file of the workspace (git-ignored files aside): the rule never loads' },
   { id: 'frontmatter-key-ignored', severity: 'error', description: '`globs:`, `Paths:` or another look-alike used instead of `paths:`: Claude Code ignores it and the rule loads unconditionally' },
