@@ -1,6 +1,7 @@
 // End-to-end test of the packaged extension in a real VS Code (code-server) driven by playwright-core
 // and Debian's chromium. Started by run.sh, which prepares the workspace, HOME and memory folder.
-// env: E2E_URL, SHOTS_DIR, CS_START_MS, WS_DIR, MEMORY_DIR, USER_SETTINGS, PLAYWRIGHT_CORE, DEBUG_DOM=1
+// env: E2E_URL, SHOTS_DIR, CS_START_MS, WS_DIR, MEMORY_DIR, HOME_DIR (code-server's HOME), RUN_TMP (its TMPDIR),
+//      USER_SETTINGS, CLAUDE_BIN, CLAUDE_VERSION, PLAYWRIGHT_CORE, DEBUG_DOM=1
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,9 @@ const T0 = Number(process.env.CS_START_MS ?? Date.now());
 const since = () => `${((Date.now() - T0) / 1000).toFixed(1)}s`;
 const EXT_ID = 'claude-context-layers.claude-context-layers';
 const HOSTILE = '<img src=x onerror=alert(1)>.md';
+const HOME_DIR = process.env.HOME_DIR;
+const CLAUDE_BIN = process.env.CLAUDE_BIN;
+const CLAUDE_VERSION = process.env.CLAUDE_VERSION ?? '2.1.328';
 fs.mkdirSync(SHOTS, { recursive: true });
 
 let failed = false;
@@ -161,6 +165,58 @@ async function pick(text) {
   await input.fill(text);
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: text.replace(/^>/, '') }).first().waitFor({ timeout: 20_000 });
   await page.keyboard.press('Enter');
+}
+
+/** a command through the Command Palette (F1), by its title, as a user would run it */
+async function runCommand(title) {
+  await page.locator('.part.editor').first().click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  await pick(`>${title}`);
+}
+
+/** the text of the visible notification toast that contains `has` */
+async function toastText(has) {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: has }).first();
+  return (await toast.count()) ? ((await toast.locator('.notification-list-item-message').first().innerText()) ?? '') : '';
+}
+
+/** Find (Ctrl+F) in one side of the diff editor: the match count it reports ("1 of 1", "No results") */
+async function findInDiffSide(side, text) {
+  const ed = page.locator(`.editor-group-container.active .monaco-editor.${side}-in-monaco-diff-editor`).first();
+  await ed.locator('.view-lines').first().click({ position: { x: 80, y: 10 } });
+  await page.keyboard.press('Control+F');
+  const widget = ed.locator('.find-widget.visible');
+  await widget.waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  const count = await until(async () => {
+    const c = ((await widget.locator('.matchesCount').first().textContent()) ?? '').trim();
+    return c && c !== '?' ? c : undefined;
+  }, `the match count of Find in the ${side} side`, 10_000);
+  // the close button, not Escape: Escape would also hide the notification toasts
+  await widget.locator('.codicon-widget-close').first().click();
+  await widget.waitFor({ state: 'hidden', timeout: 5_000 });
+  await new Promise((r) => setTimeout(r, 300)); // the widget slides out of view
+  return count;
+}
+
+/** the visible text of one side of the diff editor */
+async function diffSideText(side) {
+  const lines = page.locator(`.editor-group-container.active .monaco-editor.${side}-in-monaco-diff-editor .view-lines`).first();
+  return ((await lines.innerText()) ?? '').replace(/\u00a0/g, ' ');
+}
+
+/** processes still running the claude binary in `cwd` (from /proc) */
+function claudeProcessesIn(cwd) {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readlinkSync(`/proc/${pid}/exe`) === fs.realpathSync(CLAUDE_BIN) && fs.readlinkSync(`/proc/${pid}/cwd`) === cwd) out.push(pid);
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return out;
 }
 
 /** the color theme through the Command Palette, as a user would switch it */
@@ -326,6 +382,74 @@ try {
   const t1c = Date.now();
   await until(async () => (await sectionRows('active')).some((r) => r.label === '.claude/rules/api.md'), 'api.md back for client.ts', 30_000, 50);
   console.log(`lazy section updated ${Date.now() - t1c} ms after the switch back to client.ts`);
+
+  // ground truth: "Verify the Prediction with the Installed Claude Code…" runs the real claude of
+  // claudeLayers.claudePath (the remote machine's user settings, see run.sh) once, in code-server's
+  // environment (the e2e HOME and TMPDIR, in run.sh's network namespace),
+  // against the loopback stand-in, with a scripted Read of the active client.ts (api.md applies)
+  const realHome = os.homedir();
+  const realClaudeJson = path.join(realHome, '.claude.json');
+  const mtime = (f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : null);
+  const realBefore = mtime(realClaudeJson);
+  const wsReal = fs.realpathSync(WS);
+  const projectKey = wsReal.replace(/[^A-Za-z0-9]/g, '-');
+  const transcriptDir = path.join(HOME_DIR, '.claude', 'projects', projectKey);
+  const transcripts = () => (fs.existsSync(transcriptDir) ? fs.readdirSync(transcriptDir).filter((f) => f.endsWith('.jsonl')) : []);
+  const clientFile = path.join(wsReal, 'src', 'api', 'client.ts');
+  await runCommand('Verify the Prediction with the Installed Claude Code');
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 30_000 });
+  const dlgMessage = (await dialog.locator('.dialog-message-text').first().innerText()).trim();
+  const dlgDetail = (await dialog.locator('.dialog-message-detail').first().innerText()).trim();
+  debug(dlgDetail);
+  check(dlgMessage === 'Verify the prediction with the installed Claude Code?', `Verify asks first (modal): ${dlgMessage}`);
+  check(dlgDetail.startsWith(`Runs ${CLAUDE_BIN} (Claude Code ${CLAUDE_VERSION}) once in ${wsReal}, with a dummy API key, against a stand-in on 127.0.0.1`), 'the confirmation names the claude of claudeLayers.claudePath, its version, the launch directory and the loopback stand-in');
+  check(dlgDetail.includes(`It reads ${clientFile} (a scripted Read).`), 'the confirmation names the scripted Read of the active file');
+  check(dlgDetail.includes(path.join(transcriptDir, 'SESSION-ID.jsonl')) && dlgDetail.includes(`${path.join(HOME_DIR, '.claude.json')} (Claude Code updates it`), "what the run touches is in the e2e HOME (code-server's environment)");
+  await shot('08a-verify-confirm-dark');
+  const tVerify = Date.now();
+  await dialog.getByRole('button', { name: 'Run Claude Code', exact: true }).click();
+  const diffTitle = await until(async () => {
+    const err = await toastText('could not verify');
+    if (err) throw new Error(`verify failed: ${err}`);
+    const tab = await activeTab();
+    return /^(MATCH|MISMATCH):/.test(tab) ? tab : undefined;
+  }, 'the diff view of Verify', 120_000, 100);
+  console.log(`verify: diff view ${Date.now() - tVerify} ms after "Run Claude Code"`);
+  // the tab's aria-label: the title given to vscode.diff, then the two documents
+  check(diffTitle.startsWith(`MATCH: predicted (${CLAUDE_VERSION}) ↔ Claude Code ${CLAUDE_VERSION} (`), `the diff view's title carries the verdict MATCH: ${diffTitle}`);
+  const verdictToast = await until(() => toastText('MATCH'), 'the verdict notification', 20_000);
+  check(verdictToast === `Claude Context Layers: MATCH — claude ${CLAUDE_VERSION} sent exactly what profile ${CLAUDE_VERSION} predicts.`, `verdict notification: ${verdictToast}`);
+  await page.locator('.editor-group-container.active .monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+  const PNPM = 'Use **pnpm**, never npm or yarn';
+  const foundRight = await findInDiffSide('modified', PNPM);
+  const foundLeft = await findInDiffSide('original', PNPM);
+  check(foundLeft === '1 of 1' && foundRight === '1 of 1', `Find locates the CLAUDE.md line "${PNPM}" once on each side (predicted: ${foundLeft}; Claude Code: ${foundRight})`);
+  const left = await diffSideText('original');
+  const right = await diffSideText('modified');
+  debug(`--- predicted ---\n${left}\n--- actual ---\n${right}`);
+  check(left.includes(`- ${PNPM}: \`pnpm install\``) && right.includes(`- ${PNPM}: \`pnpm install\``), 'both sides show the CLAUDE.md startup text (the pnpm line)');
+  const changes = await page.locator('.editor-group-container.active .monaco-diff-editor .char-insert, .editor-group-container.active .monaco-diff-editor .char-delete, .editor-group-container.active .monaco-diff-editor .line-insert, .editor-group-container.active .monaco-diff-editor .line-delete').count();
+  check(changes === 0, `the diff view marks no change (${changes} change decorations)`);
+  await shot('08-verify-diff-dark');
+  // the details: what the run did and touched
+  await page.locator('.notifications-toasts .notification-toast', { hasText: 'MATCH' }).first().getByRole('button', { name: 'Show Details' }).click();
+  await until(async () => (await activeTab()) === 'verify-report.txt', 'the verify report', 20_000);
+  const report = await editorText();
+  debug(report);
+  check(report.includes('== startup instructions: equal') && report.includes(`== Read ${clientFile}: equal`), 'report: startup instructions and the injection of the scripted Read are equal');
+  check(/run: [\d.]+ s, exit 0, \d+ requests to the stand-in, no other host contacted/.test(report), `report: ${report.match(/run: .*/)?.[0]}`);
+  check(new RegExp(`transcript: ${transcriptDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[0-9a-f-]{36}\\.jsonl deleted`).test(report), 'report: the session transcript of the run was deleted');
+  await shot('08b-verify-report-dark');
+  // and on disk: the run used the e2e HOME and TMPDIR, left no transcript, no temp folder, no process
+  check(transcripts().length === 0, `no session transcript left in ${transcriptDir} (${transcripts().join(', ')})`);
+  check(fs.existsSync(path.join(HOME_DIR, '.claude.json')), "the run wrote the e2e HOME's ~/.claude.json (code-server's HOME)");
+  check(mtime(realClaudeJson) === realBefore && !fs.existsSync(path.join(realHome, '.claude', 'projects', projectKey)), `the real HOME (${realHome}) was not touched`);
+  const tmpLeft = fs.readdirSync(process.env.RUN_TMP).filter((f) => f.startsWith('claude-layers-verify-'));
+  check(tmpLeft.length === 0, `the run's temporary folder is gone (${tmpLeft.join(', ')})`);
+  const procs = claudeProcessesIn(wsReal);
+  check(procs.length === 0, `no claude process left in the workspace (${procs.join(', ')})`);
+  await quickOpen('client.ts');
   const rule = path.join(WS, '.claude', 'rules', 'api.md');
   fs.writeFileSync(rule, fs.readFileSync(rule, 'utf8').replace('paths: ["src/api/**"]', 'paths: ["docs/**"]'));
   const t2 = Date.now();
@@ -363,6 +487,38 @@ try {
   await shot('06b-sidebar-light-panel', true);
   await setTheme('Dark High Contrast', 'vscode-high-contrast');
   await shot('07-sidebar-high-contrast-panel', true);
+
+  // zh-cn: the display language comes from argv.json (read by code-server on each page load); the
+  // stand-in language pack (zh-cn-pack/) makes it resolve to zh-cn offline. The workbench stays English
+  // (the pack translates nothing); the extension host runs with vscode.env.language === 'zh-cn'.
+  const userDir = path.dirname(process.env.USER_SETTINGS);
+  const userSettings = JSON.parse(fs.readFileSync(process.env.USER_SETTINGS, 'utf8'));
+  fs.writeFileSync(process.env.USER_SETTINGS, JSON.stringify({ ...userSettings, 'workbench.colorTheme': 'Default Dark Modern' }, null, 2));
+  fs.writeFileSync(path.join(userDir, 'argv.json'), JSON.stringify({ locale: 'zh-cn' }));
+  const tZh = Date.now();
+  await page.goto(E2E_URL);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  await page.locator('.activitybar .action-item a[aria-label^="Claude 上下文层"]').first().click({ timeout: 60_000 });
+  await webview().locator('header .version').waitFor({ timeout: 60_000 });
+  const headings = await until(async () => {
+    const h = await webview().locator('vscode-collapsible[data-section]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.section, e.getAttribute('heading')])));
+    return h.startup ? h : undefined;
+  }, 'the sidebar in zh-cn', 30_000);
+  console.log(`zh-cn sidebar ${Date.now() - tZh} ms after the reload`);
+  check(headings.startup === '启动时（立即加载）', `zh-cn: the startup heading is translated (${headings.startup})`);
+  check(headings.notLoaded === '未加载及其他问题' && headings.gauges === '用量', `zh-cn: more headings (${headings.notLoaded}, ${headings.gauges})`);
+  check(await webview().locator('body').evaluate((b) => b.classList.contains('vscode-dark')), 'zh-cn: the dark theme is back');
+  await page.mouse.move(700, 600); // no tooltip of the activity bar over the sidebar in the screenshot
+  await page.locator('.workbench-hover').first().waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => undefined);
+  await shot('09-sidebar-zh-cn-dark');
+  await page.locator('.part.editor').first().click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget .quick-input-box input').fill('>用已安装的 Claude Code 验证预测');
+  const zhRow = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: '验证预测' }).first();
+  await zhRow.waitFor({ timeout: 20_000 }).catch(() => undefined);
+  const zhCommand = (await zhRow.innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
+  check(zhCommand.startsWith('Claude 上下文层: 用已安装的 Claude Code 验证预测…'), `zh-cn: the command title from package.nls.zh-cn.json (${zhCommand})`);
+  await page.keyboard.press('Escape');
 
   check(dialogs.length === 0, `no dialog was opened (${dialogs.join(' | ')})`);
   check(cspErrors.length === 0, `no CSP violation in the console${cspErrors.length ? `: ${cspErrors.join(' | ')}` : ''}`);

