@@ -20,9 +20,9 @@ const ROOT = path.resolve(BENCH, '..');
 const TMP = path.join(BENCH, 'tmp');
 const TREES = path.join(TMP, 'trees');
 const RESULT_TAG = '@@BENCH_RESULT ';
-const PF_ENGINE = 'engine (analyze + lazyFor)';
-const PF_NEG = 'engine over index negatives';
-const PF_FULL = 'engine over indexed FileAccess (prototype)';
+const PF_ENGINE = 'engine alone (analyze + lazyFor over the disk)';
+const PF_EDITOR = 'editor (AnalysisService over the workspace index)';
+const PF_KINDS = [PF_ENGINE, PF_EDITOR];
 
 // ---- small helpers ----------------------------------------------------------------------------
 
@@ -105,7 +105,7 @@ export interface SizeResult {
   walk: { fdir: number; opendir: number; fdirFiles: number; opendirFiles: number };
   cold: { analyze: number; first: number; startupEntries: number; startupChars: number; diskOps?: number };
   index: Record<string, { ms: number; files: number; note: string }>;
-  perFile: Record<string, { first: Dist; warm: Dist; diskFirst: number; diskWarm: number; note: string }>;
+  perFile: Record<string, { first: Dist; warm: Dist; diskFirst: number; diskWarm: number; note: string; plan?: { recorded: number; replayed: number; loaded: number; units: number } }>;
   perFileSame: boolean;
   updates: Record<string, { ms: number; note: string; verified: boolean }>;
   hover: {
@@ -120,7 +120,9 @@ export interface SizeResult {
     heaviest: { pattern: string; ignore: number; emu: number; count: number };
     deadCheck: { ms: number; dead: number };
   };
-  rss?: { peakMB: number; baselineMB: number };
+  rss?: { peakMB: number; baselineMB: number; tsxPeakMB?: number; tsxBaselineMB?: number };
+  /** lint in this process (after the rest: JIT warm), median per phase, ms */
+  lintPhases?: Record<string, number>;
   errors: string[];
 }
 
@@ -150,12 +152,8 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   const { processInstructionText } = await import('../src/engine/content.js');
   const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/workspace-index.js');
   const { compilePatterns, countMatches, firstMatch } = await import('../src/engine/glob-count.js');
-  let listWorkspace: ((root: string) => { files: unknown[] }) | undefined;
-  try {
-    listWorkspace = (await import('../src/engine/checks/workspace.js')).listWorkspace as typeof listWorkspace;
-  } catch {
-    listWorkspace = undefined;
-  }
+  const { ignoredTree } = await import('../src/engine/checks/workspace.js');
+  const { AnalysisService } = await import('../src/host/analysis-service.js');
 
   const { repo, home, managed } = tree;
   const opts = { cwd: repo, home, env: { HOME: home }, managedDir: managed };
@@ -211,15 +209,16 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
     }
     index['snapshot warm-up after the index (prefetch + prelistIgnored)'] = { ms: median(t), files: 0, note };
   }
-  if (listWorkspace) {
+  {
+    // what lint adds when a rule matches no tracked file: the git-ignored files, as a tree
     const t: number[] = [];
     let n = 0;
     for (let i = 0; i < Math.min(runs, 3); i++) {
-      const [ti, x] = time(() => listWorkspace!(repo));
+      const [ti, x] = time(() => ignoredTree(ix0));
       t.push(ti);
-      n = x.files.length;
+      n = x.tree.total;
     }
-    index['checks/workspace.ts listWorkspace (lint)'] = { ms: median(t), files: n, note: 'fdir + ignore per path; lists ignored files in crawled folders' };
+    index['lint: git-ignored files below the skipped folders (checks/workspace.ts ignoredTree)'] = { ms: median(t), files: n, note: 'only when a paths: pattern matches no tracked file' };
   }
   const ix = WorkspaceIndex.build(repo);
   const fullIx = WorkspaceIndex.build(repo, { gitignore: false });
@@ -235,21 +234,20 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
     [PF_ENGINE, () => {
       const fsc = counting(nodeFileAccess);
       return { an: analyze({ fs: fsc }), fsc };
-    }, 'the engine as it is: its snapshot memoizes what it has seen'],
-    [PF_NEG, () => {
+    }, 'the engine as the CLI runs it: its snapshot memoizes what it has seen'],
+    [PF_EDITOR, () => {
+      // as the extension host does at activation: index, attach, prefetch, pre-list ignored folders
       const fsc = counting(nodeFileAccess);
-      return { an: analyze({ fs: indexedFileAccess(ix, fsc, { positives: false }) }), fsc };
-    }, 'workspace-index.ts answers "no such file" for crawled folders'],
-    [PF_FULL, () => {
-      const fsc = counting(nodeFileAccess);
-      const fa = indexedFileAccess(ix, fsc, { home });
+      const svc = new AnalysisService(() => opts, 250, fsc);
+      const fa = svc.attachIndex(ix, { home })!;
       fa.prefetch();
       fa.prelistIgnored();
       const ops = fsc.ops;
-      const an = analyze({ fs: fa });
+      const an = svc.get('bench').analysis as Analysis;
       fsc.ops = ops; // the prefetch happens with the index, before any question
+      svc.dispose();
       return { an, fsc };
-    }, 'workspace-index.ts answers folders, absences, .claude listings, prefetched instruction files and pre-listed ignored folders'],
+    }, 'src/host/analysis-service.ts: the engine reads through the workspace index (folders, absences, .claude listings, prefetched instruction files, pre-listed ignored folders) and a ReadRecorder'],
   ];
   for (const [name, make, note] of variants) {
     const { an, fsc } = make();
@@ -270,7 +268,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
       warm.push(ms(t0));
     }
     const ops2 = fsc.ops;
-    perFile[name] = { first: dist(first), warm: dist(warm), diskFirst: (ops1 - ops0) / sample.length, diskWarm: (ops2 - ops1) / sample.length, note };
+    perFile[name] = { first: dist(first), warm: dist(warm), diskFirst: (ops1 - ops0) / sample.length, diskWarm: (ops2 - ops1) / sample.length, note, plan: an.session().planStats?.() };
     answers[name] = out;
   }
   const names = Object.keys(answers);
@@ -291,16 +289,21 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   const setups: { label: string; make: () => { an: Analysis; before: (p: string, kind: 'created' | 'changed' | 'deleted') => void } }[] = [
     { label: 'engine', make: () => ({ an: analyze(), before: () => {} }) },
     {
-      label: 'index + engine',
+      label: 'editor',
       make: () => {
-        const fa = indexedFileAccess(ix, nodeFileAccess, { home });
+        // the host's event path: WorkspaceIndex.apply, AnalysisService.pathsChanged (forgets the
+        // indexed file access' cache), then the refresh (here called directly, without the debounce)
+        const svc = new AnalysisService(() => opts, 250, nodeFileAccess);
+        const fa = svc.attachIndex(ix, { home })!;
         fa.prefetch();
         fa.prelistIgnored();
+        const an = svc.get('bench').analysis as Analysis;
+        svc.dispose();
         return {
-          an: analyze({ fs: fa }),
+          an,
           before: (p, kind) => {
             ix.apply([{ type: kind, path: p }]);
-            fa.invalidate(p);
+            svc.indexes.invalidate(p);
           },
         };
       },
@@ -310,7 +313,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
     const { an: start, before } = setup.make();
     for (const f of sample.slice(0, 200)) start.lazyFor(f);
     const hasRefresh = typeof start.refresh === 'function';
-    const how = setup.label === 'engine' ? (hasRefresh ? 'analysis.refresh([path])' : 'full re-analyze (no refresh API)') : `WorkspaceIndex.apply + invalidate + ${hasRefresh ? 'refresh' : 're-analyze'}`;
+    const how = setup.label === 'engine' ? 'analysis.refresh([path])' : 'WorkspaceIndex.apply + the indexed file access forgets + analysis.refresh';
     const update = (label: string, target: string, mutate: (i: number) => void, restore: () => void, verify: (an: Analysis, i: number) => boolean, kind: 'created' | 'changed') => {
       const t: number[] = [];
       let ok = true;
@@ -493,7 +496,24 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
     deadCheck: { ms: median(deadT), dead },
   };
 
+  // 5. lint, phase by phase, in this process (the CLI's cold numbers are in the lint table)
+  const lintPhases: Record<string, number[]> = {};
+  {
+    const { lintPrepare, lintWorkspace } = await import('../src/engine/checks/index.js');
+    for (let i = 0; i < Math.min(runs, 5); i++) {
+      const t0 = process.hrtime.bigint();
+      const { options, index: lix } = lintPrepare(opts);
+      (lintPhases['index the workspace'] ??= []).push(ms(t0));
+      const t1 = process.hrtime.bigint();
+      const la = engine.analyze(options);
+      (lintPhases['analyze'] ??= []).push(ms(t1));
+      await lintWorkspace(la, { index: lix, onPhase: (p, t) => (lintPhases[p] ??= []).push(t) });
+      (lintPhases['total'] ??= []).push(ms(t0));
+    }
+  }
+
   return {
+    lintPhases: Object.fromEntries(Object.entries(lintPhases).map(([k, v]) => [k, median(v)])),
     size: tree.params.files,
     files: all.length,
     workspaceFiles: ix.fileCount,
@@ -512,21 +532,34 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
 
 /** peak RSS of what an editor session holds: index, analysis, 1,000 answers, every hover count */
 async function rssProbe(tree: GeneratedTree, baselineOnly: boolean): Promise<number> {
-  const engine = await import('../src/engine/index.js');
-  const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/workspace-index.js');
+  const { WorkspaceIndex } = await import('../src/engine/workspace-index.js');
   const { compilePatterns, countMatches } = await import('../src/engine/glob-count.js');
-  const { nodeFileAccess } = await import('../src/engine/file-access.js');
+  const { AnalysisService } = await import('../src/host/analysis-service.js');
   if (!baselineOnly) {
+    // as the extension host holds it: the index, the service reading through it, 1,000 answers, hovers
     const ix = WorkspaceIndex.build(tree.repo);
-    const fa = indexedFileAccess(ix, nodeFileAccess, { home: tree.home });
+    const svc = new AnalysisService(() => ({ cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed }));
+    const fa = svc.attachIndex(ix, { home: tree.home })!;
     fa.prefetch();
     fa.prelistIgnored();
-    const a = engine.analyze({ cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed, fs: fa });
-    const files = ix.list();
+    const a = svc.get('rss').analysis!;
+    // 1,000 random files of the index, picked through the folders' totals (no list of every file)
+    const pick = (k: number): string => {
+      let d = ix.tree;
+      let rel = '';
+      for (;;) {
+        if (k < d.files.length) return rel + d.files[k]!;
+        k -= d.files.length;
+        const c = d.dirs.find((x) => (k < x.total ? true : ((k -= x.total), false)))!;
+        rel += `${c.name}/`;
+        d = c;
+      }
+    };
     const r = prng(5);
-    for (let i = 0; i < 1000; i++) a.lazyFor(path.join(tree.repo, files[Math.floor(r() * files.length)]!));
+    for (let i = 0; i < 1000; i++) a.lazyFor(path.join(tree.repo, pick(Math.floor(r() * ix.fileCount))));
     for (const c of a.conditionalRules) countMatches(ix.tree, compilePatterns(c.patterns));
-  }
+    svc.dispose();
+  } else await import('../src/host/analysis-service.js');
   return process.resourceUsage().maxRSS / 1024;
 }
 
@@ -565,6 +598,17 @@ interface BundleResult {
   error?: string;
 }
 
+/** bench/rss-probe.ts bundled for plain Node (esbuild, as the extension is built) */
+async function bundleRssProbe(): Promise<string> {
+  const out = path.join(TMP, 'rss-probe.js');
+  const esbuild = await import('esbuild');
+  esbuild.buildSync({
+    entryPoints: [path.join(BENCH, 'rss-probe.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['fsevents'], logLevel: 'error',
+    alias: { '@secretlint/profiler': path.join(ROOT, 'src', 'engine', 'checks', 'null-profiler.ts') },
+  });
+  return out;
+}
+
 function measureBundle(runs: number): BundleResult {
   const ext = path.join(ROOT, 'dist', 'extension.js');
   if (!fs.existsSync(ext)) return { exists: false };
@@ -598,6 +642,8 @@ function measureBundle(runs: number): BundleResult {
 interface LintResult {
   ours?: { ms: number; rssMB: number; exit: number | null; findings?: number; note?: string };
   theirs?: { ms: number; rssMB: number; exit: number | null; note?: string };
+  /** `node -e 0`, the start of any Node program */
+  nodeStart?: number;
 }
 
 function ensureClaudeCodeLint(): string | undefined {
@@ -634,6 +680,9 @@ function timedNode(args: string[], cwd: string): { ms: number; rssMB: number; ex
 
 function measureLint(tree: GeneratedTree, runs: number): LintResult {
   const out: LintResult = {};
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) starts.push(timedNode(['-e', '0'], tree.repo).ms);
+  out.nodeStart = median(starts);
   const cli = path.join(ROOT, 'dist', 'cli.js');
   if (fs.existsSync(cli)) {
     const t: number[] = [];
@@ -693,6 +742,38 @@ function renderTable(sizes: SizeResult[], rows: Row[]): string {
   return lines.join('\n');
 }
 
+/** one line per target of the issue: the numbers of this run, met or not, and what bounds it when not */
+function targetSummary(S: SizeResult[], bundle: BundleResult, lint: Record<number, LintResult>): string[] {
+  const yes = (b: boolean) => (b ? '**met**' : '**not met**');
+  const at = (f: (s: SizeResult) => string) => S.map((s) => `${s.size.toLocaleString('en-US')}: ${f(s)}`).join('; ');
+  const out: string[] = [];
+  const cold = S.every((s) => s.cold.analyze < 20);
+  out.push(`- Startup view under 20 ms, flat: ${at((s) => `${f1(s.cold.analyze)} ms`)} — ${yes(cold)}.`);
+  const ixk = 'workspace-index.ts (gitignore)';
+  out.push(`- Full workspace index at most 1.5 × the raw walk: ${at((s) => `${f1(s.index[ixk]?.ms)} ms = ${((s.index[ixk]?.ms ?? NaN) / s.walk.fdir).toFixed(2)} × fdir`)} — ${yes(S.every((s) => (s.index[ixk]?.ms ?? Infinity) <= 1.5 * s.walk.fdir))}.`);
+  const ed = (s: SizeResult) => s.perFile[PF_EDITOR];
+  const pfOk = S.every((s) => !!ed(s) && ed(s)!.first.p95 < 1 && ed(s)!.warm.p95 < 1 && ed(s)!.diskFirst === 0 && ed(s)!.diskWarm === 0);
+  out.push(`- Per-file answer under 1 ms at p95 with no disk access (${PF_EDITOR}): ${at((s) => `first touch p95 ${f1(ed(s)?.first.p95)} ms, warm p95 ${f1(ed(s)?.warm.p95)} ms (p50 ${f1(ed(s)?.warm.p50)} ms), ${f1(ed(s)?.diskFirst)} disk calls`)} — ${yes(pfOk)}. The engine alone (the CLI, no index) reads the disk on a first touch: ${at((s) => `p95 ${f1(s.perFile[PF_ENGINE]?.first.p95)} ms, ${f1(s.perFile[PF_ENGINE]?.diskFirst)} calls`)}.`);
+  const upd = (s: SizeResult) => Math.max(...Object.values(s.updates).map((u) => u.ms));
+  out.push(`- Update after a single file change under 20 ms: slowest ${at((s) => `${f1(upd(s))} ms`)} — ${yes(S.every((s) => upd(s) < 20))}.`);
+  const big = S[S.length - 1]!;
+  out.push(`- Hover count for one pattern over ${big.size.toLocaleString('en-US')} files under 10 ms, identical to \`ignore\`: median ${f1(big.hover.emuRoot.median)} ms, slowest ${f1(big.hover.emuRoot.max)} ms, ${big.hover.mismatches.length} mismatches over ${big.hover.items} patterns — ${yes(big.hover.emuRoot.max < 10 && big.hover.mismatches.length === 0)}.`);
+  const l = lint[big.size];
+  if (l?.ours && l.theirs && !Number.isNaN(l.theirs.ms)) {
+    const floor = (l.nodeStart ?? NaN) + big.walk.fdir;
+    out.push(
+      `- \`claude-layers lint\` on ${big.size.toLocaleString('en-US')} files at least 10 × faster than \`claude-code-lint check-all\`: ${f1(l.ours.ms)} ms against ${f1(l.theirs.ms)} ms, ${(l.theirs.ms / l.ours.ms).toFixed(1)} × — ${yes(l.theirs.ms / l.ours.ms >= 10)}. ` +
+        `Bound: starting Node (${f1(l.nodeStart)} ms) plus one raw walk of the tree (${f1(big.walk.fdir)} ms) is ${f1(floor)} ms, so even a linter that did nothing else would be at most ${(l.theirs.ms / floor).toFixed(1)} × faster here; ` +
+        `the rest is loading the bundle, parsing every instruction file's frontmatter and Markdown, one session touch per folder with instructions and per rule, and secretlint (phases above).`,
+    );
+  }
+  const rss = big.rss?.peakMB;
+  out.push(`- RSS under 150 MB at ${big.size.toLocaleString('en-US')} files: ${f1(rss)} MB (bundled, plain Node; ${f1(big.rss?.tsxPeakMB)} MB in a tsx process, of which tsx alone ${f1(big.rss?.tsxBaselineMB)} MB) — ${yes(rss !== undefined && rss < 150)}.`);
+  if (bundle.exists)
+    out.push(`- \`dist/extension.js\` under 1 MB and loading in under 50 ms: ${(bundle.bytes! / 1024).toFixed(0)} KiB, ${f1(bundle.loadMs)} ms — ${yes(bundle.bytes! < 1024 * 1024 && (bundle.loadMs ?? Infinity) < 50)}.`);
+  return out;
+}
+
 function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, LintResult>, meta: Record<string, string>, errors: string[]): string {
   const S = sizes;
   const v = (f: (s: SizeResult) => number | undefined) => S.map(f);
@@ -700,7 +781,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
   const rows: Row[] = [
     { what: 'raw walk: fdir (the floor)', values: v((s) => s.walk.fdir) },
     { what: 'raw walk: fs.opendir', values: v((s) => s.walk.opendir) },
-    { what: '1. cold analysis `analyze()` (startup view), first in a fresh process', values: v((s) => s.cold.first) },
+    { what: '1. cold analysis `analyze()` (startup view), first in a fresh process (loads the YAML and Markdown parsers, JIT cold)', values: v((s) => s.cold.first) },
     { what: '1. cold analysis `analyze()` (startup view), median', values: v((s) => s.cold.analyze), target: '< 20 ms, flat', met: m((s) => s.cold.analyze < 20) },
     ...Object.keys(S[0]!.index).map((k) => ({
       what: `1. full workspace index: ${k}`,
@@ -708,17 +789,18 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
       target: k.startsWith('workspace-index.ts (gitignore)') ? '≤ 1.5 × walk' : undefined,
       met: k.startsWith('workspace-index.ts (gitignore)') ? m((s) => (s.index[k] ? s.index[k]!.ms <= 1.5 * s.walk.fdir : undefined)) : undefined,
     })),
-    ...[PF_ENGINE, PF_NEG, PF_FULL].flatMap((k) =>
+    ...PF_KINDS.flatMap((k) =>
       (['first', 'warm'] as const).flatMap((w) =>
         (['p50', 'p95', 'p99'] as const).map((p) => ({
           what: `2. per-file answer, ${k}, ${w === 'first' ? 'first touch' : 'warm'}: ${p}`,
           values: v((s) => s.perFile[k]?.[w][p]),
-          target: p === 'p95' ? '< 1 ms, no disk' : undefined,
-          met: p === 'p95' ? m((s) => (s.perFile[k] ? s.perFile[k]![w].p95 < 1 && (w === 'first' ? s.perFile[k]!.diskFirst : s.perFile[k]!.diskWarm) === 0 : undefined)) : undefined,
+          // the target is the editor's (the CLI's engine alone answers once per question, reading the disk)
+          target: p === 'p95' && k === PF_EDITOR ? '< 1 ms, no disk' : undefined,
+          met: p === 'p95' && k === PF_EDITOR ? m((s) => (s.perFile[k] ? s.perFile[k]![w].p95 < 1 && (w === 'first' ? s.perFile[k]!.diskFirst : s.perFile[k]!.diskWarm) === 0 : undefined)) : undefined,
         })),
       ),
     ),
-    ...[PF_ENGINE, PF_NEG, PF_FULL].flatMap((k) =>
+    ...PF_KINDS.flatMap((k) =>
       (['diskFirst', 'diskWarm'] as const).map((w) => ({ what: `2. disk calls per answer, ${k}, ${w === 'diskFirst' ? 'first touch' : 'warm'}`, values: v((s) => s.perFile[k]?.[w]), unit: 'calls' })),
     ),
     ...Object.keys(S[0]!.updates).map((k) => ({
@@ -747,7 +829,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
   const b = bundle.exists
     ? `\`dist/extension.js\`: ${(bundle.bytes! / 1024).toFixed(0)} KiB (target < 1 MiB: ${bundle.bytes! < 1024 * 1024 ? 'yes' : 'no'}); ${bundle.error ? `load failed: ${bundle.error}` : `load (require with a stub \`vscode\`, fresh process, median of ${bundle.loadRuns!.length}): ${f1(bundle.loadMs)} ms (target < 50 ms: ${bundle.loadMs! < 50 ? 'yes' : 'no'})`}`
     : '`dist/extension.js`: not built';
-  const rss = S.map((s) => `${s.size.toLocaleString('en-US')} files: ${s.rss ? `${f1(s.rss.peakMB)} MB peak (a process that only loads the engine: ${f1(s.rss.baselineMB)} MB)` : '–'}`).join('; ');
+  const rss = S.map((s) => `${s.size.toLocaleString('en-US')} files: ${s.rss ? `${f1(s.rss.peakMB)} MB peak, median of 3 (a process that only loads the code: ${f1(s.rss.baselineMB)} MB; the same session under tsx, as the other numbers are measured: ${f1(s.rss.tsxPeakMB)} MB, tsx alone ${f1(s.rss.tsxBaselineMB)} MB)` : '–'}`).join('; ');
   const hov = S.map(
     (s) =>
       `${s.size.toLocaleString('en-US')} files: ${s.hover.items} hover items (${s.hover.rootItems} at the workspace root), ${(s.hover.picomatchShare * 100).toFixed(0)}% of their rules matched by picomatch, ${s.hover.mismatches.length} count mismatches; heaviest root pattern ${s.hover.heaviest.pattern}: ${s.hover.heaviest.count} files, \`ignore\` ${f1(s.hover.heaviest.ignore)} ms, glob-count ${f1(s.hover.heaviest.emu)} ms`,
@@ -770,17 +852,34 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
     '| --- | --- | --- | --- | --- | --- |',
     ...lintRows,
     '',
+    ...S.map((s) => {
+      const l = lint[s.size];
+      const ph = s.lintPhases;
+      if (!l?.nodeStart || !ph) return '';
+      const floor = l.nodeStart + s.walk.fdir;
+      const theirs = l.theirs && !Number.isNaN(l.theirs.ms) ? l.theirs.ms : undefined;
+      return `- ${s.size.toLocaleString('en-US')} files: what bounds it: starting Node takes ${f1(l.nodeStart)} ms and one raw walk of the tree ${f1(s.walk.fdir)} ms, so no linter that lists the files can finish in under ${f1(floor)} ms here${theirs ? `, which caps the speed-up over claude-code-lint at ${(theirs / floor).toFixed(1)}×` : ''}. In-process phases (warm, median): ${Object.entries(ph).map(([k, v]) => `${k} ${f1(v)} ms`).join(', ')}.`;
+    }).filter(Boolean),
+    '',
     '## Memory and bundle',
     '',
-    `Peak RSS of an editor-like session (workspace index with prefetched instruction files and pre-listed ignored folders, analysis, 1,000 per-file answers, hover counts of the startup rules): ${rss}. Target < 150 MB at 100,000 files.`,
+    `Peak RSS of an editor-like session, run with plain Node over the bundled code as the extension host runs it (bench/rss-probe.ts: workspace index, AnalysisService reading through it with prefetched instruction files and pre-listed ignored folders, 1,000 per-file answers, hover counts of the startup rules): ${rss}. Target < 150 MB at 100,000 files.`,
     '',
     b,
+    '',
+    '## Against the targets',
+    '',
+    ...targetSummary(S, bundle, lint),
     '',
     '## Notes',
     '',
     ...hov.map((h) => `- ${h}`),
+    ...S.map((s) => {
+      const p = s.perFile[PF_EDITOR]?.plan;
+      return p ? `- ${s.size.toLocaleString('en-US')} files, lazy plan after the per-file answers of the editor variant: ${p.units.toLocaleString('en-US')} loads kept (a folder's CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md or rules folder, with includes), ${p.recorded.toLocaleString('en-US')} recorded, ${p.replayed.toLocaleString('en-US')} replayed, ${p.loaded.toLocaleString('en-US')} loaded again because a replay would not have been exact.` : '';
+    }).filter(Boolean),
     `- Per-file answers: 1,000 files drawn from every file of the tree (node_modules and git-ignored output included, as lazy injection does not honour .gitignore); "first touch" is the first question about each file in a fresh analysis, "warm" the same 1,000 again. Both variants gave ${S.every((s) => s.perFileSame) ? 'identical' : 'DIFFERENT'} answers.`,
-    `- Updates are measured on an analysis that has already answered 200 per-file questions; each change is verified in the new answer${verified.length ? ` (NOT verified: ${verified.join(', ')})` : ''}. "[index + engine]" is the prototype of the snapshot design: the watcher event goes to WorkspaceIndex.apply and the indexed FileAccess, then analysis.refresh.`,
+    `- Updates are measured on an analysis that has already answered 200 per-file questions; each change is verified in the new answer${verified.length ? ` (NOT verified: ${verified.join(', ')})` : ''}. "[editor]" is the extension host's path: the watcher event goes to WorkspaceIndex.apply and the indexed file access, then analysis.refresh (as src/host/analysis-service.ts does it, without the 250 ms debounce).`,
     `- Hover counts run over every file of the tree (.gitignore off, the worst case), after a short warm-up of both matchers; \`ignore\` is timed once per pattern (compile + count), glob-count.ts as the median of ${Math.max(S[0]!.runs, 7)} cold compilations + counts. Identity with \`ignore\` is checked for every pattern here and proved in test/unit/glob-count.test.ts.`,
     ...(errors.length ? ['', '## Errors', '', ...errors.map((e) => `- ${e}`)] : []),
     '',
@@ -832,9 +931,18 @@ async function parent(): Promise<number> {
       continue;
     }
     log(`rss probe ${t.name}`);
+    // plain Node over bundled code, as the extension host runs it (bench/rss-probe.ts); under tsx too
+    const probe = await bundleRssProbe();
+    const gen = path.join(TREES, t.name, '.gen.json');
+    const bundled = (args: string[]) => {
+      const r = spawnSync(process.execPath, [probe, gen, ...args], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
+      return (JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { mb?: number }).mb ?? NaN;
+    };
+    const peaks: number[] = [];
+    for (let i = 0; i < 3; i++) peaks.push(bundled([]));
     const peak = runChild(['--child-size', String(t.params.files), '--rss']) as { mb: number };
     const baseline = runChild(['--child-size', String(t.params.files), '--rss', '--baseline']) as { mb: number };
-    res.rss = { peakMB: peak.mb, baselineMB: baseline.mb };
+    res.rss = { peakMB: median(peaks), baselineMB: bundled(['--baseline']), tsxPeakMB: peak.mb, tsxBaselineMB: baseline.mb };
     errors.push(...res.errors);
     results.push(res);
   }

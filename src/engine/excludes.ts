@@ -6,11 +6,14 @@ import * as path from 'node:path';
 import type { FileAccess } from './file-access.js';
 import type { InstructionType } from './model.js';
 
-export type ExcludeMatcher = (filePath: string, type: InstructionType) => string | undefined;
+export type ExcludeMatcher = ((filePath: string, type: InstructionType) => string | undefined) & {
+  /** the patterns as matched (with real-path expansions): equal keys, equal decisions */
+  key?: string;
+};
 
 export function compileExcludes(patterns: string[], fs: FileAccess): ExcludeMatcher {
   const pats = patterns.map((p) => p.replaceAll('\\', '/')).filter((p) => p.length > 0);
-  if (pats.length === 0) return () => undefined;
+  if (pats.length === 0) return Object.assign(() => undefined, { key: '' });
   const expanded = [...pats];
   for (const p of pats) {
     if (!p.startsWith('/')) continue;
@@ -27,10 +30,11 @@ export function compileExcludes(patterns: string[], fs: FileAccess): ExcludeMatc
       return undefined;
     }
   });
-  return (filePath, type) => {
+  const match = (filePath: string, type: InstructionType): string | undefined => {
     if (type !== 'User' && type !== 'Project' && type !== 'Local') return undefined;
     const f = filePath.replaceAll('\\', '/');
     for (const x of matchers) if (x && x.m(f)) return x.p;
     return undefined;
   };
+  return Object.assign(match, { key: expanded.join('\n') });
 }

@@ -2,7 +2,15 @@
 // (measured: the closing marker need not start a line, and whitespace after it is swallowed).
 // The YAML is parsed leniently: when strict parsing fails, values holding YAML-special characters
 // are quoted and parsing is retried, so `paths: src/**/*.ts` still works. Nothing here throws.
-import { parse as parseYaml } from 'yaml';
+import type { DocumentOptions, ParseOptions, SchemaOptions, ToJSOptions } from 'yaml';
+
+// yaml is loaded on first use (the editor's extension host starts without it)
+type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
+let yamlParse: ((src: string, options: YamlOptions) => unknown) | undefined;
+function parseYaml(src: string, options: YamlOptions): unknown {
+  yamlParse ??= (require('yaml') as typeof import('yaml')).parse;
+  return yamlParse(src, options);
+}
 
 const FRONTMATTER = /^---\s*\n([\s\S]*?)---\s*\n?/;
 const YAML_SPECIAL = /[{}[\]*&#!|>%@`]|: /;

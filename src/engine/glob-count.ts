@@ -39,8 +39,16 @@ export class DirNode {
     return parts.reverse().join('/');
   }
 
+  /** sub-folders by name, built once a folder has many (kept in step by ensureDir and removeDir) */
+  private byName: Map<string, DirNode> | undefined;
+
   dir(name: string): DirNode | undefined {
-    for (const d of this.dirs) if (d.name === name) return d;
+    const dirs = this.dirs;
+    if (dirs.length > 8) {
+      if (!this.byName || this.byName.size !== dirs.length) this.byName = new Map(dirs.map((d) => [d.name, d]));
+      return this.byName.get(name);
+    }
+    for (let i = 0; i < dirs.length; i++) if (dirs[i]!.name === name) return dirs[i];
     return undefined;
   }
 
@@ -62,7 +70,16 @@ export class DirNode {
     if (hit) return hit;
     const d = new DirNode(name, this);
     this.dirs.push(d);
+    this.byName?.set(name, d);
     return d;
+  }
+
+  /** empty the folder in place (its totals above are the caller's) */
+  clear(): void {
+    this.files.length = 0;
+    this.dirs.length = 0;
+    this.byName = undefined;
+    this.total = 0;
   }
 
   addFile(name: string): void {
@@ -82,6 +99,7 @@ export class DirNode {
     const i = this.dirs.findIndex((d) => d.name === name);
     if (i < 0) return false;
     const [gone] = this.dirs.splice(i, 1);
+    this.byName = undefined;
     for (let d: DirNode | undefined = this; d; d = d.parent) d.total -= gone!.total;
     return true;
   }
@@ -217,6 +235,39 @@ function pm(glob: string, opts: picomatch.PicomatchOptions): Test {
   return (s) => re.test(s);
 }
 
+/** a code unit of a name against an ASCII code unit of a pattern, as picomatch's /i expression compares them */
+function sameUnit(c: number, p: number, ignoreCase: boolean): boolean {
+  if (c === p) return true;
+  if (!ignoreCase) return false;
+  const l = c | 32;
+  return l === (p | 32) && l >= 97 && l <= 122;
+}
+
+/**
+ * The test of one segment: picomatch's expression, or for the common forms a direct comparison
+ * that decides the same (`name`, `*.ext`: literal characters of SAFE_LITERAL only).
+ */
+function segmentTest(part: string, opts: picomatch.PicomatchOptions): Test {
+  const ignoreCase = opts.nocase === true;
+  const star = part.startsWith('*') ? 1 : 0;
+  const lit = part.slice(star);
+  if (!lit || !/^[A-Za-z0-9._\-~#%=,@+ &']+$/.test(lit)) return pm(part, opts);
+  const n = lit.length;
+  const codes = Array.from(lit, (c) => c.charCodeAt(0));
+  if (star)
+    return (s) => {
+      const off = s.length - n;
+      if (off < 0) return false;
+      for (let i = 0; i < n; i++) if (!sameUnit(s.charCodeAt(off + i), codes[i]!, ignoreCase)) return false;
+      return true;
+    };
+  return (s) => {
+    if (s.length !== n) return false;
+    for (let i = 0; i < n; i++) if (!sameUnit(s.charCodeAt(i), codes[i]!, ignoreCase)) return false;
+    return true;
+  };
+}
+
 /** characters a literal part of a pattern may hold for the picomatch translation */
 const SAFE_LITERAL = /^[A-Za-z0-9._\-~#%=,@+ &']$/;
 
@@ -317,12 +368,12 @@ function translate(raw: string, ignoreCase: boolean): Rule | undefined {
     parts.push(t);
   }
   const opts = { ...PM_BASE, nocase: ignoreCase };
-  const seg = (part: string): Test | null => (part === '**' ? null : pm(part, opts));
+  const seg = (part: string): Test | null => (part === '**' ? null : segmentTest(part, opts));
   // a leading `**/` (also after `/`) makes the pattern match at any depth: `**/x` is the name `x`
   let lead = 0;
   while (parts[lead] === '**' && lead < parts.length - 1) lead++;
-  if (lead > 0 && parts.length - lead === 1) return { negative, dirOnly, mode: 'name', test: pm(parts[lead]!, opts) };
-  if (lead === 0 && parts.length === 1 && !anchoredBySlash) return { negative, dirOnly, mode: 'name', test: pm(parts[0]!, opts) };
+  if (lead > 0 && parts.length - lead === 1) return { negative, dirOnly, mode: 'name', test: segmentTest(parts[lead]!, opts) };
+  if (lead === 0 && parts.length === 1 && !anchoredBySlash) return { negative, dirOnly, mode: 'name', test: segmentTest(parts[0]!, opts) };
   if (parts[parts.length - 1] === '**') {
     // `x/**`: everything strictly below a folder matching `x` (ignore: `^x\/[\s\S]`);
     // `x/**/**` is `x/**`: below a folder below `x` is below `x`

@@ -3,12 +3,20 @@
 // to the file's folder (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, unconditional rules,
 // matching conditional rules), then matching conditional rules of the launch directory and its
 // ancestors. Each file once per session; files the model read itself count as seen.
+//
+// The lazy plan: what each folder contributes (its CLAUDE.md files and rules, with their includes,
+// and the compiled `paths:` matchers) is loaded once and kept in the loader's unit cache
+// (loader.ts, LoadUnit), which Analysis.refresh invalidates for the changed paths (and for what
+// includes or resolves to them); a touch then replays the plans of the folders on its way and
+// matches the conditional rules with glob-count.ts (the decisions of the `ignore` package, as
+// Claude Code makes them, in O(depth) per rule).
 import * as path from 'node:path';
 import { entryText } from './format-strings.js';
 import { isInside, isStrictlyInside, type Environment } from './environment.js';
-import { compileMatcher } from './globs.js';
+import { compilePatterns, matchesPath, type CompiledPatterns } from './glob-count.js';
 import { Loader, type LoadedFile } from './loader.js';
-import type { LazyInjection, TouchTool } from './model.js';
+import type { ProcessedFile } from './content.js';
+import type { InstructionType, LazyInjection, Origin, TouchTool } from './model.js';
 import { hasClaudeMdInChain, instructionsDisabled, loadAgentsFiles, type StartupResult } from './startup.js';
 
 export interface LazyPlan {
@@ -19,9 +27,108 @@ function inWorkingDirs(env: Environment, p: string): boolean {
   return isInside(p, env.cwd) || env.addDirs.some((a) => isInside(p, a));
 }
 
+const compiledOf = new WeakMap<LoadedFile, CompiledPatterns>();
+
+/** does a conditional rule match the target, as globs.ts compileMatcher(base, globs).matches(target) decides */
 function matchesTarget(f: LoadedFile, target: string): boolean {
   if (!f.globs || f.origin.kind !== 'rule') return false;
-  return compileMatcher(f.origin.base, f.globs).matches(target);
+  let c = compiledOf.get(f);
+  if (!c) compiledOf.set(f, (c = compilePatterns(f.globs)));
+  const base = f.origin.base;
+  let rel = target.length > base.length + 1 && target.startsWith(base) && target[base.length] === path.sep ? target.slice(base.length + 1) : path.relative(base, target);
+  if (path.sep !== '/') rel = rel.split(path.sep).join('/');
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+  return matchesPath(c, rel);
+}
+
+/**
+ * One load of a touch's plan: a unit of the loader's cache (key, and how to load it) and what the
+ * touch keeps of it: every file ('all'), the conditional rules that match the target
+ * ('conditional'), or, for a nested folder's rules walk, the unconditional files and then the
+ * matching conditional ones ('nested').
+ */
+interface Spec {
+  key: string;
+  mode: 'all' | 'conditional' | 'nested';
+  run: (l: Loader, processed: Set<string>) => LoadedFile[];
+}
+
+/**
+ * a `.claude/rules` walk (all files, with and without `paths:`); a project folder's walk is keyed
+ * by its path (its base is the folder holding `.claude`), the managed and user ones by type too
+ */
+function rulesSpec(rulesDir: string, type: InstructionType, base: string, mode: Spec['mode']): Spec {
+  return { key: type === 'Project' ? rulesDir : `${type}\0${base}\0${rulesDir}`, mode, run: (l, set) => l.walkRules(rulesDir, type, set, base, 'all') };
+}
+
+/** one instruction file and its includes, keyed by its path (the name tells its type and kind) */
+function fileSpec(p: string, type: InstructionType, origin: Origin): Spec {
+  return { key: p, mode: 'all', run: (l, set) => l.loadFile(p, type, set, origin) };
+}
+
+/** what one folder strictly below the launch directory contributes, in order */
+function folderSpecs(env: Environment, d: string): Spec[] {
+  const src = env.settingSources;
+  const out: Spec[] = [];
+  if (src.has('project')) {
+    out.push(fileSpec(path.join(d, 'CLAUDE.md'), 'Project', { kind: 'claude-md', dir: d }));
+    out.push(fileSpec(path.join(d, '.claude', 'CLAUDE.md'), 'Project', { kind: 'dot-claude-md', dir: d }));
+  }
+  if (src.has('local')) out.push(fileSpec(path.join(d, 'CLAUDE.local.md'), 'Local', { kind: 'local', dir: d }));
+  // one walk (one dedupe pass): unconditional files first, then the matching conditional ones
+  if (src.has('project')) out.push(rulesSpec(path.join(d, '.claude', 'rules'), 'Project', d, 'nested'));
+  return out;
+}
+
+/**
+ * The plans' specs, kept per unit cache (they hold paths only, never what is on disk, so nothing
+ * invalidates them): per folder, and per target folder the chain from the launch directory down.
+ */
+interface SpecCache {
+  folders: Map<string, Spec[]>;
+  chains: Map<string, Spec[]>;
+}
+const specCaches = new WeakMap<object, SpecCache>();
+const MAX_CHAINS = 20_000;
+
+function chainFor(loader: Loader, targetDir: string): Spec[] {
+  const { env } = loader.ctx;
+  let cache = specCaches.get(loader.texts.units);
+  if (!cache) specCaches.set(loader.texts.units, (cache = { folders: new Map(), chains: new Map() }));
+  const hit = cache.chains.get(targetDir);
+  if (hit) return hit;
+  const rel = path.relative(env.cwd, targetDir);
+  const parts = rel ? rel.split(path.sep) : [];
+  const chain: Spec[] = [];
+  let d = env.cwd;
+  for (const part of parts) {
+    d = path.join(d, part);
+    let specs = cache.folders.get(d);
+    if (!specs) {
+      if (cache.folders.size >= MAX_CHAINS) cache.folders.clear();
+      cache.folders.set(d, (specs = folderSpecs(env, d)));
+    }
+    for (const x of specs) chain.push(x);
+  }
+  if (cache.chains.size >= MAX_CHAINS) cache.chains.clear();
+  cache.chains.set(targetDir, chain);
+  return chain;
+}
+
+/** the loads before and after the nested folders: managed and user rules; the ancestors' rules */
+const edgeSpecs = new WeakMap<StartupResult, { head: Spec[]; tail: Spec[] }>();
+
+function edgesFor(env: Environment, startup: StartupResult): { head: Spec[]; tail: Spec[] } {
+  let e = edgeSpecs.get(startup);
+  if (e) return e;
+  const src = env.settingSources;
+  const head = [rulesSpec(path.join(env.managedDir, '.claude', 'rules'), 'Managed', env.cwd, 'conditional')];
+  if (src.has('user')) head.push(rulesSpec(path.join(env.userDir, 'rules'), 'User', env.cwd, 'conditional'));
+  const tail: Spec[] = [];
+  if (src.has('project'))
+    for (const d of startup.ancestors) if (!startup.worktreeSkipped.has(d)) tail.push(rulesSpec(path.join(d, '.claude', 'rules'), 'Project', d, 'conditional'));
+  edgeSpecs.set(startup, (e = { head, tail }));
+  return e;
 }
 
 /**
@@ -31,44 +138,25 @@ function matchesTarget(f: LoadedFile, target: string): boolean {
 export function collectLazy(loader: Loader, startup: StartupResult, target: string, processed: Set<string>): LoadedFile[] {
   const { env } = loader.ctx;
   if (instructionsDisabled(env) || !inWorkingDirs(env, target)) return [];
-  const src = env.settingSources;
   const out: LoadedFile[] = [];
-  const conditional = (files: LoadedFile[]) => files.filter((f) => matchesTarget(f, target));
-
-  out.push(...conditional(loader.walkRules(path.join(env.managedDir, '.claude', 'rules'), 'Managed', processed, env.cwd, true)));
-  if (src.has('user')) out.push(...conditional(loader.walkRules(path.join(env.userDir, 'rules'), 'User', processed, env.cwd, true)));
-
-  if (isStrictlyInside(target, env.cwd)) {
-    const targetDir = path.dirname(target);
-    const rel = path.relative(env.cwd, targetDir);
-    const parts = rel ? rel.split(path.sep) : [];
-    let d = env.cwd;
-    for (const part of parts) {
-      d = path.join(d, part);
-      if (src.has('project')) {
-        out.push(...loader.loadFile(path.join(d, 'CLAUDE.md'), 'Project', processed, { kind: 'claude-md', dir: d }));
-        out.push(...loader.loadFile(path.join(d, '.claude', 'CLAUDE.md'), 'Project', processed, { kind: 'dot-claude-md', dir: d }));
-      }
-      if (src.has('local')) out.push(...loader.loadFile(path.join(d, 'CLAUDE.local.md'), 'Local', processed, { kind: 'local', dir: d }));
-      if (src.has('project')) {
-        // one walk (one dedupe pass): unconditional files first, then the matching conditional ones
-        const all = loader.walkRules(path.join(d, '.claude', 'rules'), 'Project', processed, d, 'all');
-        out.push(...all.filter((f) => !f.globs));
-        out.push(...conditional(all));
-      }
+  const apply = (spec: Spec) => {
+    const files = loader.loadUnit(spec.key, processed, spec.run);
+    if (spec.mode === 'all') for (const f of files) out.push(f);
+    else {
+      // (a walk keeping only the files with `paths:` and then the matching ones keeps the matching ones)
+      if (spec.mode === 'nested') for (const f of files) if (!f.globs) out.push(f);
+      for (const f of files) if (matchesTarget(f, target)) out.push(f);
     }
-  }
-
-  if (src.has('project')) {
-    for (const d of startup.ancestors) {
-      if (startup.worktreeSkipped.has(d)) continue;
-      out.push(...conditional(loader.walkRules(path.join(d, '.claude', 'rules'), 'Project', processed, d, true)));
-    }
-  }
+  };
+  const { head, tail } = edgesFor(env, startup);
+  for (const spec of head) apply(spec);
+  const nested = isStrictlyInside(target, env.cwd);
+  if (nested) for (const spec of chainFor(loader, path.dirname(target))) apply(spec);
+  for (const spec of tail) apply(spec);
 
   // AGENTS.md of nested folders without their own CLAUDE.md, while the fallback is in force;
   // they arrive after the tool result as one hook message
-  if (startup.agentsFallback && isStrictlyInside(target, env.cwd)) {
+  if (startup.agentsFallback && nested) {
     const rel = path.relative(env.cwd, path.dirname(target));
     let d = env.cwd;
     for (const part of rel ? rel.split(path.sep) : []) {
@@ -130,6 +218,17 @@ export class LazySession {
       out.push({ path: f.path, content: f.content, text: entryText(f.path, '', f.content), origin: f.origin, reason: describeReason(f, env), ...(f.viaHook && { viaHook: true }) });
     }
     return out;
+  }
+
+  /** the lazy plan's counters: loads recorded, replayed, and done for real (see loader.ts LoadUnit) */
+  planStats(): { recorded: number; replayed: number; loaded: number; units: number } {
+    const u = this.loader.texts.units;
+    return { ...u.stats, units: u.size };
+  }
+
+  /** a file's text as the engine processes it (frontmatter, comments, includes), kept for later loads */
+  processText(p: string, text: string): ProcessedFile {
+    return this.lazyLoader.process(p, text, true);
   }
 
   /** what a touch would inject now, without recording it */

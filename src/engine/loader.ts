@@ -3,7 +3,7 @@
 // inheriting the parent's type. Also the `.claude/rules` walk in raw directory order.
 import * as path from 'node:path';
 import { decodeUtf8, hasTextExtension, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from './content.js';
-import type { DiagnosticSink } from './diagnostics.js';
+import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
 import { isInside, type Environment } from './environment.js';
 import type { ExcludeMatcher } from './excludes.js';
 import type { InstructionType, Origin } from './model.js';
@@ -40,11 +40,112 @@ export type FileRead =
   | { kind: 'missing' }
   | { kind: 'skipped'; reason: string; rule: string };
 
+/**
+ * What one load gives — a file and its includes (loadFile), or a `.claude/rules` walk (walkRules) —
+ * recorded on a fresh dedupe set, so that later passes replay it instead of loading again (the
+ * lazy plan of a folder, lazy.ts). A replay is exact when the pass's dedupe set holds none of the
+ * keys the load looked up: the load then decides everything as it did when recorded.
+ */
+export interface LoadUnit {
+  files: LoadedFile[];
+  /** keys the load looked up in the dedupe set */
+  checked: string[];
+  /** keys the load added to it */
+  added: string[];
+  /** what the load reported */
+  diagnostics: Diagnostic[];
+  /** paths the load depends on: a change at, below or above one of them invalidates the unit */
+  deps: string[];
+}
+
+/** a Set that records lookups and additions (the recording pass of a LoadUnit) */
+class RecordingSet extends Set<string> {
+  readonly checked: string[] = [];
+  readonly added: string[] = [];
+  override has(k: string): boolean {
+    this.checked.push(k);
+    return super.has(k);
+  }
+  override add(k: string): this {
+    this.added.push(k);
+    return super.add(k);
+  }
+}
+
+/**
+ * Recorded loads by key, with a reverse map from the paths they depend on (the files, the includes
+ * they follow, the real paths they resolve to, the rules folders they list) to the units, so that
+ * a change forgets exactly the units it can alter.
+ */
+export class UnitCache {
+  private readonly units = new Map<string, LoadUnit>();
+  /** dependency path -> unit keys */
+  private readonly byDep = new Map<string, Set<string>>();
+  /** folder of a dependency path -> unit keys (for changes to a folder above dependencies) */
+  private readonly byDir = new Map<string, Set<string>>();
+  /** the load context the units were recorded under (excludes, external includes, profile) */
+  ctxKey: string | undefined;
+  /** loads recorded, replayed, and done for real because a replay would not have been exact */
+  readonly stats = { recorded: 0, replayed: 0, loaded: 0 };
+
+  get(key: string): LoadUnit | undefined {
+    return this.units.get(key);
+  }
+
+  set(key: string, u: LoadUnit): void {
+    this.units.set(key, u);
+    const add = (m: Map<string, Set<string>>, k: string) => {
+      let s = m.get(k);
+      if (!s) m.set(k, (s = new Set()));
+      s.add(key);
+    };
+    for (const d of u.deps) {
+      add(this.byDep, d);
+      add(this.byDir, path.dirname(d));
+    }
+  }
+
+  get size(): number {
+    return this.units.size;
+  }
+
+  /** forget the units a change at `p` (a file or folder, created, changed or deleted) can alter */
+  invalidate(changed: string): void {
+    if (this.units.size === 0) return;
+    let p = path.normalize(changed);
+    if (p.length > 1 && p.endsWith(path.sep)) p = p.slice(0, -1);
+    const drop = (keys: Set<string> | undefined) => {
+      if (keys) for (const k of keys) this.units.delete(k);
+    };
+    // p is a dependency, or lies below one (a file in a rules folder)
+    for (let a = p; ; ) {
+      drop(this.byDep.get(a));
+      const up = path.dirname(a);
+      if (up === a) break;
+      a = up;
+    }
+    // dependencies below p (a folder created, deleted or renamed)
+    const under = p.endsWith(path.sep) ? p : p + path.sep;
+    for (const [dir, keys] of this.byDir) if (dir === p || dir.startsWith(under)) drop(keys);
+  }
+
+  clear(): void {
+    this.units.clear();
+    this.byDep.clear();
+    this.byDir.clear();
+  }
+}
+
+/** one answer for every absent file (an editor session asks about tens of thousands) */
+const MISSING: FileRead = Object.freeze({ kind: 'missing' });
+
 /** Processed-text cache keyed by path; the snapshot layer invalidates it on change. */
 export class TextCache {
   private readonly texts = new Map<string, FileRead>();
   /** processed forms of cached texts, keyed by path and whether includes were collected */
   readonly processed = new Map<string, ProcessedFile>();
+  /** recorded loads (lazy plans), kept across refreshes and invalidated with the texts */
+  readonly units = new UnitCache();
   constructor(private readonly env: Environment) {}
 
   read(p: string): FileRead {
@@ -59,8 +160,10 @@ export class TextCache {
     if (p === undefined) {
       this.texts.clear();
       this.processed.clear();
+      this.units.clear();
       return;
     }
+    this.units.invalidate(p);
     const under = p.endsWith(path.sep) ? p : p + path.sep;
     for (const map of [this.texts, this.processed] as Map<string, unknown>[])
       for (const k of map.keys()) if (k === p || k.startsWith(under) || k.startsWith(p + '\0')) map.delete(k);
@@ -70,7 +173,7 @@ export class TextCache {
     const fs = this.env.fs;
     const st = fs.stat(p);
     if (!st.ok) {
-      if (st.code === 'ENOENT' || st.code === 'ENOTDIR') return { kind: 'missing' };
+      if (st.code === 'ENOENT' || st.code === 'ENOTDIR') return MISSING;
       if (st.code === 'ELOOP') return { kind: 'skipped', reason: 'symlink loop', rule: 'symlink-loop' };
       return { kind: 'skipped', reason: `cannot stat (${st.code})`, rule: 'unreadable' };
     }
@@ -81,14 +184,35 @@ export class TextCache {
     const r = fs.readFile(p, MAX_INSTRUCTION_BYTES);
     if (!r.ok) {
       if (r.code === 'EFBIG') return { kind: 'skipped', reason: "over Claude Code's 4 MiB limit: the file is skipped whole", rule: 'over-4mib' };
-      if (r.code === 'ENOENT') return { kind: 'missing' };
+      if (r.code === 'ENOENT') return MISSING;
       return { kind: 'skipped', reason: `cannot read (${r.code})`, rule: 'unreadable' };
     }
     return { kind: 'text', text: decodeUtf8(r.value), size: r.value.byteLength };
   }
 }
 
+const NONE: LoadedFile[] = [];
+const NO_DIAGNOSTICS: Diagnostic[] = [];
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** `.` or `..` segments, doubled or trailing separators: path.normalize would change the path */
+const NOT_NORMAL = /[\\/]\.{1,2}(?:[\\/]|$)|[\\/]{2}|.[\\/]$/;
+
+/** path.normalize, without a copy when the path already is normal (POSIX) */
+function normalized(p: string): string {
+  return path.sep === '/' && path.isAbsolute(p) && !NOT_NORMAL.test(p) ? p : path.normalize(p);
+}
+
+/** tests compare answers with and without the unit cache */
+export const unitCacheSwitch = { enabled: true };
+
+let anonymousExcludes = 0;
+const excludeIds = new WeakMap<object, string>();
+
 export class Loader {
+  /** while recording a LoadUnit: the paths the load depends on */
+  private deps: string[] | undefined;
+
   constructor(
     readonly ctx: LoadContext,
     readonly texts: TextCache,
@@ -96,7 +220,59 @@ export class Loader {
 
   private realpath(p: string): string | undefined {
     const r = this.ctx.env.fs.realpath(p);
+    if (this.deps && r.ok && r.value !== p) this.deps.push(r.value);
     return r.ok ? r.value : undefined;
+  }
+
+  /** what the recorded loads depend on besides the file system: equal keys, equal loads */
+  private ctxKey(): string {
+    const ex = this.ctx.excluded;
+    let exKey = ex.key;
+    if (exKey === undefined) {
+      exKey = excludeIds.get(ex);
+      if (exKey === undefined) excludeIds.set(ex, (exKey = `#${++anonymousExcludes}`));
+    }
+    return `${this.ctx.profile.version}\0${this.ctx.externalApproved ? 1 : 0}\0${exKey}`;
+  }
+
+  /**
+   * Load through the unit cache: `run` (a loadFile or walkRules call on the loader and dedupe set
+   * it is given) is recorded once under `key` on a fresh dedupe set, then replayed — its files,
+   * its diagnostics into this loader's sink, its keys into `processed` — whenever the replay is
+   * exact (see LoadUnit); otherwise `run` is done on `processed` for real.
+   */
+  loadUnit(key: string, processed: Set<string>, run: (loader: Loader, processed: Set<string>) => LoadedFile[]): LoadedFile[] {
+    if (!unitCacheSwitch.enabled) return run(this, processed);
+    const cache = this.texts.units;
+    const ck = this.ctxKey();
+    if (cache.ctxKey !== ck) {
+      cache.clear();
+      cache.ctxKey = ck;
+    }
+    let u = cache.get(key);
+    if (!u) {
+      const rec = new RecordingSet();
+      const sink = new DiagnosticSink();
+      const l = new Loader({ ...this.ctx, sink }, this.texts);
+      l.deps = [];
+      const files = run(l, rec);
+      // most loads look up, add and depend on the same one path (a CLAUDE.md that is not there): share the arrays
+      const added = sameList(rec.added, rec.checked) ? rec.checked : rec.added;
+      const deps = sameList(l.deps, rec.checked) ? rec.checked : l.deps;
+      const diagnostics = sink.all();
+      u = { files: files.length ? files : NONE, checked: rec.checked, added, diagnostics: diagnostics.length ? diagnostics : NO_DIAGNOSTICS, deps };
+      cache.set(key, u);
+      cache.stats.recorded++;
+    }
+    for (const k of u.checked)
+      if (processed.has(k)) {
+        cache.stats.loaded++;
+        return run(this, processed);
+      }
+    cache.stats.replayed++;
+    for (const d of u.diagnostics) this.ctx.sink.add(d);
+    for (const k of u.added) processed.add(k);
+    return u.files;
   }
 
   private isSymlink(p: string): boolean {
@@ -133,7 +309,8 @@ export class Loader {
    */
   loadFile(p: string, type: InstructionType, processed: Set<string>, origin: Origin, depth = 0, parent?: string, line?: number): LoadedFile[] {
     const { env, sink } = this.ctx;
-    const key = path.normalize(p);
+    const key = normalized(p);
+    if (this.deps) this.deps.push(key);
     if (processed.has(key)) return [];
     if (depth >= MAX_INCLUDE_DEPTH) {
       sink.add({ path: parent ?? p, line, severity: 'warning', rule: 'include-too-deep', message: `@${p} is not loaded: includes are followed to depth 4 only` });
@@ -200,6 +377,7 @@ export class Loader {
   walkRules(rulesDir: string, type: InstructionType, processed: Set<string>, base: string, want: boolean | 'all', visited = new Set<string>()): LoadedFile[] {
     const { env, sink } = this.ctx;
     if (visited.has(rulesDir)) return [];
+    if (this.deps) this.deps.push(rulesDir);
     const st = env.fs.stat(rulesDir);
     if (!st.ok || st.value.kind !== 'dir') {
       if (st.ok === false && st.code === 'ELOOP') sink.add({ path: rulesDir, severity: 'warning', rule: 'symlink-loop', message: 'rules folder is a symlink loop' });
@@ -213,6 +391,7 @@ export class Loader {
     }
     visited.add(rulesDir);
     visited.add(realDir);
+    if (this.deps && realDir !== rulesDir) this.deps.push(realDir);
     const list = env.fs.readDir(realDir);
     if (!list.ok) {
       if (list.code !== 'ENOENT' && list.code !== 'ENOTDIR')

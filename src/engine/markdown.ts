@@ -1,10 +1,14 @@
 // Block-level HTML comment stripping and @include extraction, both following CommonMark block
 // tokens (marked's lexer without GFM), as Claude Code does.
-import { Lexer, type Token } from 'marked';
+import type { Token } from 'marked';
+
+// marked is loaded on first use (the editor's extension host starts without it)
+let LexerClass: typeof import('marked').Lexer | undefined;
 
 export function lexMarkdown(text: string): Token[] | undefined {
   try {
-    return new Lexer({ gfm: false }).lex(text);
+    LexerClass ??= (require('marked') as typeof import('marked')).Lexer;
+    return new LexerClass({ gfm: false }).lex(text);
   } catch {
     return undefined;
   }

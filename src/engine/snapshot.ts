@@ -1,8 +1,56 @@
 // A memoizing layer over FileAccess: once the engine has looked at a path, later questions about
 // it are answered from memory (switching editors reads nothing), and `invalidate` forgets exactly
-// the paths a file-system event names, plus the listing of their folders.
+// the paths a file-system event names, plus the listing of their folders. What is cached is also
+// filed by folder (PathTree), so an event costs the entries it forgets, not a scan of the cache.
 import * as path from 'node:path';
 import type { DirEntry, FileAccess, FsResult, LinkInfo, StatInfo } from './file-access.js';
+
+/**
+ * A set of paths filed by folder: `take(p)` removes and returns every path equal to `p` or below
+ * it, in time proportional to what it returns. Every ancestor of a path in the set is kept as a
+ * node, so the folders above what is cached form a tree.
+ */
+export class PathTree {
+  private readonly kids = new Map<string, Set<string>>();
+  private readonly nodes = new Set<string>();
+
+  add(p: string): void {
+    while (!this.nodes.has(p)) {
+      this.nodes.add(p);
+      const up = path.dirname(p);
+      if (up === p) return;
+      let s = this.kids.get(up);
+      if (!s) this.kids.set(up, (s = new Set()));
+      s.add(p);
+      p = up;
+    }
+  }
+
+  /** remove `p` and everything below it; returns what was removed (the folders on the way included) */
+  take(p: string): string[] {
+    if (!this.nodes.has(p)) return [];
+    const out: string[] = [];
+    const stack = [p];
+    while (stack.length) {
+      const x = stack.pop()!;
+      out.push(x);
+      this.nodes.delete(x);
+      const s = this.kids.get(x);
+      if (s) {
+        for (const c of s) stack.push(c);
+        this.kids.delete(x);
+      }
+    }
+    const up = path.dirname(p);
+    if (up !== p) this.kids.get(up)?.delete(p);
+    return out;
+  }
+
+  clear(): void {
+    this.kids.clear();
+    this.nodes.clear();
+  }
+}
 
 export class SnapshotFileAccess implements FileAccess {
   private readonly stats = new Map<string, FsResult<StatInfo>>();
@@ -10,6 +58,11 @@ export class SnapshotFileAccess implements FileAccess {
   private readonly dirs = new Map<string, FsResult<DirEntry[]>>();
   private readonly files = new Map<string, { max: number; r: FsResult<Uint8Array> }>();
   private readonly reals = new Map<string, FsResult<string>>();
+  /** every key of the maps above, by folder */
+  private readonly keys = new PathTree();
+  /** real paths resolved so far, by folder, and the keys that resolved to each */
+  private readonly realValues = new PathTree();
+  private readonly realKeys = new Map<string, Set<string>>();
   /** disk operations performed (for tests and the benchmark) */
   diskOps = 0;
 
@@ -21,6 +74,7 @@ export class SnapshotFileAccess implements FileAccess {
     this.diskOps++;
     const v = load();
     map.set(key, v);
+    this.keys.add(key);
     return v;
   }
 
@@ -34,7 +88,16 @@ export class SnapshotFileAccess implements FileAccess {
     return this.memo(this.dirs, p, () => this.inner.readDir(p));
   }
   realpath(p: string) {
-    return this.memo(this.reals, p, () => this.inner.realpath(p));
+    const hit = this.reals.get(p);
+    if (hit !== undefined) return hit;
+    const r = this.memo(this.reals, p, () => this.inner.realpath(p));
+    if (r.ok) {
+      this.realValues.add(r.value);
+      let s = this.realKeys.get(r.value);
+      if (!s) this.realKeys.set(r.value, (s = new Set()));
+      s.add(p);
+    }
+    return r;
   }
   readFile(p: string, maxBytes: number) {
     const hit = this.files.get(p);
@@ -42,6 +105,7 @@ export class SnapshotFileAccess implements FileAccess {
     this.diskOps++;
     const r = this.inner.readFile(p, maxBytes);
     this.files.set(p, { max: maxBytes, r });
+    this.keys.add(p);
     return r;
   }
 
@@ -50,19 +114,29 @@ export class SnapshotFileAccess implements FileAccess {
    * entries, its folder's listing, anything below it, and real paths that lead to or through it.
    */
   invalidate(p: string): void {
-    const norm = path.normalize(p);
-    const under = norm.endsWith(path.sep) ? norm : norm + path.sep;
-    for (const map of [this.stats, this.lstats, this.dirs, this.files] as Map<string, unknown>[]) {
-      for (const k of map.keys()) if (k === norm || k.startsWith(under)) map.delete(k);
+    let norm = path.normalize(p);
+    if (norm.length > 1 && norm.endsWith(path.sep)) norm = norm.slice(0, -1);
+    for (const k of this.keys.take(norm)) {
+      this.stats.delete(k);
+      this.lstats.delete(k);
+      this.dirs.delete(k);
+      this.files.delete(k);
+      this.reals.delete(k);
     }
     this.dirs.delete(path.dirname(norm));
-    for (const [k, v] of this.reals) {
-      const hit = (x: string) => x === norm || x.startsWith(under);
-      if (hit(k) || (v.ok && hit(v.value))) this.reals.delete(k);
+    // real paths that lead to or through p
+    for (const v of this.realValues.take(norm)) {
+      const ks = this.realKeys.get(v);
+      if (!ks) continue;
+      for (const k of ks) this.reals.delete(k);
+      this.realKeys.delete(v);
     }
   }
 
   invalidateAll(): void {
     for (const map of [this.stats, this.lstats, this.dirs, this.files, this.reals] as Map<string, unknown>[]) map.clear();
+    this.keys.clear();
+    this.realValues.clear();
+    this.realKeys.clear();
   }
 }

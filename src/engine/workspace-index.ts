@@ -2,7 +2,8 @@
 // as a tree, honours .gitignore files (every level, plus .git/info/exclude) and VS Code's
 // `files.exclude`, and is then kept current from file-system events in O(depth) per event.
 // Folders that are git-ignored are not entered (which makes the crawl about as fast as a raw walk),
-// except `.claude` folders, which Claude Code reads whatever .gitignore says.
+// except `.claude` folders and everything inside them, which Claude Code reads whatever .gitignore
+// says: there, what .gitignore excludes is crawled but kept out of `tree` (recorded as hidden).
 //
 // What it serves:
 // - hover counts and lists for `paths:` patterns (glob-count.ts over `tree`: no disk, no per-path
@@ -79,6 +80,8 @@ interface Meta {
   fileSet?: Set<string>;
   /** entries of the tree's file list that are symbolic links (git lists them as files) */
   links?: Set<string>;
+  /** a folder inside `.claude` that .gitignore or files.exclude excludes (or one inside such a folder): crawled, every entry hidden */
+  ignoredAll?: boolean;
 }
 
 /** what the index knows about a path */
@@ -136,6 +139,9 @@ function sumTotals(d: DirNode): number {
   return n;
 }
 
+/** `.` or `..` segments, doubled or trailing separators: not a normalized path */
+const NOT_NORMAL = /\/\.{1,2}(?:\/|$)|\/\/|.\/$/;
+
 function gitignoreLines(text: string): string[] {
   const t = text.endsWith('\r') ? text.slice(0, -1) : text;
   return t.split(/\r?\n/).filter(Boolean);
@@ -150,6 +156,8 @@ export class WorkspaceIndex {
   truncated = false;
   /** folders listed by the crawl (for statistics) */
   dirsListed = 0;
+  /** folders the crawl could not list (no permission), absolute */
+  readonly unreadableDirs: string[] = [];
 
   private readonly meta = new Map<DirNode, Meta>();
   private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude'>> & { exclude?: (rel: string) => boolean };
@@ -170,7 +178,7 @@ export class WorkspaceIndex {
   /** Crawl `root` (synchronously) and build the index. */
   static build(root: string, options: WorkspaceIndexOptions = {}): WorkspaceIndex {
     const ix = new WorkspaceIndex(root, options);
-    ix.crawl(ix.tree, ix.rootCtx());
+    ix.crawl(ix.tree, ix.rootCtx(), false);
     return ix;
   }
 
@@ -195,6 +203,11 @@ export class WorkspaceIndex {
 
   /** root-relative, `/`-separated; undefined outside the root */
   rel(abs: string): string | undefined {
+    // the common case without path.relative: a normalized path below the root (POSIX)
+    if (path.sep === '/' && abs.startsWith(this.root)) {
+      if (abs.length === this.root.length) return '';
+      if (abs[this.root.length] === '/' && !NOT_NORMAL.test(abs)) return abs.slice(this.root.length === 1 ? 1 : this.root.length + 1);
+    }
     const r = path.relative(this.root, abs);
     if (r.startsWith('..') || path.isAbsolute(r)) return undefined;
     return r.split(path.sep).join('/');
@@ -213,25 +226,31 @@ export class WorkspaceIndex {
     return false;
   }
 
-  /** crawl folder `node` (already in the tree); `ctx` holds the .gitignore lists above it and their states */
-  private crawl(node: DirNode, ctx: Ctx): void {
-    const stack: { node: DirNode; ctx: Ctx; inClaude: boolean }[] = [{ node, ctx, inClaude: node.rel.split('/').includes('.claude') }];
+  /**
+   * crawl folder `node` (already in the tree); `ctx` holds the .gitignore lists above it and their
+   * states; `ignoredAll`: the folder is excluded (possible only inside `.claude`, which is crawled anyway)
+   */
+  private crawl(node: DirNode, ctx: Ctx, ignoredAll: boolean): void {
+    const stack: { node: DirNode; ctx: Ctx; inClaude: boolean; ignoredAll: boolean }[] = [{ node, ctx, inClaude: node.rel.split('/').includes('.claude'), ignoredAll }];
     while (stack.length) {
-      const { node: d, ctx: above, inClaude } = stack.pop()!;
+      const { node: d, ctx: above, inClaude, ignoredAll: allHidden } = stack.pop()!;
       const rel = d.rel;
       const absDir = rel ? this.root + path.sep + rel.split('/').join(path.sep) : this.root;
       let ents: fs.Dirent[];
       try {
         ents = inClaude ? rawList(absDir) : fs.readdirSync(absDir, { withFileTypes: true });
-      } catch {
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException)?.code;
+        if (code === 'EACCES' || code === 'EPERM') this.unreadableDirs.push(absDir);
         continue;
       }
       this.dirsListed++;
       const meta: Meta = {};
       this.meta.set(d, meta);
+      if (allHidden) meta.ignoredAll = true;
       if (inClaude) meta.raw = ents.map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
       let here = above;
-      if (this.opts.gitignore) {
+      if (this.opts.gitignore && !allHidden) {
         for (const e of ents) {
           if (e.name !== '.gitignore' || e.isDirectory()) continue;
           const text = readText(absDir + path.sep + '.gitignore');
@@ -254,14 +273,15 @@ export class WorkspaceIndex {
             continue;
           }
           const dotClaude = name === '.claude';
-          if (!dotClaude && this.excluded(here, r, name, true)) {
+          const ex = allHidden || this.excluded(here, r, name, true);
+          if (ex && !dotClaude && !inClaude) {
             (meta.hidden ??= new Map()).set(name, 'dir');
             continue;
           }
-          stack.push({ node: d.ensureDir(name), ctx: here.frames.length ? enter(here, name) : here, inClaude: inClaude || dotClaude });
+          stack.push({ node: d.ensureDir(name), ctx: here.frames.length && !ex ? enter(here, name) : here, inClaude: inClaude || dotClaude, ignoredAll: ex });
         } else {
           const kind = e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other';
-          const ignored = this.excluded(here, r, name, false);
+          const ignored = allHidden || this.excluded(here, r, name, false);
           if (inClaude || name in INSTRUCTION_NAMES) {
             const ik = instructionKind(r);
             if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
@@ -347,10 +367,10 @@ export class WorkspaceIndex {
       if (last) {
         if (isFile) return { kind: 'file', rel: r };
         if (hidden === 'dir') return { kind: 'dir', rel: r };
-        return hidden ? { kind: 'unknown' } : { kind: 'absent', code: 'ENOENT' };
+        return hidden || this.truncated ? { kind: 'unknown' } : { kind: 'absent', code: 'ENOENT' };
       }
       if (isFile) return { kind: 'absent', code: 'ENOTDIR' };
-      if (hidden) return { kind: 'unknown' }; // an ignored folder or a symlink: ask the disk
+      if (hidden || this.truncated) return { kind: 'unknown' }; // an ignored folder or a symlink (or a crawl cut short): ask the disk
       return { kind: 'absent', code: 'ENOENT' };
     }
     return { kind: 'unknown' };
@@ -376,6 +396,21 @@ export class WorkspaceIndex {
   /** the raw-order listing of a crawled folder inside .claude, if the crawl kept one */
   rawListing(node: DirNode): readonly DirEntry[] | undefined {
     return this.meta.get(node)?.raw;
+  }
+
+  /** entries of a crawled folder kept out of `tree` (git-ignored or excluded files and folders, symlinked folders, others) */
+  hiddenEntries(node: DirNode): ReadonlyMap<string, 'dir' | 'file' | 'symlink' | 'other'> | undefined {
+    return this.meta.get(node)?.hidden;
+  }
+
+  /** was the folder listed by the crawl? */
+  listed(node: DirNode): boolean {
+    return this.meta.has(node);
+  }
+
+  /** a folder inside `.claude` that is crawled although .gitignore or files.exclude excludes it (none of its files is in `tree`) */
+  ignoredAll(node: DirNode): boolean {
+    return this.meta.get(node)?.ignoredAll === true;
   }
 
   // ---- updates --------------------------------------------------------------------------------
@@ -443,21 +478,24 @@ export class WorkspaceIndex {
       return;
     }
     if (parent.dir(name) || parent.files.includes(name)) return;
+    meta.hidden?.delete(name);
     const ctx = this.ctxFor(parent);
     if (st.isDirectory()) {
-      if (this.opts.skipDirs.includes(name) || (this.excluded(ctx, r, name, true) && name !== '.claude')) {
+      const inClaude = name === '.claude' || r.split('/').includes('.claude');
+      const ex = meta.ignoredAll === true || this.excluded(ctx, r, name, true);
+      if (this.opts.skipDirs.includes(name) || (ex && !inClaude)) {
         (meta.hidden ??= new Map()).set(name, 'dir');
         return;
       }
       const child = parent.ensureDir(name);
       const before = this.tree.total;
-      this.crawl(child, enter(ctx, name));
+      this.crawl(child, ex ? ctx : enter(ctx, name), ex);
       if (this.tree.total !== before) res.files = true;
       if ([...this.instructions.keys()].some((k) => k.startsWith(c.path + path.sep))) res.instructions = true;
       return;
     }
     const kind = st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other';
-    const ignored = this.excluded(ctx, r, name, false);
+    const ignored = meta.ignoredAll === true || this.excluded(ctx, r, name, false);
     if (ik) this.instructions.set(c.path, { kind: ik, ignored });
     if (ignored || kind === 'other') {
       (meta.hidden ??= new Map()).set(name, kind);
@@ -482,10 +520,37 @@ export class WorkspaceIndex {
     this.forget(d);
     // empty the node in place, keeping its place in the parent
     for (let x: DirNode | undefined = d.parent; x; x = x.parent) x.total -= d.total;
-    d.total = 0;
-    d.files.length = 0;
-    d.dirs.length = 0;
-    this.crawl(d, d.parent ? enter(this.ctxFor(d.parent), d.name) : this.rootCtx());
+    d.clear();
+    if (!d.parent) {
+      this.crawl(d, this.rootCtx(), false);
+      return;
+    }
+    const pctx = this.ctxFor(d.parent);
+    const ex = this.meta.get(d.parent)?.ignoredAll === true || (d.rel.split('/').includes('.claude') && this.excluded(pctx, d.rel, d.name, true));
+    this.crawl(d, ex ? pctx : enter(pctx, d.name), ex);
+  }
+}
+
+/**
+ * Does the file system holding `dir` tell names apart by case? (The index's "no such file" answers
+ * are exact only then: on macOS and Windows a CLAUDE.md request finds claude.md.) Decided by
+ * looking the same path up with its letters' case swapped; without letters, by the platform.
+ */
+export function caseSensitive(dir: string): boolean {
+  const abs = path.resolve(dir);
+  const swapped = abs.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  if (swapped === abs) return process.platform === 'linux';
+  let a: fs.Stats;
+  try {
+    a = fs.statSync(abs);
+  } catch {
+    return process.platform === 'linux';
+  }
+  try {
+    const b = fs.statSync(swapped);
+    return !(a.ino === b.ino && a.dev === b.dev);
+  } catch {
+    return true;
   }
 }
 
@@ -498,9 +563,13 @@ export interface IndexedFileAccess extends FileAccess {
   prefetch(maxBytes?: number): number;
   /**
    * list every folder below the folders the crawl did not enter (node_modules, build output), so
-   * that per-file answers there read nothing either; returns the number of folders listed
+   * that per-file answers there read nothing either; returns the number of folders listed. With
+   * `maxFolders`, lists at most that many and goes on from there at the next call (`prelisted`
+   * tells when all are).
    */
-  prelistIgnored(): number;
+  prelistIgnored(maxFolders?: number): number;
+  /** every ignored folder has been listed */
+  readonly prelisted: boolean;
 }
 
 /**
@@ -525,13 +594,18 @@ export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, opti
   const texts = new Map<string, { stat: FsResult<StatInfo>; bytes: FsResult<Uint8Array>; max: number }>();
   // listings of folders the crawl did not enter (git-ignored ones such as node_modules), made on
   // the first question about them: one readdir per folder, ever (until an event names it)
-  const side = new Map<string, { list: DirEntry[]; names: Map<string, DirEntry['kind']> } | null>();
+  // (a Map keeps the raw order of the listing: it is the listing)
+  const side = new Map<string, { names: Map<string, DirEntry['kind']> } | null>();
   const sideListing = (dir: string) => {
     if (!side.has(dir)) {
       const r = inner.readDir(dir);
-      side.set(dir, r.ok ? { list: r.value, names: new Map(r.value.map((e) => [e.name, e.kind])) } : null);
+      side.set(dir, r.ok ? { names: new Map(r.value.map((e) => [e.name, e.kind])) } : null);
     }
     return side.get(dir) ?? undefined;
+  };
+  const sideList = (dir: string): DirEntry[] | undefined => {
+    const l = side.get(dir);
+    return l ? [...l.names].map(([name, kind]) => ({ name, kind })) : undefined;
   };
   const absOf = (parts: string[], n: number) => index.root + path.sep + parts.slice(0, n).join(path.sep);
   const look = (p: string): Lookup => {
@@ -560,7 +634,13 @@ export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, opti
     }
     return l;
   };
-  const fail = <T>(code: string, p: string): FsResult<T> => ({ ok: false, code, message: `${code}: ${p} (workspace index)` });
+  // one answer object per code (an editor session asks about tens of thousands of absent paths)
+  const failures = new Map<string, FsResult<never>>();
+  const fail = <T>(code: string, _p: string): FsResult<T> => {
+    let f = failures.get(code);
+    if (!f) failures.set(code, (f = Object.freeze({ ok: false, code, message: `${code} (workspace index)` }) as FsResult<never>));
+    return f;
+  };
   const dirStat: StatInfo = { kind: 'dir', size: 0, mtimeMs: 0 };
   const MAX_TEXT = 4 * 1024 * 1024;
   /** stat and read one instruction file into memory */
@@ -570,6 +650,7 @@ export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, opti
     texts.set(p, { stat: st, bytes: inner.readFile(p, maxBytes), max: maxBytes });
     return true;
   };
+  let prelistStack: string[] | undefined;
   const fa: IndexedFileAccess = {
     answered: 0,
     stat(p) {
@@ -592,7 +673,7 @@ export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, opti
       const l = look(p);
       if (l.kind === 'absent') return fa.answered++, fail(l.code, p);
       if (positives && l.kind === 'dir') {
-        const raw = l.node ? index.rawListing(l.node) : side.get(p)?.list;
+        const raw = l.node ? index.rawListing(l.node) : sideList(p);
         if (raw) return fa.answered++, { ok: true, value: raw.map((e) => ({ ...e })) };
       }
       return inner.readDir(p);
@@ -620,20 +701,25 @@ export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, opti
       for (const k of [...side.keys()]) if (k === p || k.startsWith(under)) side.delete(k);
       if (p === index.root) realRoot = undefined;
     },
-    prelistIgnored() {
+    prelisted: false,
+    prelistIgnored(maxFolders = Infinity) {
       let n = 0;
-      const stack = index.hiddenDirs();
-      while (stack.length) {
+      const stack = (prelistStack ??= index.hiddenDirs());
+      while (stack.length && n < maxFolders) {
         const d = stack.pop()!;
         const l = sideListing(d);
         if (!l) continue;
         n++;
-        for (const e of l.list) {
-          const p = d + path.sep + e.name;
-          if (e.kind === 'dir') stack.push(p);
-          else if (e.kind === 'file' && !texts.has(p) && instructionKind(index.rel(p) ?? e.name) && instructionKind(index.rel(p) ?? e.name) !== 'skill') readText(p);
+        for (const [name, kind] of l.names) {
+          if (kind === 'dir') stack.push(d + path.sep + name);
+          else if (kind === 'file' && (name.endsWith('.md') || name.endsWith('.MD'))) {
+            const p = d + path.sep + name;
+            const ik = instructionKind(index.rel(p) ?? name);
+            if (ik && ik !== 'skill' && !texts.has(p)) readText(p);
+          }
         }
       }
+      if (!stack.length) (fa as { prelisted: boolean }).prelisted = true;
       return n;
     },
     prefetch(maxBytes = MAX_TEXT) {

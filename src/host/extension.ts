@@ -19,7 +19,7 @@ import { reportText } from './report.js';
 import { SidebarProvider, VIEW_ID } from './sidebar.js';
 import { detectVersion } from './version-detect.js';
 import { Watchers } from './watchers.js';
-import { WorkspaceIndex } from './workspace-index.js';
+import { excludeGlobs, WorkspaceIndex } from './workspace-index.js';
 import { registerVerify } from './verify-command.js';
 
 const NO_FOLDER = 'no-folder';
@@ -61,8 +61,41 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   const service = new AnalysisService(optionsFor, 250);
-  const index = new WorkspaceIndex();
-  sub({ dispose: () => service.dispose() }, index);
+  // one crawl per folder (honouring .gitignore and files.exclude) serves hovers and lists, and the
+  // engine reads through it: first questions about a folder then read nothing from disk
+  let indexGeneration = 0;
+  const index = new WorkspaceIndex({
+    built: (ix) => {
+      const fa = service.attachIndex(ix, { home: os.homedir() });
+      if (!fa) return;
+      fa.prefetch();
+      // the folders the crawl skipped (node_modules, build output), listed in the background
+      const generation = indexGeneration;
+      const step = () => {
+        if (generation !== indexGeneration) return;
+        fa.prelistIgnored(200);
+        if (!fa.prelisted) prelistTimer = setTimeout(step, 0);
+      };
+      prelistTimer = setTimeout(step, 100);
+    },
+    dropped: () => {
+      indexGeneration++;
+      service.detachIndexes();
+    },
+    exclude: (folder) => excludeGlobs(vscode.workspace.getConfiguration('files', folder.uri).get('exclude')),
+    log: (m) => log.info(m),
+  });
+  let prelistTimer: ReturnType<typeof setTimeout> | undefined;
+  /** every folder's index, before any analysis reads through it */
+  const ensureIndexes = () => {
+    for (const f of folders()) index.index(f);
+  };
+  sub({ dispose: () => service.dispose() }, index, {
+    dispose: () => {
+      indexGeneration++;
+      if (prelistTimer) clearTimeout(prelistTimer);
+    },
+  });
 
   /** the model in use: the setting or ANTHROPIC_MODEL (in the options), Claude Code's `model` setting, the version's default */
   const modelFor = (a: Analysis): string => {
@@ -271,18 +304,25 @@ export function activate(context: vscode.ExtensionContext): void {
   };
   sub(
     { dispose: service.onDidChange(() => {
+      ensureIndexes();
       for (const f of folders()) service.get(keyOf(f));
       afterAnalysis();
     }).dispose },
     index.onDidChange(() => scheduleRender()),
     vscode.window.onDidChangeActiveTextEditor(setActive),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('files.exclude')) {
+        index.reset();
+        service.reconfigure();
+        return;
+      }
       if (!e.affectsConfiguration(SECTION)) return;
       if (e.affectsConfiguration(`${SECTION}.claudePath`)) void detect();
       service.reconfigure();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       for (const k of service.keys()) if (!folderOfKey(k) && k !== NO_FOLDER) service.removeFolder(k);
+      index.reset();
       if (!folderOfKey(currentKey)) currentKey = keyOf(folders()[0]);
       service.reconfigure();
     }),
@@ -403,6 +443,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // ---- start -------------------------------------------------------------------------------------------
   setActive(vscode.window.activeTextEditor);
   setTimeout(() => {
+    ensureIndexes();
     for (const f of folders()) service.get(keyOf(f));
     if (!folders().length) service.get(NO_FOLDER);
     afterAnalysis();

@@ -2,6 +2,8 @@
 // rulePatterns: comma split, brace expansion, `/**` trimmed), its base folder, the workspace files
 // it matches, whether other open files match, and the traps (never-matching `./` prefixes, paths
 // outside the launch directory, patterns that match at any depth, case-insensitive matching).
+// The count comes from the workspace index (host/workspace-index.ts: glob-count.ts over the files
+// .gitignore and files.exclude leave, deciding as Claude Code's matcher does), and says so.
 import * as path from 'node:path';
 import { compileMatcher, rulePatterns } from '../engine/index.js';
 import { isInside, isStrictlyInside } from '../engine/environment.js';
@@ -26,8 +28,13 @@ export interface GlobReportInput {
   base: string;
   launchDir: string;
   home: string;
-  /** absolute paths of the workspace's files */
-  files: Iterable<string>;
+  /**
+   * the workspace's matching files from `base`: the first `limit` (absolute) and the total, from
+   * the workspace index (which honours .gitignore and files.exclude)
+   */
+  match?: (base: string, patterns: readonly string[], limit: number) => { files: string[]; total: number } | undefined;
+  /** or: absolute paths of the workspace's files, matched one by one */
+  files?: Iterable<string>;
   probes?: string[];
   limit?: number;
   t: Translate;
@@ -48,12 +55,19 @@ export function globReport(i: GlobReportInput): GlobReport {
     return { written: raw, used, base, count: 0, sample, probes: [], warnings, notes };
   }
   const matcher = compileMatcher(base, used);
-  for (const f of i.files) {
-    const rel = path.relative(base, f);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) continue;
-    if (matcher.matchesRelative(rel.split(path.sep).join('/'))) {
-      count++;
-      if (sample.length < limit) sample.push(f);
+  const indexed = i.match?.(base, used, limit);
+  if (indexed) {
+    count = indexed.total;
+    sample.push(...indexed.files);
+    notes.push(t('counted over the files of the workspace as git lists them: .gitignore and files.exclude are honoured (Claude Code itself matches any path it touches, git-ignored ones too)'));
+  } else {
+    for (const f of i.files ?? []) {
+      const rel = path.relative(base, f);
+      if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      if (matcher.matchesRelative(rel.split(path.sep).join('/'))) {
+        count++;
+        if (sample.length < limit) sample.push(f);
+      }
     }
   }
   sample.sort();

@@ -83,10 +83,10 @@ export class GlobHoverProvider implements vscode.HoverProvider {
     const a = this.host.analysisFor(doc.uri);
     if (!a) return undefined;
     const folder = this.host.folderFor(doc.uri) ?? vscode.workspace.workspaceFolders?.[0];
-    const files = folder ? await this.host.index.files(folder) : new Set<string>();
     const base = patternBase(file, a);
     const rel = (p: string) => displayPath(p, a.env.cwd, a.env.home) || '.';
-    const r = globReport({ raw: span.raw, base, launchDir: a.env.cwd, home: a.env.home, files, probes: this.host.probes(doc.uri), t, rel });
+    const match = (b: string, patterns: readonly string[], limit: number) => (folder ? this.host.index.matches(folder, b, patterns, limit) : undefined);
+    const r = globReport({ raw: span.raw, base, launchDir: a.env.cwd, home: a.env.home, match, probes: this.host.probes(doc.uri), t, rel });
     md.appendMarkdown(`**${t('paths: pattern')}** ${codeSpan(r.written)}\n\n`);
     if (r.used) {
       md.appendMarkdown(`${t('As Claude Code uses it:')} ${r.used.map(codeSpan).join(', ')}  \n`);

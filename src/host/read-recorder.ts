@@ -4,6 +4,9 @@
 import * as path from 'node:path';
 import type { DirEntry, FileAccess, FsResult, LinkInfo, StatInfo } from '../engine/file-access.js';
 
+/** `.` or `..` segments, doubled or trailing separators: path.normalize would change the path */
+const NOT_NORMAL = /\/\.{1,2}(?:\/|$)|\/\/|.\/$/;
+
 export class ReadRecorder implements FileAccess {
   /** paths stat'ed, read or resolved */
   private readonly paths = new Set<string>();
@@ -16,7 +19,8 @@ export class ReadRecorder implements FileAccess {
 
   private note(p: string): void {
     this.diskOps++;
-    this.paths.add(path.normalize(p));
+    // (no copy of a path that is already normal: the engine asks about many)
+    this.paths.add(path.sep === '/' && path.isAbsolute(p) && !NOT_NORMAL.test(p) ? p : path.normalize(p));
   }
 
   stat(p: string): FsResult<StatInfo> {

@@ -3,7 +3,7 @@
 // folders the engine looked into (each non-recursively; a folder that does not exist yet is watched
 // through its nearest existing parent). Every event goes to the AnalysisService, which decides
 // whether the change can matter.
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -49,7 +49,8 @@ export class Watchers implements vscode.Disposable {
       if (this.workspaceWatchers.has(key) || folder.uri.scheme !== 'file') continue;
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
       const on = (kind: 'create' | 'change' | 'delete') => (uri: vscode.Uri) => {
-        if (kind !== 'change') this.index.onEvent(folder, uri, kind);
+        // the index first (a .gitignore change re-crawls its folder), then the engine
+        this.index.onEvent(folder, uri, kind);
         this.service.pathsChanged([uri.fsPath]);
       };
       this.workspaceWatchers.set(key, vscode.Disposable.from(w, w.onDidCreate(on('create')), w.onDidChange(on('change')), w.onDidDelete(on('delete'))));
@@ -72,6 +73,8 @@ export class Watchers implements vscode.Disposable {
     const remove = [...this.externalDirs].filter((d) => !want.has(d));
     if (!add.length && !remove.length) return;
     if (!this.external) {
+      // chokidar is loaded when something outside the workspace needs watching
+      const { watch } = require('chokidar') as typeof import('chokidar');
       this.external = watch([], { depth: 0, ignoreInitial: true, persistent: true, followSymlinks: true });
       this.external.on('all', (_event, p) => this.service.pathsChanged([path.resolve(p)]));
       this.external.on('error', (err) => this.log(`watcher: ${err instanceof Error ? err.message : String(err)}`));

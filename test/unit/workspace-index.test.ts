@@ -123,3 +123,38 @@ test('the indexed FileAccess answers as the disk does', () => {
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('.claude folders are crawled whatever .gitignore says, and what it excludes there stays out of the list', (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-index-claude-'));
+  try {
+    const files: Record<string, string> = {
+      '.gitignore': 'private/\nsub/.claude/\n',
+      '.claude/rules/a.md': 'A\n', '.claude/rules/private/p.md': '---\npaths: "x/**"\n---\nP\n', '.claude/rules/private/deeper/q.md': 'Q\n',
+      'sub/.claude/CLAUDE.md': 'S\n', 'sub/.claude/rules/r.md': 'R\n', 'sub/x.ts': '', 'x/y.ts': '',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), text);
+    }
+    const ix = WorkspaceIndex.build(root);
+    const want = gitList(root);
+    if (want) assert.deepEqual(ix.list().sort(), want);
+    else t.diagnostic('git is not available: the list is checked against the expected one');
+    assert.deepEqual(ix.list().sort(), ['.claude/rules/a.md', '.gitignore', 'sub/x.ts', 'x/y.ts']);
+    for (const rel of ['.claude/rules/private/p.md', '.claude/rules/private/deeper/q.md', 'sub/.claude/CLAUDE.md', 'sub/.claude/rules/r.md']) {
+      assert.equal(ix.instructions.get(path.join(root, rel))?.ignored, true, rel);
+      assert.equal(ix.lookup(path.join(root, rel)).kind, 'file', rel);
+    }
+    // events inside an excluded folder of .claude keep the index equal to a fresh crawl
+    fs.writeFileSync(path.join(root, '.claude/rules/private/new.md'), 'N\n');
+    ix.apply([{ type: 'created', path: path.join(root, '.claude/rules/private/new.md') }]);
+    fs.mkdirSync(path.join(root, 'sub/.claude/rules/more'));
+    fs.writeFileSync(path.join(root, 'sub/.claude/rules/more/m.md'), 'M\n');
+    ix.apply([{ type: 'created', path: path.join(root, 'sub/.claude/rules/more') }]);
+    const fresh = WorkspaceIndex.build(root);
+    assert.deepEqual(ix.list().sort(), fresh.list().sort());
+    assert.deepEqual([...ix.instructions].sort(), [...fresh.instructions].sort());
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

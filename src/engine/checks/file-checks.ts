@@ -2,7 +2,7 @@
 // that only load lazily (nested folders, conditional rules) and so escape the startup analysis:
 // naming, size, BOM before frontmatter, frontmatter keys Claude Code ignores, invalid YAML.
 import * as path from 'node:path';
-import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText } from '../content.js';
+import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from '../content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import { frontmatterKeyLine } from '../frontmatter.js';
@@ -78,7 +78,16 @@ export interface FileCheckResult {
   conditional: { path: string; type: Candidate['type']; base: string; patterns: string[]; rawPatterns: string[]; line?: number }[];
 }
 
-export function fileChecks(env: Environment, profile: ClaudeProfile, inv: Inventory): FileCheckResult {
+/**
+ * `process` turns a file's text into its processed form (the engine's, with includes); the lint
+ * passes the session's, which keeps it for the touches that load the same files.
+ */
+export function fileChecks(
+  env: Environment,
+  profile: ClaudeProfile,
+  inv: Inventory,
+  process: (p: string, text: string) => ProcessedFile = (p, text) => processInstructionText(text, p, { stripBomBeforeFrontmatter: profile.stripBomBeforeFrontmatter, collectIncludes: false, home: env.home }),
+): FileCheckResult {
   const out: Diagnostic[] = [];
   const conditional: FileCheckResult['conditional'] = [];
   for (const c of inv.candidates) {
@@ -94,7 +103,7 @@ export function fileChecks(env: Environment, profile: ClaudeProfile, inv: Invent
       continue;
     }
     const text = r.text;
-    const proc = processInstructionText(text, c.path, { stripBomBeforeFrontmatter: profile.stripBomBeforeFrontmatter, collectIncludes: false, home: env.home });
+    const proc = process(c.path, text);
 
     if (c.kind !== 'skill' && proc.content.trim().length >= LARGE_FILE_CHARS)
       out.push({ path: c.path, severity: 'info', rule: 'large-file', message: `${proc.content.trim().length.toLocaleString('en-US')} characters: Claude Code's /memory view flags instruction files of 40,000 characters and more (it still loads in full)` });

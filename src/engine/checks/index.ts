@@ -14,12 +14,15 @@ import { memoryCheck, memoryReport } from './memory-check.js';
 import { reachableTexts } from './reachable.js';
 import { scanSecrets, type SecretSource } from './secrets.js';
 import { skillsCheck, skillsView } from './skills-check.js';
-import { DEFAULT_MAX_FILES, listWorkspace, type WorkspaceListing } from './workspace.js';
+import { nodeFileAccess, type FileAccess } from '../file-access.js';
+import type { EngineOptions } from '../environment.js';
+import { caseSensitive, indexedFileAccess, WorkspaceIndex } from '../workspace-index.js';
+import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
 
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
 export { skillsView, type SkillsView, type SkillView } from './skills-check.js';
-export { listWorkspace, type WorkspaceListing, type WorkspaceFile } from './workspace.js';
+export { indexWorkspace, ignoredTree } from './workspace.js';
 export { mask } from './secrets.js';
 
 export interface LintOptions {
@@ -27,6 +30,31 @@ export interface LintOptions {
   maxFiles?: number;
   /** scan for secrets (default true) */
   secrets?: boolean;
+  /**
+   * the workspace index of the launch directory, when the caller has one (lintPrepare, the
+   * editor's index); built here otherwise
+   */
+  index?: WorkspaceIndex;
+  /** told how long each phase took (for the benchmark) */
+  onPhase?: (phase: string, ms: number) => void;
+}
+
+/**
+ * Lint and the analysis it reports on share one crawl: index the launch directory first, then let
+ * the analysis answer from the index (no stat of a CLAUDE.md that the listing shows is absent, no
+ * listing of a folder twice). The index FileAccess is used only where it is exact: a
+ * case-sensitive file system and a crawl that was not cut at the file cap.
+ */
+export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES): { options: EngineOptions; index?: WorkspaceIndex } {
+  let index: WorkspaceIndex | undefined;
+  try {
+    index = indexWorkspace(path.resolve(options.cwd), maxFiles);
+  } catch {
+    return { options };
+  }
+  const inner: FileAccess = options.fs ?? nodeFileAccess;
+  if (index.truncated || options.fs || !caseSensitive(index.root)) return { options, index };
+  return { options: { ...options, fs: indexedFileAccess(index, inner, { home: options.home, listIgnored: false }) }, index };
 }
 
 export interface LintResult {
@@ -78,18 +106,32 @@ function guard<T>(name: string, fallback: T, sink: Diagnostic[], f: () => T): T 
 export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promise<LintResult> {
   const env = a.env;
   const checks: Diagnostic[] = [];
+  let t0 = performance.now();
+  const phase = (name: string) => {
+    if (!opts.onPhase) return;
+    const t = performance.now();
+    opts.onPhase(name, t - t0);
+    t0 = t;
+  };
   const display = (p: string) => displayPath(p, env.cwd, env.home);
-  const empty: WorkspaceListing = { root: env.cwd, files: [], dirs: new Set(), truncated: false, ignoredDirs: [], unreadableDirs: [] };
-  const listing = guard('workspace listing', empty, checks, () => listWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES));
-  if (listing.truncated)
+  const given = opts.index && opts.index.root === path.resolve(env.cwd) ? opts.index : undefined;
+  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES));
+  if (!index) return { diagnostics: merge(a.diagnostics, checks), filesScanned: 0, truncated: false };
+  if (index.truncated)
     checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files: "glob matches nothing" verdicts were skipped` });
-  for (const d of listing.unreadableDirs)
+  for (const d of index.unreadableDirs)
     checks.push({ path: d, severity: 'info', rule: 'unreadable', message: 'folder cannot be read: neither this lint nor Claude Code (run as this user) sees the instruction files inside it' });
-  const inv = guard<Inventory>('inventory', { candidates: [], names: [] }, checks, () => buildInventory(env, listing));
+  if (given) t0 = performance.now();
+  else phase('index the workspace');
+  const inv = guard<Inventory>('inventory', { candidates: [], names: [], files: 0 }, checks, () => buildInventory(env, index));
+  phase('inventory');
 
   checks.push(...guard('naming', [], checks, () => nameChecks(inv, display)));
-  const files = guard('file', { diagnostics: [], conditional: [] }, checks, () => fileChecks(env, a.profile, inv));
+  // the session processes each text once for the file checks and the touches below
+  const session = a.session();
+  const files = guard('file', { diagnostics: [], conditional: [] }, checks, () => fileChecks(env, a.profile, inv, (p, text) => session.processText(p, text)));
   checks.push(...files.diagnostics);
+  phase('file checks');
 
   // conditional rules: those the analysis knows (managed, user, ancestors) and nested ones found here
   const gated: GatedRule[] = [];
@@ -106,15 +148,17 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
     seen.add(r.path);
     gated.push(r);
   }
-  const globs = guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, listing, display));
+  const globs = guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
   checks.push(...globs.diagnostics);
+  phase('globs');
 
   const mem = guard('memory', undefined, checks, () => memoryReport(env, a.memory.index));
   checks.push(...memoryCheck(mem));
   checks.push(...guard('skills', [], checks, () => skillsCheck(skillsView(a))));
 
   // what reaches the request (the touches also surface the engine's findings on nested files)
-  const reachable = guard('reachability', [], checks, () => reachableTexts(a, listing, inv, globs.firstMatch.values()));
+  const reachable = guard('reachability', [], checks, () => reachableTexts(a, index, inv, globs.firstMatch.values(), session));
+  phase('touches');
   if (opts.secrets !== false) {
     const sources: SecretSource[] = [];
     const seenText = new Set<string>();
@@ -144,9 +188,10 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
     }
   }
 
+  phase('secrets');
   // the analysis' own diagnostics, read after the touches so nested files' problems are in
   const diagnostics = merge(a.diagnostics, checks);
-  return { diagnostics, filesScanned: listing.files.length, truncated: listing.truncated };
+  return { diagnostics, filesScanned: inv.files, truncated: index.truncated };
 }
 
 /** stable order for output: by path, then line, then severity */

@@ -5,7 +5,8 @@ import fdirPkg = require('fdir');
 import * as path from 'node:path';
 import type { Environment } from '../environment.js';
 import type { InstructionType } from '../model.js';
-import type { WorkspaceListing } from './workspace.js';
+import type { DirNode } from '../glob-count.js';
+import type { WorkspaceIndex } from '../workspace-index.js';
 
 const { fdir } = fdirPkg;
 
@@ -22,8 +23,10 @@ export interface Candidate {
 
 export interface Inventory {
   candidates: Candidate[];
-  /** every file and folder path looked at for naming problems (absolute) */
+  /** the file and folder paths whose names the naming check must look at (absolute) */
   names: { path: string; isDir: boolean }[];
+  /** files of the workspace looked at (kept and git-ignored ones of the crawled folders) */
+  files: number;
 }
 
 const MAX_SIDE_FILES = 5000;
@@ -63,15 +66,35 @@ function classifyProject(p: string, rel: string, cwd: string): Candidate | undef
   return undefined;
 }
 
-export function buildInventory(env: Environment, listing: WorkspaceListing): Inventory {
+/** lowercase names the naming check looks at (see file-checks.ts wrongCase) */
+const NAME_CHECKED = new Set(['claude.md', 'claude.local.md', '.claude', 'rules', 'skills', 'settings.json', 'settings.local.json', 'skill.md']);
+
+export function buildInventory(env: Environment, index: WorkspaceIndex): Inventory {
   const candidates: Candidate[] = [];
   const names: { path: string; isDir: boolean }[] = [];
-  for (const f of listing.files) {
-    names.push({ path: f.path, isDir: false });
-    const c = classifyProject(f.path, f.rel, listing.root);
-    if (c) candidates.push(c);
-  }
-  for (const d of listing.dirs) if (d !== listing.root) names.push({ path: d, isDir: true });
+  let files = 0;
+  const root = index.root;
+  // every folder the crawl listed: its files (kept or git-ignored) and its sub-folders; the naming
+  // check needs only a few names, the inventory only instruction-like files
+  const visit = (node: DirNode, abs: string, rel: string, inClaude: boolean) => {
+    const file = (name: string) => {
+      files++;
+      if (name.length >= 8 && name.length <= 19 && NAME_CHECKED.has(name.toLowerCase())) names.push({ path: abs + path.sep + name, isDir: false });
+      if (inClaude || name === 'CLAUDE.md' || name === 'CLAUDE.local.md') {
+        const c = classifyProject(abs + path.sep + name, rel ? `${rel}/${name}` : name, root);
+        if (c) candidates.push(c);
+      }
+    };
+    for (const f of node.files) file(f);
+    const hidden = index.hiddenEntries(node);
+    if (hidden) for (const [name, kind] of hidden) if (kind !== 'dir') file(name);
+    for (const c of node.dirs) {
+      const a = abs + path.sep + c.name;
+      if (c.name.length >= 5 && c.name.length <= 7 && NAME_CHECKED.has(c.name.toLowerCase())) names.push({ path: a, isDir: true });
+      visit(c, a, rel ? `${rel}/${c.name}` : c.name, inClaude || c.name === '.claude');
+    }
+  };
+  visit(index.tree, root, '', false);
 
   // user folder: CLAUDE.md, rules/**, skills/*/SKILL.md
   const user = crawlSmall(env.userDir, 6);
@@ -92,5 +115,5 @@ export function buildInventory(env: Environment, listing: WorkspaceListing): Inv
     else if (rel[0] === '.claude' && rel[1] === 'rules' && rel.length > 2)
       candidates.push({ path: p, kind: 'rule', type: 'Managed', rulesDir: path.join(env.managedDir, '.claude', 'rules'), base: env.cwd });
   }
-  return { candidates, names };
+  return { candidates, names, files };
 }

@@ -5,9 +5,10 @@
 // apply exactly; the touches also let the engine report problems of nested files (their includes).
 import * as path from 'node:path';
 import type { Analysis } from '../analysis.js';
+import type { LazySession } from '../lazy.js';
 import { isStrictlyInside } from '../environment.js';
 import type { Inventory } from './inventory.js';
-import type { WorkspaceListing } from './workspace.js';
+import type { WorkspaceIndex } from '../workspace-index.js';
 
 export interface ReachableText {
   path: string;
@@ -18,7 +19,7 @@ export interface ReachableText {
 const MAX_TOUCHES = 5000;
 const INSTRUCTION_NAME = /^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/;
 
-export function reachableTexts(a: Analysis, listing: WorkspaceListing, inv: Inventory, ruleTargets: Iterable<string>): ReachableText[] {
+export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventory, ruleTargets: Iterable<string>, session: LazySession = a.session()): ReachableText[] {
   const out: ReachableText[] = [];
   for (const e of a.startup) out.push({ path: e.path, content: e.content, how: 'startup' });
 
@@ -34,10 +35,10 @@ export function reachableTexts(a: Analysis, listing: WorkspaceListing, inv: Inve
   // a real, non-instruction file below each such folder (else a name that does not exist: a Read of
   // a missing path triggers the same loading)
   const firstIn = new Map<string, string>();
-  for (const f of listing.files) {
-    if (f.ignored || INSTRUCTION_NAME.test(path.basename(f.path))) continue;
-    const dir = path.dirname(f.path);
-    if (instructionDirs.has(dir) && !firstIn.has(dir)) firstIn.set(dir, f.path);
+  for (const dir of instructionDirs) {
+    const node = index.node(dir);
+    const f = node?.files.find((name) => !INSTRUCTION_NAME.test(name));
+    if (f !== undefined) firstIn.set(dir, path.join(dir, f));
   }
   const targets: string[] = [];
   for (const d of [...instructionDirs].sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || x.localeCompare(y))) {
@@ -45,7 +46,6 @@ export function reachableTexts(a: Analysis, listing: WorkspaceListing, inv: Inve
   }
   for (const t of ruleTargets) targets.push(t);
 
-  const session = a.session();
   const seen = new Set<string>();
   for (const t of targets.slice(0, MAX_TOUCHES)) {
     if (seen.has(t)) continue;

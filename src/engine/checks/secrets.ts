@@ -3,9 +3,13 @@
 // OpenAI, Anthropic…, private keys, basic-auth URLs, database connection strings), plus one pattern
 // rule for `password: …`-style assignments. Runs offline. Secrets are never printed: messages
 // carry a masked form only.
-import { lintSource } from '@secretlint/core';
-import { creator as patternRule } from '@secretlint/secretlint-rule-pattern';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+//
+// secretlint is loaded on first use (the editor starts without it). Its built-in profiler
+// (@secretlint/profiler) observes every performance mark and looks each one up in a growing list,
+// which makes a scan quadratic in the number of texts: the bundles alias the package to a no-op
+// (esbuild.config.mjs, null-profiler.ts) and here, where the real one is loaded (tests under tsx),
+// its `mark` is replaced by a no-op before the first scan.
+import type { lintSource as LintSource } from '@secretlint/core';
 import type { Diagnostic } from '../diagnostics.js';
 
 export interface SecretSource {
@@ -19,26 +23,42 @@ export interface SecretSource {
   how: string;
 }
 
-const CONFIG = {
-  rules: [
-    { id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended },
-    {
-      id: '@secretlint/secretlint-rule-pattern',
-      rule: patternRule,
-      options: {
-        patterns: [
-          {
-            name: 'password assignment',
-            patterns: [
-              '/(?:password|passwd|pwd|passphrase|client[_-]?secret|secret[_-]?key|api[_-]?key|access[_-]?token|auth[_-]?token)["\']?\\s*[:=]\\s*["\']?[^\\s"\'`<>${}(),;]{8,}/i',
-            ],
-          },
-        ],
-        allows: ['/example|sample|placeholder|changeme|change[_-]me|your[_-]|redacted|dummy|xxxx|\\*{3}|\\.{3}|…|process\\.env|os\\.environ|getenv/i'],
+function loadSecretlint(): { lintSource: typeof LintSource; config: ReturnType<typeof makeConfig> } {
+  const profiler = require('@secretlint/profiler') as { secretLintProfiler?: { mark: (m: unknown) => void } };
+  if (profiler.secretLintProfiler) profiler.secretLintProfiler.mark = () => undefined;
+  const { lintSource } = require('@secretlint/core') as typeof import('@secretlint/core');
+  const { creator: patternRule } = require('@secretlint/secretlint-rule-pattern') as typeof import('@secretlint/secretlint-rule-pattern');
+  const { creator: recommended } = require('@secretlint/secretlint-rule-preset-recommend') as typeof import('@secretlint/secretlint-rule-preset-recommend');
+  return { lintSource, config: makeConfig(recommended, patternRule) };
+}
+
+let secretlint: ReturnType<typeof loadSecretlint> | undefined;
+
+function makeConfig(
+  recommended: typeof import('@secretlint/secretlint-rule-preset-recommend').creator,
+  patternRule: typeof import('@secretlint/secretlint-rule-pattern').creator,
+) {
+  return {
+    rules: [
+      { id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended },
+      {
+        id: '@secretlint/secretlint-rule-pattern',
+        rule: patternRule,
+        options: {
+          patterns: [
+            {
+              name: 'password assignment',
+              patterns: [
+                '/(?:password|passwd|pwd|passphrase|client[_-]?secret|secret[_-]?key|api[_-]?key|access[_-]?token|auth[_-]?token)["\']?\\s*[:=]\\s*["\']?[^\\s"\'`<>${}(),;]{8,}/i',
+              ],
+            },
+          ],
+          allows: ['/example|sample|placeholder|changeme|change[_-]me|your[_-]|redacted|dummy|xxxx|\\*{3}|\\.{3}|…|process\\.env|os\\.environ|getenv/i'],
+        },
       },
-    },
-  ],
-};
+    ],
+  };
+}
 
 /** `ghp_…(40 chars)`, `password: ****(16 chars)`: enough to find it, not enough to use it */
 export function mask(secret: string): string {
@@ -61,6 +81,9 @@ export async function scanSecrets(sources: SecretSource[]): Promise<Diagnostic[]
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   let n = 0;
+  if (!sources.some((s) => s.content)) return out;
+  secretlint ??= loadSecretlint();
+  const { lintSource, config: CONFIG } = secretlint;
   for (const src of sources) {
     if (!src.content) continue;
     // secretlint names performance marks after the file path, and a path with a newline or a quote

@@ -14,6 +14,7 @@ import { detectVersion, findOnPath } from '../../../src/host/version-detect.js';
 import { SidebarProvider, webviewHtml } from '../../../src/host/sidebar.js';
 import { PROTOCOL_VERSION, type ViewState } from '../../../webview/protocol.js';
 import { makeTree } from '../../helpers/fixture.js';
+import { WorkspaceIndex } from '../../../src/host/workspace-index.js';
 import { DiagnosticCollection, state, textDocument, Uri, type WorkspaceEdit } from './vscode-fake.js';
 
 function host(a?: ReturnType<typeof analyze>): HostContext {
@@ -155,16 +156,19 @@ test('glob hover, @import links and frontmatter completion through the providers
     'repo/CLAUDE.md': 'See @docs/a.md\n',
     'repo/src/api/a.ts': '',
     'repo/src/api/b.ts': '',
+    'repo/src/api/gen/out.ts': '',
+    'repo/.gitignore': 'gen/\n',
     'repo/src/web/c.ts': '',
   });
   try {
     const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
-    const files = new Set([t.p('repo/src/api/a.ts'), t.p('repo/src/api/b.ts'), t.p('repo/src/web/c.ts')]);
-    const ctx: HostContext = { ...host(a), folderFor: () => ({ uri: Uri.file(t.p('repo')), name: 'repo' }) as never, index: { files: async () => files } as never, probes: () => [t.p('repo/src/web/c.ts')] };
+    const index = new WorkspaceIndex();
+    const ctx: HostContext = { ...host(a), folderFor: () => ({ uri: Uri.file(t.p('repo')), name: 'repo' }) as never, index, probes: () => [t.p('repo/src/web/c.ts')] };
     const rule = textDocument(t.p('repo/.claude/rules/api.md'), fs.readFileSync(t.p('repo/.claude/rules/api.md'), 'utf8'));
     const hover = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 12 } as never);
     const md = (hover!.contents as unknown as { value: string }).value;
-    assert.match(md, /\*\*2 workspace files match\*\*/);
+    assert.match(md, /\*\*2 workspace files match\*\*/, 'git-ignored src/api/gen/out.ts is not counted');
+    assert.match(md, /as git lists them: \\\.gitignore and files\\\.exclude are honoured/, 'the hover says that .gitignore and files.exclude are honoured');
     assert.match(md, /- ` src\/api\/a\.ts `\n- ` src\/api\/b\.ts `/);
     assert.match(md, /` src\/web\/c\.ts `: does not match/);
     const dot = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);

@@ -1,0 +1,167 @@
+// The lazy plan (loader.ts LoadUnit, lazy.ts): what each folder contributes is loaded once and
+// replayed on later touches. It must never change an answer: per-file answers, session sequences,
+// diagnostics and refreshes after changes are compared with the engine loading everything again
+// (unitCacheSwitch off), over a generated monorepo and over hand-made traps (shared and cyclic
+// includes, includes of rules, deep chains, symlinked rules folders, excluded files).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { defaultParams, generate, prng } from '../../bench/generate.js';
+import { analyze, type Analysis, type EngineOptions } from '../../src/engine/index.js';
+import { unitCacheSwitch } from '../../src/engine/loader.js';
+import { makeTree } from '../helpers/fixture.js';
+
+function withoutUnits<T>(f: () => T): T {
+  unitCacheSwitch.enabled = false;
+  try {
+    return f();
+  } finally {
+    unitCacheSwitch.enabled = true;
+  }
+}
+
+const show = (a: Analysis, file: string) => a.lazyFor(file).map((i) => `${i.path} | ${i.reason} | ${i.viaHook ? 'hook' : ''} | ${i.text}`);
+const diags = (a: Analysis) => a.diagnostics.map((d) => `${d.path}:${d.line ?? ''} ${d.rule} ${d.message}`).sort();
+
+function allFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+test('over a generated monorepo: every answer, in any order, equals loading everything again', () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-plan-'));
+  try {
+    const tree = generate({ ...defaultParams(4000, 21), packages: 8 }, out);
+    const opts: EngineOptions = { cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed };
+    const files = allFiles(tree.repo);
+    const r = prng(99);
+    const sample = Array.from({ length: 400 }, () => files[Math.floor(r() * files.length)]!);
+    // also names that do not exist, in folders that do and do not
+    sample.push(path.join(tree.repo, 'packages', 'nope', 'x.ts'), path.join(tree.deepDir, 'missing.ts'));
+    const warm = analyze(opts);
+    const fresh = withoutUnits(() => analyze(opts));
+    for (const f of [...sample, ...sample.slice().reverse()]) {
+      const want = withoutUnits(() => show(fresh, f));
+      assert.deepEqual(show(warm, f), want, f);
+    }
+    assert.deepEqual(diags(warm), withoutUnits(() => diags(fresh)), 'the same diagnostics');
+    // one session touching many files: once-per-session dedupe over replayed plans
+    const s1 = warm.session();
+    const s2 = withoutUnits(() => fresh.session());
+    for (const f of sample.slice(0, 120)) {
+      const want = withoutUnits(() => s2.touch('Read', f).map((i) => i.path));
+      assert.deepEqual(s1.touch('Read', f).map((i) => i.path), want, f);
+    }
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('traps: shared, cyclic and deep includes, includes of rules, symlinked rules folders, excludes', () => {
+  const t = makeTree({
+    'repo/CLAUDE.md': 'root',
+    'repo/shared.md': 'SHARED see @deep1.md',
+    'repo/deep1.md': 'D1 @deep2.md',
+    'repo/deep2.md': 'D2 @deep3.md',
+    'repo/deep3.md': 'D3 @deep4.md',
+    'repo/deep4.md': 'D4 @deep5.md',
+    'repo/deep5.md': 'D5 never at depth 5',
+    'repo/a/CLAUDE.md': 'A @../shared.md @cycle.md',
+    'repo/a/cycle.md': 'CYCLE @CLAUDE.md',
+    'repo/a/b/CLAUDE.md': 'B @../../deep3.md @../../shared.md',
+    'repo/a/b/c/x.ts': 'x',
+    'repo/a/b/.claude/rules/r1.md': '---\npaths: ["**/*.ts"]\n---\nR1 @../../../../shared.md',
+    'repo/a/b/.claude/rules/r2.md': 'R2 unconditional @r1.md',
+    'repo/a/b/.claude/rules/sub/r3.md': '---\npaths: "c/**"\n---\nR3 @../r2.md',
+    'repo/linked/.claude/rules': { symlink: '../../a/b/.claude/rules' },
+    'repo/linked/CLAUDE.md': 'L @../a/CLAUDE.md',
+    'repo/linked/y.ts': 'y',
+    'repo/ex/CLAUDE.md': 'EXCLUDED',
+    'repo/ex/z.ts': 'z',
+    'repo/.claude/rules/top.md': '---\npaths: "a/**"\n---\nTOP @a/cycle.md',
+    'repo/.claude/settings.json': JSON.stringify({ claudeMdExcludes: ['**/ex/CLAUDE.md'] }),
+    'home/.claude/rules/u.md': '---\npaths: "**/*.ts"\n---\nUSER @~/.claude/inc.md',
+    'home/.claude/inc.md': 'USER INCLUDE',
+  });
+  try {
+    const opts: EngineOptions = { cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home') }, managedDir: t.p('none') };
+    const targets = ['repo/a/b/c/x.ts', 'repo/a/b/c/y.md', 'repo/a/z.ts', 'repo/linked/y.ts', 'repo/ex/z.ts', 'repo/a/b/CLAUDE.md', 'repo/shared.md', 'repo/q.ts'].map(t.p);
+    const orders = [targets, targets.slice().reverse(), [...targets.slice(3), ...targets.slice(0, 3)]];
+    for (const order of orders) {
+      const warm = analyze(opts);
+      const fresh = withoutUnits(() => analyze(opts));
+      for (const f of order) assert.deepEqual(show(warm, f), withoutUnits(() => show(fresh, f)), f);
+      const s1 = warm.session();
+      const s2 = withoutUnits(() => fresh.session());
+      for (const f of order) assert.deepEqual(s1.touch('Read', f).map((i) => i.path), withoutUnits(() => s2.touch('Read', f).map((i) => i.path)), `session: ${f}`);
+      assert.deepEqual(diags(warm), withoutUnits(() => diags(fresh)));
+    }
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('refresh forgets exactly what a change can alter: includes, new and deleted files, rules folders, links', () => {
+  const t = makeTree({
+    'repo/CLAUDE.md': 'root',
+    'repo/docs/inc.md': 'INC v1',
+    'repo/pkg/CLAUDE.md': 'PKG @../docs/inc.md',
+    'repo/pkg/src/deep/x.ts': 'x',
+    'repo/pkg/.claude/rules/r.md': '---\npaths: "src/**"\n---\nRULE v1',
+    'repo/other/y.ts': 'y',
+    'repo/target/CLAUDE.md': 'TARGET',
+  });
+  try {
+    const opts: EngineOptions = { cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home') }, managedDir: t.p('none') };
+    const probes = ['repo/pkg/src/deep/x.ts', 'repo/other/y.ts', 'repo/pkg/src/z.ts'].map(t.p);
+    let a = analyze(opts);
+    for (const f of probes) a.lazyFor(f);
+    const step = (label: string, change: () => string[]) => {
+      const changed = change();
+      a = a.refresh(changed);
+      const fresh = withoutUnits(() => analyze(opts));
+      for (const f of probes) assert.deepEqual(show(a, f), withoutUnits(() => show(fresh, f)), `${label}: ${f}`);
+    };
+    step('an included file changes', () => {
+      fs.writeFileSync(t.p('repo/docs/inc.md'), 'INC v2');
+      return [t.p('repo/docs/inc.md')];
+    });
+    step('a nested CLAUDE.md appears', () => {
+      fs.writeFileSync(t.p('repo/pkg/src/CLAUDE.md'), 'SRC');
+      return [t.p('repo/pkg/src/CLAUDE.md')];
+    });
+    step('a rule changes its paths', () => {
+      fs.writeFileSync(t.p('repo/pkg/.claude/rules/r.md'), '---\npaths: "src/z.ts"\n---\nRULE v2');
+      return [t.p('repo/pkg/.claude/rules/r.md')];
+    });
+    step('a rule file is added to the folder', () => {
+      fs.writeFileSync(t.p('repo/pkg/.claude/rules/n.md'), 'NEW UNCONDITIONAL');
+      return [t.p('repo/pkg/.claude/rules/n.md')];
+    });
+    step('the included file is deleted', () => {
+      fs.rmSync(t.p('repo/docs/inc.md'));
+      return [t.p('repo/docs/inc.md')];
+    });
+    step('a whole folder with rules is deleted', () => {
+      fs.rmSync(t.p('repo/pkg/.claude'), { recursive: true });
+      return [t.p('repo/pkg/.claude')];
+    });
+    step('a folder becomes a link to another', () => {
+      fs.rmSync(t.p('repo/other'), { recursive: true });
+      fs.symlinkSync('target', t.p('repo/other'));
+      return [t.p('repo/other')];
+    });
+  } finally {
+    t.cleanup();
+  }
+});
