@@ -113,6 +113,8 @@ export function activate(context: vscode.ExtensionContext): void {
     if (editor && editor.document.uri.scheme !== 'file') return; // output panels, previews: keep the last file
     // no active editor while Quick Open or a panel has focus: keep the file as long as an editor is visible
     if (!editor && vscode.window.visibleTextEditors.length > 0) return;
+    // a diff, preview or webview tab is active (e.g. the Verify diff): keep the last file too
+    if (!editor && vscode.window.tabGroups?.activeTabGroup?.activeTab !== undefined) return;
     const p = editor?.document.uri.fsPath;
     if (p === activeFile) return;
     if (activeFile) previousFile = activeFile;
