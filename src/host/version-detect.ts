@@ -2,26 +2,11 @@
 // or found on PATH (never from a workspace setting); no shell, a short timeout, output parsed
 // for one version number.
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { findOnPath } from '../ground-truth/process.js';
 
-export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | undefined {
-  const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  for (const dir of envPath.split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue; // a relative PATH entry would resolve inside the workspace
-    for (const ext of exts) {
-      const p = path.join(dir, name + ext);
-      try {
-        fs.accessSync(p, fs.constants.X_OK);
-        if (fs.statSync(p).isFile()) return p;
-      } catch {
-        /* not here */
-      }
-    }
-  }
-  return undefined;
-}
+export { findOnPath };
 
 export function parseVersion(out: string): string | undefined {
   return /(\d+\.\d+\.\d+)/.exec(out)?.[1];
@@ -35,7 +20,7 @@ export interface Detection {
 
 export function detectVersion(trusted: boolean, userPath: string | undefined, timeoutMs = 5000): Promise<Detection> {
   if (!trusted) return Promise.resolve({ error: 'workspace not trusted: nothing is run' });
-  const exe = userPath ?? findOnPath('claude');
+  const exe = userPath ?? findOnPath('claude', process.env.PATH ?? '');
   if (!exe) return Promise.resolve({ error: 'claude not found on PATH' });
   if (!path.isAbsolute(exe)) return Promise.resolve({ error: 'claudeLayers.claudePath must be an absolute path' });
   return new Promise((resolve) => {
