@@ -531,4 +531,10 @@ try {
   fs.rmSync(profile, { recursive: true, force: true });
 }
 console.log(failed ? 'E2E FAILED' : 'E2E PASSED', 'total', since());
+{
+  // the counts, for run.sh's closing line ("N passed, N failed"; an exception counts as one failure)
+  const passed = results.filter((r) => r.startsWith('PASS')).length;
+  const failedChecks = results.length - passed + (failed && results.every((r) => r.startsWith('PASS')) ? 1 : 0);
+  fs.writeFileSync(path.join(SHOTS, 'summary.txt'), `${passed} ${failedChecks}\n`);
+}
 process.exit(failed ? 1 : 0);

@@ -120,6 +120,7 @@ export -f cs
 export RUN NODE24 CS_ENTRY SKIP_BUILTINS HOME_DIR WS MEM PORT SHOTS_DIR TOOLS CLAUDE_BIN CLAUDE_VERSION
 export E2E_NETNS_ACTIVE=$([ ${#SANDBOX[@]} -gt 0 ] && echo 1 || echo 0)
 mkdir -p "$SHOTS_DIR"
+rm -f "$SHOTS_DIR/summary.txt"
 rc=0
 "${SANDBOX[@]}" bash test/e2e/sandboxed.sh || rc=$?
 if [ $rc != 0 ]; then
@@ -127,4 +128,11 @@ if [ $rc != 0 ]; then
   find "$RUN/ud/logs" -name '*Claude Context Layers*' -o -name 'exthost.log' 2>/dev/null | while read -r f; do echo "== $f"; tail -30 "$f"; done
 fi
 echo "[e2e] total $(( $(date +%s) - T0 )) s; screenshots in $SHOTS_DIR"
+if [ -f "$SHOTS_DIR/summary.txt" ]; then
+  read -r e2e_passed e2e_failed < "$SHOTS_DIR/summary.txt"
+  [ $rc = 0 ] || [ "$e2e_failed" != 0 ] || e2e_failed=1
+  echo "e2e: $e2e_passed passed, $e2e_failed failed"
+else
+  echo "e2e: 0 passed, 1 failed"
+fi
 exit $rc
