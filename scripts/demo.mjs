@@ -22,17 +22,16 @@ const args = ['explain', 'src/api/client.ts', '--cwd', repo, '--home', home, '--
 console.log(`$ claude-layers ${args.map(q).join(' ')}\n`);
 const run = spawnSync(process.execPath, [cli, ...args], { stdio: 'inherit' });
 
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const vsix = `${pkg.name}-${pkg.version}.vsix`;
 console.log(`
 The demo workspace stays in ${tmp} (its own git repository and HOME). Try:
   node dist/cli.js explain --cwd ${q(repo)} --home ${q(home)} --managed-dir ${q(managed)}
   node dist/cli.js explain packages/web/src/App.tsx --cwd ${q(repo)} --home ${q(home)} --managed-dir ${q(managed)}
   node dist/cli.js lint --cwd ${q(repo)} --home ${q(home)} --managed-dir ${q(managed)}       (reports the planted problems, exits 1)
 
-In VS Code or code-server: package the extension, then install the .vsix:
-  npx @vscode/vsce package          # writes ${vsix}
-  code --install-extension ${vsix}
-  code-server --install-extension ${vsix}
+The extension on this demo, in a real VS Code (code-server on 127.0.0.1, installed and cached on first use):
+  npm run serve                     # prints the URL to open; Ctrl+C stops it
+In your own VS Code: package the extension, then install the .vsix:
+  npm run package                   # writes dist/claude-context-layers.vsix (vsce runs under a cached Node 24)
+  code --install-extension dist/claude-context-layers.vsix
 (or Extensions view → … → Install from VSIX…), then open ${repo} and ${q('src/api/client.ts')}.`);
 process.exit(run.status ?? 1);

@@ -29,28 +29,14 @@ SHOTS_DIR=${SHOTS_DIR:-$REPO/test-results/e2e}
 # built-in extensions that only cost CPU here (read by the VS Code server: environmentService.skipBuiltinExtensions)
 SKIP_BUILTINS=${SKIP_BUILTINS-vscode.git,vscode.git-base,vscode.github,vscode.github-authentication,vscode.microsoft-authentication,GitHub.copilot-chat,vscode.emmet,vscode.npm,vscode.tunnel-forwarding,vscode.debug-auto-launch,vscode.merge-conflict,vscode.json-language-features,vscode.configuration-editing,vscode.extension-editing}
 
-# 1. build and package
-npm run build --silent
+# 1. build and package (scripts/package-vsix.sh)
 RUN=$(mktemp -d /tmp/ccl-e2e.XXXXXX)
 cleanup() {
   if [ "${E2E_KEEP:-0}" = 1 ] || [ "${rc:-1}" != 0 ]; then echo "[e2e] run folder kept: $RUN"; else rm -rf "$RUN"; fi
 }
 trap cleanup EXIT
 VSIX=$RUN/claude-context-layers.vsix
-# vsce walks the whole folder before applying .vscodeignore (bench/tmp can hold 100k generated files):
-# package a staging copy of exactly what the .vsix ships
-PKG=$RUN/pkg
-mkdir -p "$PKG/dist"
-cp package.json .vscodeignore LICENSE "$PKG/"
-cp package.nls*.json "$PKG/"
-[ -f README.md ] && cp README.md "$PKG/" || printf '# Claude Context Layers\n' > "$PKG/README.md"
-cp -r media l10n "$PKG/"
-cp dist/extension.js dist/webview.js "$PKG/dist/"
-# relative links in the README need a base when the repository is not on GitHub/GitLab
-BASE_URL=$(node -p "((r) => (typeof r === 'string' ? r : r?.url ?? 'https://example.invalid/').replace(/\\.git$/, '') + '/blob/HEAD/')(require('./package.json').repository)")
-(cd "$PKG" && PATH="$NODE24_DIR/bin:$PATH" "$TOOLS/node_modules/.bin/vsce" package --no-dependencies --allow-missing-repository \
-  --baseContentUrl "$BASE_URL" --baseImagesUrl "$BASE_URL" --out "$VSIX") > "$RUN/vsce.log" 2>&1 ||
-  { cat "$RUN/vsce.log"; exit 1; }
+bash scripts/package-vsix.sh "$VSIX" > /dev/null
 # a stand-in language pack for the zh-cn pass (see zh-cn-pack/README.md): the only offline way to a display language
 LANGPACK=$RUN/zh-cn-pack.vsix
 cp -r test/e2e/zh-cn-pack "$RUN/zh-cn-pack"
