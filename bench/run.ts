@@ -530,49 +530,11 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   };
 }
 
-/** peak RSS of what an editor session holds: index, analysis, 1,000 answers, every hover count */
-async function rssProbe(tree: GeneratedTree, baselineOnly: boolean): Promise<number> {
-  const { WorkspaceIndex } = await import('../src/engine/workspace-index.js');
-  const { compilePatterns, countMatches } = await import('../src/engine/glob-count.js');
-  const { AnalysisService } = await import('../src/host/analysis-service.js');
-  if (!baselineOnly) {
-    // as the extension host holds it: the index, the service reading through it, 1,000 answers, hovers
-    const ix = WorkspaceIndex.build(tree.repo);
-    const svc = new AnalysisService(() => ({ cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed }));
-    const fa = svc.attachIndex(ix, { home: tree.home })!;
-    fa.prefetch();
-    fa.prelistIgnored();
-    const a = svc.get('rss').analysis!;
-    // 1,000 random files of the index, picked through the folders' totals (no list of every file)
-    const pick = (k: number): string => {
-      let d = ix.tree;
-      let rel = '';
-      for (;;) {
-        if (k < d.files.length) return rel + d.files[k]!;
-        k -= d.files.length;
-        const c = d.dirs.find((x) => (k < x.total ? true : ((k -= x.total), false)))!;
-        rel += `${c.name}/`;
-        d = c;
-      }
-    };
-    const r = prng(5);
-    for (let i = 0; i < 1000; i++) a.lazyFor(path.join(tree.repo, pick(Math.floor(r() * ix.fileCount))));
-    for (const c of a.conditionalRules) countMatches(ix.tree, compilePatterns(c.patterns));
-    svc.dispose();
-  } else await import('../src/host/analysis-service.js');
-  return process.resourceUsage().maxRSS / 1024;
-}
-
 async function child(): Promise<void> {
   const size = Number(arg('--child-size'));
   const runs = Number(arg('--runs') ?? 5);
   const tree = JSON.parse(fs.readFileSync(path.join(TREES, `f${size}-s7`, '.gen.json'), 'utf8')).tree as GeneratedTree;
   const errors: string[] = [];
-  if (flag('--rss')) {
-    const mb = await rssProbe(tree, flag('--baseline'));
-    process.stdout.write(`${RESULT_TAG}${JSON.stringify({ mb })}\n`);
-    return;
-  }
   try {
     const res = await measureSize(tree, runs, errors);
     process.stdout.write(`${RESULT_TAG}${JSON.stringify(res)}\n`);
@@ -934,15 +896,16 @@ async function parent(): Promise<number> {
     // plain Node over bundled code, as the extension host runs it (bench/rss-probe.ts); under tsx too
     const probe = await bundleRssProbe();
     const gen = path.join(TREES, t.name, '.gen.json');
-    const bundled = (args: string[]) => {
-      const r = spawnSync(process.execPath, [probe, gen, ...args], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
+    // the same probe, bundled under plain Node or as TypeScript under tsx
+    const probeRun = (nodeArgs: string[], args: string[]) => {
+      const r = spawnSync(process.execPath, [...nodeArgs, gen, ...args], { encoding: 'utf8', timeout: 10 * 60 * 1000 });
       return (JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { mb?: number }).mb ?? NaN;
     };
+    const bundled = (args: string[]) => probeRun([probe], args);
+    const underTsx = (args: string[]) => probeRun(['--import', 'tsx', path.join(BENCH, 'rss-probe.ts')], args);
     const peaks: number[] = [];
     for (let i = 0; i < 3; i++) peaks.push(bundled([]));
-    const peak = runChild(['--child-size', String(t.params.files), '--rss']) as { mb: number };
-    const baseline = runChild(['--child-size', String(t.params.files), '--rss', '--baseline']) as { mb: number };
-    res.rss = { peakMB: median(peaks), baselineMB: bundled(['--baseline']), tsxPeakMB: peak.mb, tsxBaselineMB: baseline.mb };
+    res.rss = { peakMB: median(peaks), baselineMB: bundled(['--baseline']), tsxPeakMB: underTsx([]), tsxBaselineMB: underTsx(['--baseline']) };
     errors.push(...res.errors);
     results.push(res);
   }
