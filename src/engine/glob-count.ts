@@ -546,6 +546,8 @@ interface WalkState {
   guard: boolean;
   /** stop at the first match (existence queries) */
   first?: boolean;
+  /** some positive rule can match a file itself (not only a folder, like `docs/`) */
+  filesCanMatch: boolean;
 }
 
 function addAll(w: WalkState, d: DirNode, rel: string): void {
@@ -562,7 +564,8 @@ function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
   const pre = rel ? `${rel}/` : '';
   const top = rel === '';
   const rules = w.rules;
-  for (const f of d.files) {
+  // a file's verdict is 1 only through a positive rule that is not folder-only
+  if (w.filesCanMatch) for (const f of d.files) {
     if (top && w.guard && f.startsWith('..')) continue;
     if (verdict(rules, pre, f, false, st) === 1) {
       w.count++;
@@ -601,7 +604,8 @@ function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, lim
   const positives: number[] = [];
   rules.forEach((r, i) => !r.negative && positives.push(i));
   if (positives.length === 0) return 0;
-  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first };
+  const filesCanMatch = positives.some((i) => !rules[i]!.dirOnly);
+  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first, filesCanMatch };
   // the tree may sit below the patterns' base (`at`): settle the folders on the way first
   let st = rootState(c);
   let pre = '';
