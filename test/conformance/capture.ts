@@ -5,7 +5,8 @@
 //
 // The engine runs FIRST, on the pristine tree: claude's Edit/Write touches and its own state files
 // (~/.claude.json, ~/.claude/projects/…) would otherwise be visible to it.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { run } from '../../src/ground-truth/process.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MockApi, type RecordedRequest, type Step } from '../../src/ground-truth/mock-api.js';
@@ -278,25 +279,6 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-function runScript(argv: string[], timeoutMs: number): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env: { PATH: process.env.PATH } });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr });
-    });
-  });
-}
-
 function readOr(p: string, d = ''): string {
   try {
     return fs.readFileSync(p, 'utf8');
@@ -390,12 +372,12 @@ export async function runScenario(s: Scenario, version: ClaudeVersion, opts: Run
     fs.writeFileSync(scriptPath, script, { mode: 0o755 });
     if (s.managed) managedToken = acquireManagedMountPoint();
     const wrapper = s.managed ? ['unshare', '-m', 'bash', scriptPath] : ['bash', scriptPath];
-    const r = await runScript(wrapper, (CLAUDE_TIMEOUT_S * 2 + 30) * 1000);
+    const r = await run(wrapper[0]!, wrapper.slice(1), { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' }, timeoutMs: (CLAUDE_TIMEOUT_S * 2 + 30) * 1000 });
     if (managedToken) {
       releaseManagedMountPoint(managedToken);
       managedToken = null;
     }
-    if (r.code === 97) throw new Error(`mounting over ${MANAGED_DIR} failed: ${r.stderr}`);
+    if (r.exitCode === 97) throw new Error(`mounting over ${MANAGED_DIR} failed: ${r.stderr}`);
     const rc = (f: string) => {
       const t = readOr(path.join(work, f)).trim();
       return t === '' ? null : Number(t);

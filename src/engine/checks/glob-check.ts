@@ -8,18 +8,12 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { compilePatterns, countMatches, firstMatch as fm, type CompiledPatterns, type DirNode } from '../glob-count.js';
 import { rulePatterns } from '../globs.js';
-import type { InstructionType } from '../model.js';
+import type { ConditionalRule } from '../model.js';
 import type { WorkspaceIndex } from '../workspace-index.js';
 import { ignoredTree, locateBase } from './workspace.js';
 
-export interface GatedRule {
-  path: string;
-  type: InstructionType;
-  base: string;
-  patterns: string[];
-  rawPatterns: string[];
-  line?: number;
-}
+/** a rule gated by `paths:`: the engine's ConditionalRule */
+export type GatedRule = ConditionalRule;
 
 export interface GlobCheckResult {
   diagnostics: Diagnostic[];

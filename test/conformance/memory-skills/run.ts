@@ -3,7 +3,7 @@
 // format: `--settings` (flag settings), `--plugin-dir`, the skills listing (found in messages[1]
 // role system, or in a `<system-reminder>` part of the first user message for legacy models), and
 // the AutoMem entry.
-import { spawn } from 'node:child_process';
+import { run } from '../../../src/ground-truth/process.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { absPath, claudeBin, ENGINE_CLI, materialise, shq, subst } from '../capture.js';
@@ -152,23 +152,6 @@ export function memorySectionOf(body: { system?: unknown }): string | null {
   return null;
 }
 
-function runBash(script: string, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { stdio: 'ignore', detached: true, env: { PATH: process.env.PATH } });
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
 const read = (p: string) => {
   try {
     return fs.readFileSync(p, 'utf8');
@@ -256,7 +239,7 @@ export async function runMS(s: MSScenario, version: ClaudeVersion, opts: { engin
     const argv = ['env', '-i', ...env, 'timeout', '60', claudeBin(version), ...args];
     lines.push(`cd ${shq(cwd)} && ${argv.map(shq).join(' ')} </dev/null >${shq(work + '/claude.stdout')} 2>${shq(work + '/claude.stderr')}; echo $? >${shq(work + '/claude.rc')}`);
     fs.writeFileSync(path.join(work, 'run.sh'), lines.join('\n') + '\n');
-    await runBash(`bash ${shq(path.join(work, 'run.sh'))}`, 150_000);
+    await run('bash', [path.join(work, 'run.sh')], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' }, timeoutMs: 150_000 });
     const rc = (f: string) => (read(path.join(work, f)).trim() === '' ? null : Number(read(path.join(work, f)).trim()));
     const body = lastMainLoopBody(mock.requests.filter((q) => q.method === 'POST').map((q) => q.body)) as Record<string, unknown> | null;
     const extracted = body ? extract(body as never, version) : null;
