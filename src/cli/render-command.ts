@@ -1,7 +1,8 @@
 // `claude-layers render … --json`: the engine's prediction in the contract's JSON shape.
 import { analyze, renderStartupBlock } from '../engine/index.js';
-import { many, has, parseArgs, UsageError } from './args.js';
+import { many, has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions, parseTouch } from './engine-options.js';
+import { sessionJson, simulateFromFile, type SessionJson } from './session-json.js';
 
 export interface RenderJson {
   claudeVersion: string;
@@ -9,13 +10,16 @@ export interface RenderJson {
   skills: { text: string; entries: { name: string; text: string; demoted: boolean; bundled: boolean }[] } | null;
   touches: { tool: string; path: string; injected: { path: string; text: string }[] }[];
   diagnostics: { path: string; line: number | null; severity: string; rule: string; message: string }[];
+  /** with --session TURNS.json */
+  session?: SessionJson;
 }
 
 export function renderCommand(argv: string[]): { json: RenderJson; request?: string } {
-  const p = parseArgs(argv, { ...ENGINE_FLAGS, touch: { value: true, repeat: true }, json: {}, request: {} });
+  const p = parseArgs(argv, { ...ENGINE_FLAGS, touch: { value: true, repeat: true }, json: {}, request: {}, session: { value: true } });
   if (p.positionals.length) throw new UsageError(`render takes no positional arguments (got "${p.positionals[0]}")`);
   const touches = many(p, 'touch').map(parseTouch);
-  const a = analyze(engineOptions(p));
+  const options = engineOptions(p);
+  const a = analyze(options);
   const session = a.session();
   const json: RenderJson = {
     claudeVersion: a.profile.version,
@@ -24,5 +28,11 @@ export function renderCommand(argv: string[]): { json: RenderJson; request?: str
     touches: touches.map((t) => ({ tool: t.tool, path: t.path, injected: session.touch(t.tool, t.path).map((i) => ({ path: i.path, text: i.text })) })),
     diagnostics: a.diagnostics.map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
   };
+  const script = one(p, 'session');
+  if (script !== undefined) {
+    const result = simulateFromFile(options, script);
+    json.session = sessionJson(result);
+    for (const d of result.diagnostics) json.diagnostics.push({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message });
+  }
   return { json, request: has(p, 'request') ? renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) : undefined };
 }

@@ -41,3 +41,30 @@ export const BUNDLED_DESCRIPTION_PLACEHOLDER = '[description of a skill shipped 
 export const NEW_SKILLS_DISCOVERED = (dir: string) => `New skills discovered in ${dir}, now available via the Skill tool:\n`;
 export const SCOPED_SKILL_NOTE = (dir: string, name: string) => ` (scoped to ${dir}/ — use this instead of the unscoped "${name}" skill when the files being changed are under ${dir}/)`;
 export const NESTED_SKILL_NOTE = (skillsDir: string, dir: string) => ` (from ${skillsDir} — applies when working on files under ${dir}/)`;
+
+// After the first request (session model, src/engine/session; measured with ../shared/oracle/session.mjs)
+/** a file the session holds changed on disk: sent at the start of the next turn, notes joined by a blank line */
+export const CHANGED_NOTE = (path: string, snippet: string) =>
+  `Note: ${path} changed on disk since you last read it. That's usually deliberate, so take it as the current state rather than reverting it; if the change looks wrong, say so rather than undoing it yourself — otherwise no need to call it out. Here are the relevant changes (shown with line numbers):\n${snippet}`;
+/** hunks of a changed-file snippet are joined by this line */
+export const SNIPPET_HUNK_SEPARATOR = '\n...\n';
+export const SNIPPET_TRUNCATED = (lines: number) => `\n\n... [${lines} lines truncated] ...`;
+/** a second invocation of a skill already in the conversation */
+export const SKILL_ALREADY_LOADED = (name: string) => `Skill /${name} is already loaded above; instructions unchanged.`;
+/** appended to a skill body that has no `$ARGUMENTS` placeholder when arguments are given */
+export const SKILL_ARGUMENTS_TAIL = (args: string) => `\n\nARGUMENTS: ${args}`;
+/** after a compaction: a restored file too large to include */
+export const COMPACT_FILE_REFERENCE = (path: string) =>
+  `Note: ${path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it.`;
+/** after a compaction: the invoked skills section, per profile (2.1.235 words its second paragraph differently) */
+export const COMPACT_SKILLS_PREAMBLE = {
+  v235:
+    'The following skills were invoked EARLIER in this session (before the conversation was compacted), not on the current turn. They are shown here for context only so you remain aware of their guidelines.\n\nIMPORTANT: Do NOT re-execute these skills or perform their one-time setup actions (e.g., scheduling, creating files) again. The "## Input" sections below reflect the original arguments from when each skill was first invoked — they are NOT the user\'s current message. Only continue to apply ongoing behavioral guidelines from these skills where still relevant.\n\n',
+  v328:
+    'The following skills were invoked EARLIER in this session (before the conversation was compacted), not on the current turn. They are shown here for context only so you remain aware of their guidelines.\n\nIMPORTANT: Do NOT re-execute these skills or perform their one-time setup actions (e.g., scheduling, creating files) again. Any request or argument text embedded in the skill bodies below — for example under a "## User Request" or "## Input" heading — was captured when that skill was first invoked. It is NOT the user\'s current message and NOT a new request: do not act on it as if it were live. Only continue to apply ongoing behavioral guidelines from these skills where still relevant.\n\n',
+} as const;
+export const COMPACT_SKILL_ENTRY = (name: string, source: string, content: string) => `### Skill: ${name}\nPath: ${source}:${name}\n\n${content}`;
+export const COMPACT_SKILL_SEPARATOR = '\n\n---\n\n';
+export const COMPACT_SKILL_TRUNCATED = '\n\n[... skill content truncated for compaction; use Read on the skill path if you need the full text]';
+/** the Read tool's numbered lines: `N\tline` */
+export const numberedLine = (n: number, line: string) => `${n}\t${line}`;

@@ -10,3 +10,4 @@ export { renderStartupBlock, renderStartupSection, renderLazy } from './render.j
 export { compileMatcher, rulePatterns, splitPatterns } from './globs.js';
 export type { SkillsAnalysis, SkillEntry, LazySkillLayer, HiddenSkill } from './skills/index.js';
 export type { MemoryIndex, MemoryLocation, MemoryLine, TopicFile } from './memory.js';
+export * from './session/index.js';

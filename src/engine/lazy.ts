@@ -187,6 +187,12 @@ export function describeReason(f: LoadedFile, env: Environment): string {
   }
 }
 
+/** what a session has injected or seen read (normalized paths) */
+export interface LazyMemory {
+  injected: string[];
+  read: string[];
+}
+
 /** One Claude Code session: what has been injected or read so far. */
 export class LazySession {
   private readonly injected = new Set<string>();
@@ -218,6 +224,24 @@ export class LazySession {
       out.push({ path: f.path, content: f.content, text: entryText(f.path, '', f.content), origin: f.origin, reason: describeReason(f, env), ...(f.viaHook && { viaHook: true }) });
     }
     return out;
+  }
+
+  /** what this session has injected or seen read, to carry into a session over a changed tree */
+  memory(): LazyMemory {
+    return { injected: [...this.injected], read: [...this.read] };
+  }
+
+  /** takes over what another session (or an earlier one over the same tree) injected or saw read */
+  remember(m: LazyMemory): void {
+    for (const k of m.injected) this.injected.add(k);
+    for (const k of m.read) this.read.add(k);
+  }
+
+  /** forgets a file (deleted on disk): a later touch injects it again */
+  forget(p: string): void {
+    const k = path.normalize(p);
+    this.injected.delete(k);
+    this.read.delete(k);
   }
 
   /** the lazy plan's counters: loads recorded, replayed, and done for real (see loader.ts LoadUnit) */

@@ -28,6 +28,8 @@ export interface ClaudeProfile {
     /** CRLF in MEMORY.md becomes LF (2.1.235 keeps CR unless block comments are stripped) */
     normalizeCrlf: boolean;
   };
+  /** after the first request: changed-file notes, skill invocation, compaction (src/engine/session) */
+  session: SessionProfile;
   skills: {
     /** `- dir (fmname): …` when frontmatter `name` differs from the folder name */
     showFrontmatterName: boolean;
@@ -52,6 +54,52 @@ export interface ClaudeProfile {
     bundled: readonly BundledSkill[];
   };
 }
+
+/** Session behaviour after the first request, measured with ../shared/oracle/session.mjs (test/conformance/session). */
+export interface SessionProfile {
+  /** lines of context around each change in a "changed on disk" snippet (jsdiff structuredPatch) */
+  noteContextLines: number;
+  /** a snippet longer than this many characters is cut at a line end with a "[N lines truncated]" tail */
+  noteSnippetMaxChars: number;
+  /** snippets of one turn past this many characters in total are dropped */
+  noteTurnMaxChars: number;
+  /** after a compaction: at most this many recently read files come back, newest modification time first */
+  compactMaxFiles: number;
+  /** a file over this many tokens comes back as a reference without its text */
+  compactFileMaxTokens: number;
+  /** restored files together stay within this many tokens */
+  compactFilesBudget: number;
+  /** an invoked skill's body over this many tokens is cut for the compaction */
+  compactSkillMaxTokens: number;
+  /** invoked skills together stay within this many tokens */
+  compactSkillsBudget: number;
+  /** `/compact` does nothing (no request) on a conversation of fewer messages than this (2.1.235 skips a
+   *  single exchange without tool calls; 2.1.328 compacts it) */
+  compactMinMessages: number;
+  /** wording of the invoked-skills section (format-strings COMPACT_SKILLS_PREAMBLE) */
+  compactSkillsPreamble: 'v235' | 'v328';
+  /** built-in agent types whose first request carries no instruction files */
+  agentsWithoutInstructions: readonly string[];
+  /** built-in agent types that carry the session's startup block */
+  agentsWithInstructions: readonly string[];
+}
+
+const SESSION_2_1_235: SessionProfile = {
+  noteContextLines: 8,
+  noteSnippetMaxChars: 8192,
+  noteTurnMaxChars: 16_384,
+  compactMaxFiles: 5,
+  compactFileMaxTokens: 5000,
+  compactFilesBudget: 50_000,
+  compactSkillMaxTokens: 5000,
+  compactSkillsBudget: 25_000,
+  compactMinMessages: 3,
+  compactSkillsPreamble: 'v235',
+  agentsWithoutInstructions: ['Explore', 'Plan'],
+  agentsWithInstructions: ['general-purpose'],
+};
+
+const SESSION_2_1_328: SessionProfile = { ...SESSION_2_1_235, compactMinMessages: 2, compactSkillsPreamble: 'v328' };
 
 /** A skill shipped with Claude Code: only its name and measured size are kept, never its text. */
 export interface BundledSkill {
@@ -81,6 +129,7 @@ const V2_1_235: ClaudeProfile = {
   stripBomBeforeFrontmatter: false,
   dedupeLazyAgainstStartup: false,
   agentsMdFallback: false,
+  session: SESSION_2_1_235,
   memory: { stripInvisible: false, detailedWarning: false, systemSectionBase: 2019, legacySystemSectionBase: 12_765, normalizeCrlf: false },
   skills: {
     showFrontmatterName: false,
@@ -115,6 +164,7 @@ const V2_1_328: ClaudeProfile = {
   stripBomBeforeFrontmatter: true,
   dedupeLazyAgainstStartup: true,
   agentsMdFallback: true,
+  session: SESSION_2_1_328,
   memory: { stripInvisible: true, detailedWarning: true, systemSectionBase: 2019, legacySystemSectionBase: 12_765, normalizeCrlf: true },
   skills: {
     showFrontmatterName: true,

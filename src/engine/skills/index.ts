@@ -60,6 +60,9 @@ export interface SkillsAnalysis {
   conditional: SkillDef[];
   /** what touching `file` would add to the skills the model knows (folders below the launch directory, path-gated skills) */
   lazyFor(file: string): LazySkillLayer[];
+  /** the skill a `Skill {skill: name}` call resolves to (by its listed name or frontmatter name), with
+   *  skills hidden from the listing included (the caller decides what Claude Code does with them) */
+  find(name: string): SkillDef | undefined;
 }
 
 const PRECEDENCE_LOW_TO_HIGH: SettingsLayerName[] = ['user', 'project', 'local', 'flag', 'policy'];
@@ -107,7 +110,7 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
   const placement = usesLegacyPrompt(budgetInfo.model.canonical) ? 'system-reminder' : 'system-message';
   const empty = (why: string): SkillsAnalysis => {
     const listing = buildListing({ profile, skills: [], knownCommands: [], budget: budgetInfo.budget, cap, overrides: {}, score: () => 0 });
-    return { enabled: false, text: '', entries: [], used: 0, budget: budgetInfo.budget, cap, fullWidth: 0, overBudget: false, budgetInfo, listing, placement, hidden: [{ name: '*', reason: why }], conditional: [], lazyFor: () => [] };
+    return { enabled: false, text: '', entries: [], used: 0, budget: budgetInfo.budget, cap, fullWidth: 0, overBudget: false, budgetInfo, listing, placement, hidden: [{ name: '*', reason: why }], conditional: [], lazyFor: () => [], find: () => undefined };
   };
   if (env.bare) return empty('--bare: no Skill tool and no listing');
 
@@ -165,6 +168,10 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
     hidden,
     conditional: disk.conditional,
     lazyFor,
+    find: (name: string) => {
+      const pool = [...listed, ...known, ...disk.conditional];
+      return pool.find((s) => s.name === name) ?? pool.find((s) => s.displayName === name);
+    },
   };
 }
 

@@ -1,0 +1,68 @@
+// `render … --session TURNS.json --json`: the `session` key of the contract (docs/cli.md), one entry
+// per turn of TURNS.json, in order. What the model writes (its text, the summary), session and agent
+// ids, the transcript path and dates are not predicted and not part of it.
+import * as path from 'node:path';
+import { nodeFileAccess, simulateSession, type EngineOptions, type SessionResult } from '../engine/index.js';
+import { UsageError } from './args.js';
+
+/** a session script larger than this is refused */
+const MAX_SESSION_BYTES = 16 * 1024 * 1024;
+
+export interface SessionJson {
+  turns: {
+    prompt: string;
+    instructions: string | null;
+    changedNotes: string | null;
+    restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } | null;
+    calls: {
+      name: string;
+      input: Record<string, unknown>;
+      injected: { path: string; text: string }[];
+      skillBody: string | null;
+      agent: { type: string; instructions: string | null } | null;
+      error: string | null;
+      unknownCommands: string[];
+    }[];
+    unnoticed: { path: string; why: string }[];
+    hooks: { event: string; command: string; file: string }[];
+  }[];
+  agents: { name: string; source: string; instructions: boolean; path: string | null }[];
+}
+
+export function readSessionScript(file: string): unknown {
+  const abs = path.resolve(file);
+  const r = nodeFileAccess.readFile(abs, MAX_SESSION_BYTES);
+  if (!r.ok) throw new UsageError(`--session ${file}: ${r.code === 'EFBIG' ? `larger than ${MAX_SESSION_BYTES} bytes` : r.code === 'ENOTREG' || r.code === 'EISDIR' ? 'not a regular file' : r.message}`);
+  try {
+    return JSON.parse(Buffer.from(r.value).toString('utf8')) as unknown;
+  } catch (e) {
+    throw new UsageError(`--session ${file}: not valid JSON (${(e as Error).message.split('\n')[0]})`);
+  }
+}
+
+export function sessionJson(result: SessionResult): SessionJson {
+  return {
+    turns: result.turns.map((t) => ({
+      prompt: t.prompt,
+      instructions: t.instructions,
+      changedNotes: t.changedNotes,
+      restored: t.restored && { files: t.restored.files, references: t.restored.references, skills: t.restored.skills },
+      calls: t.calls.map((c) => ({
+        name: c.name,
+        input: c.input,
+        injected: c.injected.map((i) => ({ path: i.path, text: i.text })),
+        skillBody: c.skillBody,
+        agent: c.agent && { type: c.agent.type, instructions: c.agent.instructions },
+        error: c.error ?? null,
+        unknownCommands: c.skill?.unknownCommands ?? [],
+      })),
+      unnoticed: t.unnoticed,
+      hooks: [...t.hooks, ...t.calls.flatMap((c) => c.hooks)].map((h) => ({ event: h.event, command: h.command, file: h.file })),
+    })),
+    agents: result.agents.map((a) => ({ name: a.name, source: a.source, instructions: a.getsInstructions, path: a.path ?? null })),
+  };
+}
+
+export function simulateFromFile(options: EngineOptions, file: string): SessionResult {
+  return simulateSession(options, readSessionScript(file));
+}

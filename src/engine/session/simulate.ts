@@ -1,0 +1,484 @@
+// A whole Claude Code session, from its script (turns.ts): what each request adds, as Claude Code
+// sends it. The tree is the engine's file access with the session's edits on top (overlay.ts); the
+// disk is never written and no command (hook, `` !`cmd` ``) is ever run.
+//
+// The model of the session's memory follows what was measured on the binaries:
+// - the startup block is built once and kept until `/compact` or `/clear` rebuild it from the disk;
+// - a file's text is held by the session when the model read it, wrote it (Edit, Write), or it was
+//   injected lazily (nested CLAUDE.md, rules, their includes); the held files are kept in recency
+//   order (a touch that triggers instruction loading also touches the conditional rules already held);
+// - at the start of each turn the held files with text (injected and written ones) are compared with
+//   the disk: a changed one gets a "changed on disk" note, a deleted one is forgotten (and injected
+//   again by a later touch); files the model only read are not compared, so their edits go unnoticed;
+// - `/compact` brings back recently modified held files and the invoked skills (compaction.ts);
+//   `/clear` forgets everything.
+import * as path from 'node:path';
+import { analyze, type Analysis } from '../analysis.js';
+import { decodeUtf8 } from '../content.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { nodeFileAccess } from '../file-access.js';
+import type { EngineOptions } from '../environment.js';
+import { CHANGED_NOTE, SKILL_ALREADY_LOADED } from '../format-strings.js';
+import type { LazyMemory } from '../lazy.js';
+import type { LazyInjection, TouchTool } from '../model.js';
+import { agentTypes, type AgentType } from './agents.js';
+import { changeSnippet, heldText } from './changed-notes.js';
+import { restoreFiles, restoreSkills, type InvokedSkill, type Restoration } from './compaction.js';
+import { hookSteps, readHooks, type HookDef, type HookStep } from './hooks.js';
+import { OverlayFileAccess } from './overlay.js';
+import { skillBody } from './skill-invocation.js';
+import { parseTurns, slashCommand, type SessionCall, type SessionTurn } from './turns.js';
+
+const MAX_HELD_BYTES = 4 * 1024 * 1024;
+/** logical time between steps: every edit is newer than anything on disk before the session */
+const STEP_MS = 1000;
+
+type HeldKind = 'instruction' | 'read' | 'partial' | 'written';
+
+interface Held {
+  path: string;
+  text: string | undefined;
+  mtimeMs: number;
+  kind: HeldKind;
+  /** a conditional rule: touched again by every touch that loads instructions */
+  conditional: boolean;
+  /** a "changed on disk" note was sent for it */
+  noted?: boolean;
+}
+
+export interface ChangedNote {
+  path: string;
+  snippet: string;
+  text: string;
+}
+
+export interface UnnoticedEdit {
+  path: string;
+  /** why the model is not told */
+  why: string;
+}
+
+export interface SkillCallResult {
+  name: string;
+  path?: string;
+  /** listed, not listed (hidden), or not found */
+  status: 'loaded' | 'already-loaded' | 'forked' | 'refused' | 'unknown';
+  reason?: string;
+  unknownCommands: string[];
+  usesSessionId: boolean;
+}
+
+export interface AgentCallResult {
+  type: string;
+  /** the instructions block of the subagent's first request (same cut as the startup text), or null */
+  instructions: string | null;
+  /** the agent type is known (built-in or a file in .claude/agents) */
+  known: boolean;
+  source?: AgentType['source'];
+  path?: string;
+  /** a custom agent's body: its system prompt */
+  systemPromptChars?: number;
+  /** the instructions are the session's, as it started: files edited since are not in them */
+  stale: string[];
+}
+
+export interface CallResult {
+  name: string;
+  input: Record<string, unknown>;
+  injected: LazyInjection[];
+  /** the text block after `Launching skill: NAME`, else null */
+  skillBody: string | null;
+  skill?: SkillCallResult;
+  agent: AgentCallResult | null;
+  /** a tool call Claude Code would fail (Edit without its old text, Skill that is not there…) */
+  error?: string;
+  hooks: HookStep[];
+}
+
+export interface TurnResult {
+  index: number;
+  prompt: string;
+  command?: 'compact' | 'clear';
+  /** the startup block as this turn's first request carries it, or null (no request, or nothing loads) */
+  instructions: string | null;
+  /** the block was rebuilt from the disk for this turn (first request after /compact or /clear) */
+  rebuilt: boolean;
+  /** files whose startup text differs from what the block carries (edited since it was built) */
+  staleStartup: string[];
+  changedNotes: string | null;
+  notes: ChangedNote[];
+  unnoticed: UnnoticedEdit[];
+  restored: Restoration | null;
+  calls: CallResult[];
+  hooks: HookStep[];
+}
+
+export interface SessionResult {
+  turns: TurnResult[];
+  /** agent types the session can start, with what each gets */
+  agents: AgentType[];
+  diagnostics: Diagnostic[];
+}
+
+const TRIGGER_TOOLS: readonly string[] = ['Read', 'Edit', 'Write', 'Bash'];
+const ABS_PATH_IN_COMMAND = /(?:^|\s)(\/[^\s;|&<>'"`]+)/g;
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+class Simulation {
+  readonly overlay: OverlayFileAccess;
+  private clock: number;
+  private analysis!: Analysis;
+  private lazy!: ReturnType<Analysis['session']>;
+  /** held files, least recently used first */
+  private held = new Map<string, Held>();
+  private startupBlock: string | undefined | null = null; // null: to be (re)built
+  private startupFiles = new Map<string, string>();
+  private invoked: InvokedSkill[] = [];
+  private invokedNames = new Set<string>();
+  /** path-gated skills a touch has made available */
+  private activatedSkills = new Set<string>();
+  private pendingRestore: Restoration | null = null;
+  private sessionStarted = false;
+  private pendingSessionStart: 'startup' | 'clear' | 'compact' = 'startup';
+  private hooks: HookDef[] = [];
+  private steps = 0;
+  /** messages of the conversation since it started (or since the last /compact or /clear) */
+  private messages = 0;
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly options: EngineOptions,
+    initial: SessionTurn['before'],
+  ) {
+    this.overlay = new OverlayFileAccess(options.fs ?? nodeFileAccess);
+    this.clock = Date.now();
+    for (const e of initial) {
+      const p = path.resolve(options.cwd, 'write' in e ? e.write : e.delete);
+      if ('write' in e) this.overlay.write(p, e.content, this.now());
+      else this.overlay.delete(p);
+    }
+    this.reanalyze();
+  }
+
+  private now(): number {
+    this.clock += STEP_MS;
+    return this.clock;
+  }
+
+  /** a new analysis over the tree as it is now, keeping what the session already injected */
+  private reanalyze(): void {
+    const memory: LazyMemory | undefined = this.lazy?.memory();
+    this.analysis = analyze({ ...this.options, fs: this.overlay });
+    this.lazy = this.analysis.session();
+    if (memory) this.lazy.remember(memory);
+    this.hooks = readHooks(this.analysis.settings);
+  }
+
+  private readText(p: string): string | undefined {
+    const r = this.overlay.readFile(p, MAX_HELD_BYTES);
+    return r.ok ? decodeUtf8(r.value) : undefined;
+  }
+
+  private mtime(p: string): number | undefined {
+    const s = this.overlay.stat(p);
+    return s.ok && s.value.kind === 'file' ? s.value.mtimeMs : undefined;
+  }
+
+  /** set (or refresh) a held file: it becomes the most recently used */
+  private hold(p: string, kind: HeldKind, conditional = false): void {
+    const key = path.normalize(p);
+    const prev = this.held.get(key);
+    const mtimeMs = this.mtime(key);
+    if (mtimeMs === undefined) return;
+    this.held.delete(key);
+    // a file injected and then read (or written) keeps its text; a partial read never replaces a whole one
+    const k: HeldKind = prev && kind === 'partial' ? prev.kind : prev?.kind === 'instruction' && kind === 'read' ? 'instruction' : kind;
+    this.held.set(key, { path: key, text: k === 'read' || k === 'partial' ? undefined : this.readText(key), mtimeMs, kind: k, conditional: conditional || !!prev?.conditional });
+  }
+
+  private bump(key: string): void {
+    const h = this.held.get(key);
+    if (!h) return;
+    this.held.delete(key);
+    this.held.set(key, h);
+  }
+
+  private ensureStartup(): { text: string | null; rebuilt: boolean } {
+    let rebuilt = false;
+    if (this.startupBlock === null) {
+      this.startupBlock = this.analysis.startupText;
+      this.startupFiles = new Map(this.analysis.startup.map((e) => [e.path, e.content]));
+      rebuilt = this.sessionStarted;
+      this.sessionStarted = true;
+    }
+    return { text: this.startupBlock ?? null, rebuilt };
+  }
+
+  /** startup files whose text on disk no longer matches the block the session holds */
+  private staleStartup(): string[] {
+    const now = new Map(this.analysis.startup.map((e) => [e.path, e.content]));
+    const out: string[] = [];
+    for (const [p, c] of this.startupFiles) if (now.get(p) !== c) out.push(p);
+    for (const p of now.keys()) if (!this.startupFiles.has(p)) out.push(p);
+    return out;
+  }
+
+  private applyEdits(turn: SessionTurn): string[] {
+    const changed: string[] = [];
+    for (const e of turn.before) {
+      const p = path.resolve(this.options.cwd, 'write' in e ? e.write : e.delete);
+      if ('write' in e) this.overlay.write(p, e.content, this.now());
+      else this.overlay.delete(p);
+      changed.push(p);
+    }
+    if (changed.length) this.reanalyze();
+    return changed;
+  }
+
+  private changedOnDisk(edited: string[]): { notes: ChangedNote[]; unnoticed: UnnoticedEdit[] } {
+    const p = this.analysis.profile.session;
+    const notes: ChangedNote[] = [];
+    const unnoticed: UnnoticedEdit[] = [];
+    let total = 0;
+    const mostRecentFirst = [...this.held.values()].reverse();
+    for (const h of mostRecentFirst) {
+      const m = this.mtime(h.path);
+      if (m === undefined) {
+        this.held.delete(h.path);
+        this.lazy.forget(h.path);
+        if (h.kind === 'instruction') unnoticed.push({ path: h.path, why: 'deleted: the model keeps its earlier text; a later touch of a file below its folder loads it again if it comes back' });
+        continue;
+      }
+      if (m <= h.mtimeMs) continue;
+      if (h.kind === 'read' || h.kind === 'partial') {
+        unnoticed.push({ path: h.path, why: h.noted ? 'changed again after a note: Claude Code tells the model of a file once, the model keeps the text of that note' : 'the model only read it: Claude Code does not tell it that the file changed (it still holds the earlier text)' });
+        continue;
+      }
+      const now = this.readText(h.path);
+      if (now === undefined || h.text === undefined) continue;
+      const snippet = changeSnippet(heldText(h.text), heldText(now), p);
+      // Claude Code reads the file again for the note, as the Read tool does: from then on it holds it like
+      // a file the model read, and a further edit gets no note (measured)
+      this.held.delete(h.path);
+      this.held.set(h.path, { ...h, text: undefined, mtimeMs: m, kind: 'read', noted: true });
+      if (!snippet) continue;
+      if (total >= p.noteTurnMaxChars) {
+        unnoticed.push({ path: h.path, why: `the turn's notes are past ${p.noteTurnMaxChars.toLocaleString('en-US')} characters: this change is not shown` });
+        continue;
+      }
+      total += snippet.length;
+      notes.push({ path: h.path, snippet, text: CHANGED_NOTE(h.path, snippet) });
+    }
+    // startup files, skills and other files that the session does not compare
+    for (const e of edited) {
+      const key = path.normalize(e);
+      if (this.held.has(key) || notes.some((n) => n.path === key) || unnoticed.some((u) => u.path === key)) continue;
+      if (this.startupFiles.has(key)) unnoticed.push({ path: key, why: 'a startup file: the session keeps the text it started with until /compact or /clear' });
+      else if (this.invoked.some((s) => s.path === key)) unnoticed.push({ path: key, why: 'an invoked skill: the model keeps the body it was given (a compaction brings that body back, not the new one)' });
+    }
+    return { notes, unnoticed };
+  }
+
+  private touch(tool: TouchTool, target: string, kind: HeldKind | undefined): LazyInjection[] {
+    if (kind) this.hold(target, kind);
+    const triggers = this.analysis.profile.lazyTriggers.includes(tool);
+    if (triggers) for (const h of [...this.held.values()]) if (h.conditional) this.bump(h.path);
+    const injected = this.lazy.touch(tool, target);
+    for (const layer of this.analysis.skills.lazyFor(target)) if (layer.kind === 'path-gated') for (const n of layer.names) this.activatedSkills.add(n);
+    for (const i of injected) this.hold(i.path, 'instruction', i.origin.kind === 'rule' && !!(i.origin.globs && i.origin.globs.length));
+    return injected;
+  }
+
+  private call(c: SessionCall): CallResult {
+    const base: CallResult = { name: c.name, input: c.input, injected: [], skillBody: null, agent: null, hooks: [] };
+    const filePath = str(c.input.file_path);
+    const abs = filePath !== undefined ? path.resolve(this.options.cwd, filePath) : undefined;
+    switch (c.name) {
+      case 'Read': {
+        if (!abs) return { ...base, error: 'Read needs a file_path' };
+        const partial = c.input.offset !== undefined || c.input.limit !== undefined;
+        const exists = this.mtime(abs) !== undefined;
+        base.injected = this.touch('Read', abs, exists ? (partial ? 'partial' : 'read') : undefined);
+        break;
+      }
+      case 'Edit': {
+        if (!abs) return { ...base, error: 'Edit needs a file_path' };
+        const before = this.readText(abs);
+        const oldS = str(c.input.old_string) ?? '';
+        const newS = str(c.input.new_string) ?? '';
+        if (before === undefined || !oldS || !before.includes(oldS)) return { ...base, error: `Edit fails: ${before === undefined ? 'the file does not exist' : 'old_string is not in the file'}` };
+        const after = c.input.replace_all === true ? before.split(oldS).join(newS) : before.replace(oldS, () => newS);
+        this.overlay.write(abs, after, this.now());
+        this.reanalyze();
+        base.injected = this.touch('Edit', abs, 'written');
+        break;
+      }
+      case 'Write': {
+        if (!abs) return { ...base, error: 'Write needs a file_path' };
+        this.overlay.write(abs, str(c.input.content) ?? '', this.now());
+        this.reanalyze();
+        base.injected = this.touch('Write', abs, 'written');
+        break;
+      }
+      case 'Bash': {
+        const command = str(c.input.command) ?? '';
+        for (const m of command.matchAll(ABS_PATH_IN_COMMAND)) base.injected.push(...this.touch('Bash', m[1]!, undefined));
+        break;
+      }
+      case 'Skill':
+        return this.skill(base);
+      case 'Agent':
+        return this.agent(base, str(c.input.subagent_type) ?? 'general-purpose');
+      default:
+        break;
+    }
+    base.hooks = hookSteps(this.hooks, 'PostToolUse', c.name);
+    return base;
+  }
+
+  private skill(base: CallResult): CallResult {
+    const name = str(base.input.skill)?.replace(/^\//, '') ?? '';
+    const args = str(base.input.args) ?? '';
+    const def = this.analysis.skills.find(name);
+    const result = (s: SkillCallResult, extra: Partial<CallResult> = {}): CallResult => ({ ...base, skill: s, hooks: hookSteps(this.hooks, 'PostToolUse', 'Skill'), ...extra });
+    if (!def || !def.path) return result({ name, status: 'unknown', unknownCommands: [], usesSessionId: false }, { error: `Unknown skill: ${name}` });
+    if (def.disableModelInvocation) return result({ name: def.name, path: def.path, status: 'refused', reason: 'disable-model-invocation: only the user can run it', unknownCommands: [], usesSessionId: false }, { error: 'disable-model-invocation' });
+    if (def.paths && def.paths.length && !this.activatedSkills.has(def.name))
+      return result({ name: def.name, path: def.path, status: 'unknown', reason: 'path-gated: not available before a matching file is touched', unknownCommands: [], usesSessionId: false }, { error: `Unknown skill: ${name}` });
+    if (this.invokedNames.has(def.name)) return result({ name: def.name, path: def.path, status: 'already-loaded', unknownCommands: [], usesSessionId: false }, { skillBody: SKILL_ALREADY_LOADED(def.name) });
+    const body = skillBody(this.analysis.env, this.analysis.profile, def, args);
+    if (!body) return result({ name: def.name, path: def.path, status: 'unknown', reason: 'its file cannot be read', unknownCommands: [], usesSessionId: false }, { error: 'unreadable skill' });
+    const info = { name: def.name, path: def.path, unknownCommands: body.unknownCommands, usesSessionId: body.usesSessionId };
+    if (body.fork) {
+      const agent = this.agentResult(body.fork.agent);
+      return result({ ...info, status: 'forked', reason: `context: fork: runs as a ${body.fork.agent} subagent` }, { agent });
+    }
+    this.invokedNames.add(def.name);
+    this.invoked.push({ name: def.name, source: skillSource(def.source), content: body.text, at: this.steps++, path: def.path });
+    return result({ ...info, status: 'loaded' }, { skillBody: body.text.trimEnd() });
+  }
+
+  private agentResult(type: string): AgentCallResult {
+    const t = agentTypes(this.analysis.env, this.analysis.profile).find((a) => a.name === type);
+    const { text } = this.ensureStartup();
+    if (!t) return { type, instructions: null, known: false, stale: [] };
+    return {
+      type,
+      instructions: t.getsInstructions ? text : null,
+      known: true,
+      source: t.source,
+      path: t.path,
+      systemPromptChars: t.systemPromptChars,
+      stale: t.getsInstructions ? this.staleStartup() : [],
+    };
+  }
+
+  private agent(base: CallResult, type: string): CallResult {
+    const agent = this.agentResult(type);
+    return { ...base, agent, hooks: hookSteps(this.hooks, 'PostToolUse', 'Agent'), ...(!agent.known && { error: `Agent type '${type}' not found` }) };
+  }
+
+  private restoreNow(): Restoration {
+    const startup = new Set(this.startupFiles.keys());
+    const candidates = [...this.held.values()]
+      .filter((h) => !startup.has(h.path))
+      .map((h) => ({ path: h.path, mtimeMs: h.mtimeMs, current: this.readText(h.path) }));
+    const files = restoreFiles(candidates, this.analysis.profile.session);
+    const skills = restoreSkills(this.invoked, this.analysis.profile.session);
+    // what the session holds after the compaction: the files that came back, as they are now, and
+    // nothing else (a rule or nested file that did not come back is injected again by a later touch);
+    // Claude Code does not compare them with the disk any more (measured: an edit after the compaction
+    // gets no note)
+    const next = new Map<string, Held>();
+    for (const f of [...files.files].reverse()) {
+      const h = this.held.get(f.path)!;
+      next.set(f.path, { ...h, text: undefined, mtimeMs: this.mtime(f.path) ?? h.mtimeMs, kind: 'read' });
+    }
+    this.held = next;
+    this.lazy = this.analysis.session();
+    const back = [...files.files.map((f) => f.path), ...files.references];
+    this.lazy.remember({ injected: back, read: [] });
+    return { ...files, ...skills };
+  }
+
+  turn(t: SessionTurn, index: number): TurnResult {
+    const edited = this.applyEdits(t);
+    const command = slashCommand(t.prompt);
+    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, calls: [], hooks: [] };
+    if (command === 'compact' && this.messages < this.analysis.profile.session.compactMinMessages) return out;
+    if (command === 'clear') {
+      this.messages = 0;
+      this.held.clear();
+      this.lazy = this.analysis.session();
+      this.invoked = [];
+      this.invokedNames.clear();
+      this.pendingRestore = null;
+      this.startupBlock = null;
+      this.pendingSessionStart = 'clear';
+      return out;
+    }
+    const first = !this.sessionStarted;
+    const { text, rebuilt } = this.ensureStartup();
+    out.instructions = text;
+    out.rebuilt = rebuilt;
+    out.staleStartup = this.staleStartup();
+    if (first || this.pendingSessionStart !== 'startup' || rebuilt) {
+      out.hooks.push(...hookSteps(this.hooks, 'SessionStart', this.pendingSessionStart));
+      this.pendingSessionStart = 'startup';
+    }
+    if (command === 'compact') {
+      this.messages = 0;
+      this.pendingRestore = this.restoreNow();
+      this.startupBlock = null;
+      this.pendingSessionStart = 'compact';
+      return out;
+    }
+    if (this.pendingRestore) {
+      const r = this.pendingRestore;
+      if (r.files.length || r.references.length || r.skills !== null) out.restored = r;
+      this.pendingRestore = null;
+    }
+    const { notes, unnoticed } = first ? { notes: [], unnoticed: [] } : this.changedOnDisk(edited);
+    out.notes = notes;
+    out.unnoticed = unnoticed;
+    out.changedNotes = notes.length ? notes.map((n) => n.text).join('\n\n') : null;
+    out.hooks.push(...hookSteps(this.hooks, 'UserPromptSubmit', t.prompt));
+    for (const c of t.calls) out.calls.push(this.call(c));
+    this.messages += 2 + 2 * t.calls.length;
+    return out;
+  }
+
+  agents(): AgentType[] {
+    return agentTypes(this.analysis.env, this.analysis.profile);
+  }
+}
+
+function skillSource(s: string): string {
+  switch (s) {
+    case 'user':
+      return 'userSettings';
+    case 'policy':
+      return 'policySettings';
+    case 'plugin':
+      return 'plugin';
+    default:
+      return 'projectSettings';
+  }
+}
+
+/** simulate a session script (TURNS.json as parsed JSON) over the tree the options describe */
+export function simulateSession(options: EngineOptions, script: unknown): SessionResult {
+  const { turns, problems } = parseTurns(script);
+  const diagnostics: Diagnostic[] = problems.map((m) => ({ path: '<session>', severity: 'error', rule: 'session-invalid', message: m }));
+  // edits of the first turn happen before the session starts (session.mjs refuses them)
+  const first = turns[0];
+  const sim = new Simulation(options, first ? first.before : []);
+  if (first) first.before = [];
+  const result = turns.map((t, i) => sim.turn(t, i));
+  return { turns: result, agents: sim.agents(), diagnostics };
+}
+
+export { TRIGGER_TOOLS };

@@ -1,0 +1,65 @@
+// The session script: the format of ../shared/oracle/session.mjs's TURNS.json. Each turn: optional
+// `before` edits on disk (between turns), the user's `prompt` (a slash command such as /compact or
+// /clear is a prompt too), and the model's scripted tool `calls`. Read from an untrusted file: every
+// problem is reported, nothing throws.
+
+export type SessionEdit = { write: string; content: string } | { delete: string };
+
+export interface SessionCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface SessionTurn {
+  before: SessionEdit[];
+  prompt: string;
+  calls: SessionCall[];
+}
+
+/** bounds on a script, so that a hostile file cannot make the engine work without end */
+export const MAX_TURNS = 500;
+export const MAX_CALLS_PER_TURN = 500;
+export const MAX_EDITS_PER_TURN = 500;
+export const MAX_EDIT_CHARS = 4 * 1024 * 1024;
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: string[] } {
+  const problems: string[] = [];
+  const turns: SessionTurn[] = [];
+  if (!Array.isArray(value)) return { turns, problems: ['the session script must be a JSON list of turns'] };
+  if (value.length > MAX_TURNS) problems.push(`the session script has ${value.length} turns; only the first ${MAX_TURNS} are simulated`);
+  value.slice(0, MAX_TURNS).forEach((t, i) => {
+    const where = `turn ${i + 1}`;
+    if (!isObject(t)) return problems.push(`${where}: not an object`);
+    if (typeof t.prompt !== 'string') problems.push(`${where}: "prompt" must be a string`);
+    const before: SessionEdit[] = [];
+    if (t.before !== undefined) {
+      if (!Array.isArray(t.before)) problems.push(`${where}: "before" must be a list`);
+      else
+        for (const e of t.before.slice(0, MAX_EDITS_PER_TURN)) {
+          if (isObject(e) && typeof e.write === 'string' && typeof e.content === 'string' && e.content.length <= MAX_EDIT_CHARS) before.push({ write: e.write, content: e.content });
+          else if (isObject(e) && typeof e.delete === 'string') before.push({ delete: e.delete });
+          else problems.push(`${where}: an edit must be {"write": PATH, "content": TEXT} (at most ${MAX_EDIT_CHARS} characters) or {"delete": PATH}`);
+        }
+      if (i === 0 && before.length) problems.push('turn 1: a "before" list on the first turn is applied before the session starts');
+    }
+    const calls: SessionCall[] = [];
+    if (t.calls !== undefined) {
+      if (!Array.isArray(t.calls)) problems.push(`${where}: "calls" must be a list`);
+      else
+        for (const c of t.calls.slice(0, MAX_CALLS_PER_TURN)) {
+          if (isObject(c) && typeof c.name === 'string' && isObject(c.input)) calls.push({ name: c.name, input: c.input });
+          else problems.push(`${where}: a call must be {"name": TOOL, "input": {…}}`);
+        }
+    }
+    turns.push({ before, prompt: typeof t.prompt === 'string' ? t.prompt : '', calls });
+  });
+  return { turns, problems };
+}
+
+/** `/compact` and `/clear` (with or without arguments); any other prompt is an ordinary user message */
+export function slashCommand(prompt: string): 'compact' | 'clear' | undefined {
+  const m = /^\/(compact|clear)(?:\s|$)/.exec(prompt.trim());
+  return m ? (m[1] as 'compact' | 'clear') : undefined;
+}

@@ -1,0 +1,196 @@
+// A whole real Claude Code session, offline: several turns in ONE `claude -p` process (stream-json
+// input), each turn's edits applied on disk before its prompt, the model's side scripted (the turn's
+// calls as tool_use answers, then a text answer), every request recorded with the turn it belongs to.
+// Modelled on ../shared/oracle/session.mjs (same TURNS.json), with two differences: it listens on a
+// random loopback port, and instead of sleeping past the file system's time granularity it gives every
+// edited file a modification time later than any before it.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+
+export interface DriverTurn {
+  before?: ({ write: string; content: string } | { delete: string })[];
+  prompt: string;
+  calls?: { name: string; input: Record<string, unknown> }[];
+}
+
+export interface RecordedSessionRequest {
+  index: number;
+  kind: 'main' | 'compact' | 'other';
+  turn: number;
+  url: string;
+  body: string;
+}
+
+export interface SessionRun {
+  requests: RecordedSessionRequest[];
+  turnsAnswered: number;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface DriverOptions {
+  bin: string;
+  cwd: string;
+  home: string;
+  turns: DriverTurn[];
+  /** extra environment (scenario env) */
+  env?: Record<string, string>;
+  /** extra CLI arguments */
+  args?: string[];
+  timeoutMs?: number;
+  /** prefix for the command (e.g. setpriv …) */
+  wrapper?: string[];
+}
+
+const MARK = 'MAIN_SESSION_SUMMARY';
+type Msg = { role?: string; content?: unknown };
+
+function firstText(m: Msg | undefined): string {
+  if (!m) return '';
+  if (typeof m.content === 'string') return m.content;
+  return Array.isArray(m.content) ? (m.content as { text?: string }[]).map((c) => c.text ?? '').join('\n') : '';
+}
+
+function sse(res: http.ServerResponse, model: string, n: number, blocks: Record<string, unknown>[], stop: string): void {
+  const msg = { id: `msg_${n}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: null, usage: { input_tokens: 10, output_tokens: 5 } };
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const ev = (t: string, d: unknown) => res.write(`event: ${t}\ndata: ${JSON.stringify(d)}\n\n`);
+  ev('message_start', { type: 'message_start', message: { ...msg, content: [] } });
+  blocks.forEach((b, i) => {
+    const start = b.type === 'text' ? { type: 'text', text: '' } : { ...b, input: {} };
+    const delta = b.type === 'text' ? { type: 'text_delta', text: b.text } : { type: 'input_json_delta', partial_json: JSON.stringify(b.input) };
+    ev('content_block_start', { type: 'content_block_start', index: i, content_block: start });
+    ev('content_block_delta', { type: 'content_block_delta', index: i, delta });
+    ev('content_block_stop', { type: 'content_block_stop', index: i });
+  });
+  ev('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  ev('message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+export async function runSession(o: DriverOptions): Promise<SessionRun> {
+  const turns = o.turns;
+  const requests: RecordedSessionRequest[] = [];
+  let turn = 0;
+  let queue: { name: string; input: Record<string, unknown> }[] = [];
+  let n = 0;
+  // every edit gets a modification time past everything before it, close to the real time (no
+  // waiting on the file system's time granularity)
+  let stamp = 0;
+
+  const isMain = (p: { messages?: Msg[] }) => {
+    const first = firstText(p.messages?.[0]);
+    return first.includes(MARK) || turns.slice(0, turn + 1).some((t) => !t.prompt.startsWith('/') && first.includes(t.prompt));
+  };
+  const isCompaction = (p: { messages?: Msg[] }) => {
+    const lastUser = [...(p.messages ?? [])].reverse().find((m) => m.role === 'user');
+    return /create a detailed summary of the conversation/i.test(JSON.stringify(lastUser ?? ''));
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const index = n++;
+      let p: { messages?: Msg[]; model?: string; stream?: boolean } = {};
+      try {
+        p = JSON.parse(body) as typeof p;
+      } catch {
+        /* not JSON */
+      }
+      const url = req.url ?? '';
+      const post = req.method === 'POST' && url.startsWith('/v1/messages');
+      const main = post && !url.includes('count_tokens') && Array.isArray(p.messages) && isMain(p);
+      const kind = main ? (isCompaction(p) ? 'compact' : 'main') : 'other';
+      requests.push({ index, kind, turn, url, body });
+      if (!post) {
+        res.writeHead(404);
+        res.end('{}');
+        return;
+      }
+      if (url.includes('count_tokens')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ input_tokens: Math.ceil(body.length / 4) }));
+        return;
+      }
+      const model = p.model ?? 'mock';
+      const reply = (blocks: Record<string, unknown>[], stop: string) => {
+        if (p.stream) return sse(res, model, index, blocks, stop);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage: { input_tokens: 10, output_tokens: 5 }, content: blocks }));
+      };
+      if (kind === 'compact') return reply([{ type: 'text', text: `<summary>${MARK}</summary>` }], 'end_turn');
+      if (kind === 'main' && queue.length) {
+        const c = queue.shift()!;
+        return reply([{ type: 'tool_use', id: `toolu_${index}`, name: c.name, input: c.input }], 'tool_use');
+      }
+      return reply([{ type: 'text', text: kind === 'main' ? `done ${turn}` : 'OK' }], 'end_turn');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  Object.assign(env, o.env ?? {}, {
+    HOME: o.home,
+    PWD: o.cwd,
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ANTHROPIC_API_KEY: 'sk-oracle-dummy',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  });
+  const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+  if (!(o.args ?? []).includes('--allowedTools')) args.push('--allowedTools', 'Read,Glob,Grep,Edit,Write,Bash,Skill,Agent');
+  args.push(...(o.args ?? []));
+  const timeoutS = String(Math.ceil((o.timeoutMs ?? 180_000) / 1000));
+  const [cmd, ...pre] = [...(o.wrapper ?? []), 'timeout', timeoutS, o.bin];
+  const child = spawn(cmd!, [...pre, ...args], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+
+  const startTurn = (k: number) => {
+    const t = turns[k]!;
+    turn = k;
+    for (const e of t.before ?? []) {
+      if ('write' in e) {
+        fs.mkdirSync(path.dirname(e.write), { recursive: true });
+        fs.writeFileSync(e.write, e.content);
+        stamp = Math.max(Date.now() / 1000, stamp + 0.01);
+        fs.utimesSync(e.write, stamp, stamp);
+      } else fs.rmSync(e.delete, { recursive: true, force: true });
+    }
+    queue = [...(t.calls ?? [])];
+    child.stdin.write(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: t.prompt }] } }) + '\n');
+  };
+  let buf = '';
+  let done = 0;
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    buf += d.toString();
+    let i: number;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      let ev: { type?: string };
+      try {
+        ev = JSON.parse(line) as { type?: string };
+      } catch {
+        continue;
+      }
+      if (ev.type !== 'result') continue;
+      done++;
+      if (done < turns.length) startTurn(done);
+      else child.stdin.end();
+    }
+  });
+  startTurn(0);
+  const exitCode = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  await new Promise<void>((r) => server.close(() => r()));
+  return { requests, turnsAnswered: done, exitCode, stdout, stderr };
+}

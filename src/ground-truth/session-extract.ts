@@ -1,0 +1,220 @@
+// What a recorded session (session-driver.ts) sent, per turn, in the shape of `render --session --json`
+// (docs/cli.md): the startup block of the turn's first request, the "changed on disk" notes at its
+// start, what came back after a compaction, and per call the lazy injections, the skill body and the
+// subagent's instructions. Layouts of both wire formats (2.1.235's `# claudeMd` section and system
+// messages; 2.1.328's own reminders) are read.
+import { PREAMBLE } from '../engine/format-strings.js';
+import { extract, wireFormat } from './extract.js';
+import type { RecordedSessionRequest } from './session-driver.js';
+
+type Part = { type?: string; text?: string; content?: unknown; tool_use_id?: string; id?: string; name?: string; input?: unknown };
+type Msg = { role?: string; content?: string | Part[] };
+type Body = { messages?: Msg[] };
+
+export interface ExtractedCall {
+  name: string;
+  input: unknown;
+  injected: string[];
+  skillBody: string | null;
+  agent: { type: string; instructions: string | null } | null;
+}
+
+export interface ExtractedTurn {
+  prompt: string;
+  /** no request was sent for this turn (/clear) */
+  requests: number;
+  instructions: string | null;
+  changedNotes: string | null;
+  restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } | null;
+  calls: ExtractedCall[];
+}
+
+const SR_OPEN = '<system-reminder>\n';
+const SR_CLOSE = '\n</system-reminder>';
+const TOTAL_TOKENS = /\n*<total_tokens>\d+ tokens left<\/total_tokens>\s*$/;
+const READ_CALL = 'Called the Read tool with the following input: ';
+const READ_RESULT = 'Result of calling the Read tool:\n';
+const SKILLS_HEAD = 'The following skills were invoked EARLIER in this session';
+const REFERENCE = /Note: (\/[^\n]*?) was read before the last conversation was summarized, but the contents are too large to include\./g;
+/** what follows the invoked-skills section in the same message */
+const AFTER_SKILLS = /\n\n(?=Available agent types for the Agent tool:|The following deferred tools|# [A-Z][a-z]+\n|<total_tokens>|You are powered by|Called the Read tool)/g;
+
+function parse(body: string): Body {
+  try {
+    return JSON.parse(body) as Body;
+  } catch {
+    return {};
+  }
+}
+
+function texts(m: Msg): string[] {
+  if (typeof m.content === 'string') return [m.content];
+  return (m.content ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text!);
+}
+
+/** the startup block anywhere in the request's user messages (after a compaction it is no longer in messages[0]) */
+export function findStartup(body: Body, version: string): string | null {
+  const own = wireFormat(version) === 'own-reminder';
+  for (const m of body.messages ?? []) {
+    if (m.role !== 'user') continue;
+    for (const t of texts(m)) {
+      if (own) {
+        if (t.startsWith(SR_OPEN + PREAMBLE)) return t.endsWith(SR_CLOSE) ? t.slice(SR_OPEN.length, -SR_CLOSE.length) : t.slice(SR_OPEN.length);
+      } else {
+        const start = t.indexOf('# claudeMd\n');
+        if (start < 0) continue;
+        const end = t.lastIndexOf('\n# currentDate');
+        return end > start ? t.slice(start + '# claudeMd\n'.length, end) : t.slice(start + '# claudeMd\n'.length);
+      }
+    }
+  }
+  return null;
+}
+
+/** a message as JSON without its cache breakpoints (they move to the last block of each request), its
+ *  content as blocks (a later request may send a one-block message as a plain string) */
+function key(m: Msg): string {
+  const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+  return JSON.stringify({ role: m.role, content }, (k, v: unknown) => (k === 'cache_control' ? undefined : v));
+}
+
+/** messages of `body` past the common prefix with `prev` */
+function newMessages(body: Body, prev: Body | undefined): Msg[] {
+  const msgs = body.messages ?? [];
+  if (!prev) return msgs;
+  const old = prev.messages ?? [];
+  let i = 0;
+  while (i < Math.min(old.length, msgs.length) && key(old[i]!) === key(msgs[i]!)) i++;
+  return msgs.slice(i);
+}
+
+const CHANGED_LINE = /(?:^|\n)(Note: \/[^\n]*? changed on disk since you last read it\.)/;
+
+function changedNotes(msgs: Msg[]): string | null {
+  for (const m of msgs)
+    for (const t of texts(m)) {
+      const hit = CHANGED_LINE.exec(t);
+      if (!hit) continue;
+      let s = t.slice(hit.index + (t[hit.index] === '\n' ? 1 : 0)).replace(TOTAL_TOKENS, '');
+      if (s.endsWith(SR_CLOSE)) s = s.slice(0, -SR_CLOSE.length);
+      return s.trimEnd();
+    }
+  return null;
+}
+
+function restored(msgs: Msg[]): ExtractedTurn['restored'] {
+  const all = msgs.flatMap(texts).join('\u0000');
+  if (!all.includes(READ_CALL) && !all.includes(SKILLS_HEAD) && !/was read before the last conversation was summarized/.test(all)) return null;
+  const files: { path: string; text: string }[] = [];
+  let at = 0;
+  for (;;) {
+    const c = all.indexOf(READ_CALL, at);
+    if (c < 0) break;
+    const lineEnd = all.indexOf('\n', c);
+    let input: { file_path?: string } = {};
+    try {
+      input = JSON.parse(all.slice(c + READ_CALL.length, lineEnd)) as typeof input;
+    } catch {
+      /* not an input line */
+    }
+    const r = all.indexOf(READ_RESULT, lineEnd);
+    if (r < 0) break;
+    const from = r + READ_RESULT.length;
+    const ends = [all.indexOf(SR_CLOSE, from), all.indexOf('\n\n', from), all.indexOf('\u0000', from)].filter((x) => x >= 0);
+    const to = ends.length ? Math.min(...ends) : all.length;
+    files.push({ path: input.file_path ?? '?', text: all.slice(from, to) });
+    at = to;
+  }
+  const references = [...all.matchAll(REFERENCE)].map((m) => m[1]!);
+  let skills: string | null = null;
+  const s = all.indexOf(SKILLS_HEAD);
+  if (s >= 0) {
+    let block = all.slice(s);
+    const nul = block.indexOf('\u0000');
+    if (nul >= 0) block = block.slice(0, nul);
+    const last = block.lastIndexOf('\n### Skill: ');
+    AFTER_SKILLS.lastIndex = Math.max(0, last);
+    const m = AFTER_SKILLS.exec(block);
+    skills = (m ? block.slice(0, m.index) : block.replace(TOTAL_TOKENS, '')).trimEnd();
+  }
+  return { files, references, skills };
+}
+
+/** the text block after a `Launching skill:` tool_result (its skill body), or null */
+function skillBodyOf(body: Body, toolUseId: string | undefined): string | null {
+  for (const m of body.messages ?? []) {
+    if (m.role !== 'user' || typeof m.content === 'string') continue;
+    const ps = m.content ?? [];
+    const k = ps.findIndex((p) => p.type === 'tool_result' && p.tool_use_id === toolUseId);
+    if (k < 0) continue;
+    const result = typeof ps[k]!.content === 'string' ? (ps[k]!.content as string) : '';
+    if (!result.startsWith('Launching skill: ')) return null;
+    const next = ps.slice(k + 1).find((p) => p.type === 'text' && typeof p.text === 'string' && !p.text.startsWith(SR_OPEN));
+    return next ? next.text!.trimEnd() : null;
+  }
+  return null;
+}
+
+function toolUses(body: Body): Part[] {
+  return (body.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content)).flatMap((m) => (m.content as Part[]).filter((p) => p.type === 'tool_use'));
+}
+
+/** the first request of a subagent: its first user message ends with the prompt it was given */
+function subagentFirst(others: RecordedSessionRequest[], needle: string, used: Set<number>): Body | undefined {
+  for (const r of others) {
+    if (used.has(r.index)) continue;
+    const b = parse(r.body);
+    const m0 = b.messages?.[0];
+    if (!m0 || m0.role !== 'user' || (b.messages?.length ?? 0) > 2) continue;
+    if (texts(m0).some((t) => t === needle || t.includes(needle))) {
+      used.add(r.index);
+      return b;
+    }
+  }
+  return undefined;
+}
+
+export function extractSession(requests: RecordedSessionRequest[], turns: { prompt: string; calls?: { name: string; input: Record<string, unknown> }[] }[], version: string): ExtractedTurn[] {
+  const out: ExtractedTurn[] = [];
+  let prevLast: Body | undefined;
+  const used = new Set<number>();
+  turns.forEach((t, k) => {
+    const mine = requests.filter((r) => r.turn === k && (r.kind === 'main' || r.kind === 'compact'));
+    const others = requests.filter((r) => r.turn === k && r.kind === 'other' && r.url.startsWith('/v1/messages') && !r.url.includes('count_tokens'));
+    const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [] };
+    out.push(turn);
+    if (mine.length === 0) return;
+    const first = parse(mine[0]!.body);
+    const last = parse(mine[mine.length - 1]!.body);
+    turn.instructions = findStartup(first, version);
+    const fresh = newMessages(first, prevLast);
+    turn.changedNotes = changedNotes(fresh);
+    if (k > 0 && turns[k - 1]!.prompt.trim().startsWith('/compact')) turn.restored = restored(fresh);
+    const calls = t.calls ?? [];
+    if (calls.length) {
+      const touches = extract(last as Parameters<typeof extract>[0], version).touches.slice(-calls.length);
+      const uses = toolUses(last).slice(-calls.length);
+      calls.forEach((c, i) => {
+        const touch = touches[i];
+        const use = uses[i];
+        let agent: ExtractedCall['agent'] = null;
+        const skillBody = c.name === 'Skill' ? skillBodyOf(last, use?.id) : null;
+        if (c.name === 'Agent') {
+          const prompt = typeof c.input.prompt === 'string' ? c.input.prompt : '';
+          const b = subagentFirst(others, prompt, used);
+          agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(b, version) : null };
+        }
+        if (c.name === 'Skill' && skillBody === null) {
+          const result = touch?.result ?? '';
+          if (/completed \(forked execution\)/.test(result)) {
+            const b = subagentFirst(others, 'Base directory for this skill: ', used);
+            agent = { type: 'fork', instructions: b ? findStartup(b, version) : null };
+          }
+        }
+        turn.calls.push({ name: c.name, input: c.input, injected: touch ? touch.injected : [], skillBody, agent });
+      });
+    }
+    prevLast = last;
+  });
+  return out;
+}

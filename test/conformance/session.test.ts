@@ -1,0 +1,106 @@
+// Session conformance (issue 12): every scenario of session/scenarios.ts through the real binaries of
+// 2.1.235, 2.1.328 and 2.1.332, one whole multi-turn session each, compared byte for byte with
+// `claude-layers render --session TURNS.json --json` on every judged key of every turn: the startup
+// block, the "changed on disk" notes, what comes back after /compact (files, references, skills), and
+// per call the lazy injections, the skill body and the subagent's instructions.
+//   node --import tsx --test test/conformance/session.test.ts
+//   SESSION_ONLY=name,name SESSION_VERSIONS=2.1.328 SESSION_CONCURRENCY=2 … to narrow it down.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { claudeBin, ENGINE_CLI, REPO_DIR } from './capture.js';
+import { firstDiff } from './compare.js';
+import type { ClaudeVersion } from './scenario.js';
+import { runSessionScenario, saveSessionArtifacts, SESSION_VERSIONS, type SessionOutcome, type SessionScenario, type SessionVersion } from './session/run.js';
+import { sessionScenarios } from './session/scenarios.js';
+
+const only = process.env.SESSION_ONLY?.split(',').filter(Boolean);
+const versions = (process.env.SESSION_VERSIONS?.split(',').filter(Boolean) ?? [...SESSION_VERSIONS]) as SessionVersion[];
+for (const v of versions) if (!(SESSION_VERSIONS as readonly string[]).includes(v)) throw new Error(`SESSION_VERSIONS: unknown version ${v}`);
+const concurrency = Math.max(1, Number(process.env.SESSION_CONCURRENCY ?? 2));
+const scenarios = sessionScenarios.filter((s) => !only || only.some((o) => s.name.includes(o)));
+
+/** the engine's skill body matches the binary's with each unknown `` !`cmd` `` standing for any text */
+function bodyMatches(engine: string, claude: string, unknown: string[]): boolean {
+  if (!unknown.length) return engine === claude;
+  const parts = engine.split(/!`[^`\n]+`/);
+  const re = new RegExp('^' + parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*?') + '$');
+  return re.test(claude);
+}
+
+export function compareSession(o: SessionOutcome): string[] {
+  const errs: string[] = [];
+  const j = o.engine.json?.session;
+  if (!j) return [`engine failed (exit ${o.engine.code}): ${o.engine.stderr.slice(0, 2000)}`];
+  o.extracted.forEach((c, t) => {
+    const e = j.turns[t];
+    const at = `turn ${t + 1} (${JSON.stringify(c.prompt.slice(0, 40))})`;
+    if (!e) return errs.push(`${at}: missing in the engine's output`);
+    const same = (label: string, want: string | null, got: string | null) => {
+      if (want === got) return;
+      errs.push(`${at} ${label}: ${want === null || got === null ? `claude ${want === null ? 'null' : JSON.stringify(want.slice(0, 300))}, engine ${got === null ? 'null' : JSON.stringify(got.slice(0, 300))}` : firstDiff(want, got, label)}`);
+    };
+    same('instructions', c.instructions, e.instructions);
+    same('changedNotes', c.changedNotes, e.changedNotes);
+    if (!!c.restored !== !!e.restored) errs.push(`${at} restored: claude ${c.restored ? 'has' : 'has none'}, engine ${e.restored ? 'has' : 'has none'}`);
+    else if (c.restored && e.restored) {
+      same('restored.files', JSON.stringify(c.restored.files, null, 1), JSON.stringify(e.restored.files, null, 1));
+      same('restored.references', JSON.stringify(c.restored.references), JSON.stringify(e.restored.references));
+      same('restored.skills', c.restored.skills, e.restored.skills);
+    }
+    if (c.calls.length !== e.calls.length) errs.push(`${at}: ${c.calls.length} calls in the capture, ${e.calls.length} in the engine`);
+    c.calls.forEach((cc, k) => {
+      const ec = e.calls[k];
+      if (!ec) return;
+      const label = `call ${k + 1} ${cc.name}`;
+      same(`${label} injected`, cc.injected.join('\n\n=====\n\n'), ec.injected.map((i) => i.text).join('\n\n=====\n\n'));
+      if (cc.skillBody !== null || ec.skillBody !== null) {
+        if (cc.skillBody === null || ec.skillBody === null || !bodyMatches(ec.skillBody, cc.skillBody, ec.unknownCommands)) same(`${label} skillBody`, cc.skillBody, ec.skillBody);
+      }
+      if (!!cc.agent !== !!ec.agent) errs.push(`${at} ${label} agent: claude ${cc.agent ? 'started one' : 'none'}, engine ${ec.agent ? 'predicts one' : 'none'}`);
+      else if (cc.agent && ec.agent) same(`${label} agent instructions`, cc.agent.instructions, ec.agent.instructions);
+    });
+  });
+  return errs;
+}
+
+async function pool<T>(items: T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
+  const q = [...items];
+  await Promise.all(Array.from({ length: Math.min(n, q.length) }, async () => {
+    for (let x = q.shift(); x !== undefined; x = q.shift()) await f(x);
+  }));
+}
+
+const haveBinaries = versions.every((v) => fs.existsSync(claudeBin(v as ClaudeVersion)));
+if (!haveBinaries) execFileSync('bash', [path.join(REPO_DIR, 'scripts/install-claude.sh'), ...versions], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+describe('session conformance: the engine predicts every request of a whole session', { concurrency: 1 }, () => {
+  it('has the engine CLI built', () => assert.ok(fs.existsSync(ENGINE_CLI), 'run npm run build first'));
+  it(`has at least 40 scenarios (${sessionScenarios.length})`, () => assert.ok(sessionScenarios.length >= 40));
+
+  const results = new Map<string, string[]>();
+  const jobs = scenarios.flatMap((s) => versions.filter((v) => !s.versions || s.versions.includes(v)).map((v) => ({ s, v })));
+  const ran = pool(jobs, concurrency, async ({ s, v }) => {
+    const o = await runSessionScenario(s, v);
+    const errs: string[] = [];
+    if (o.claude.turnsAnswered !== o.turns.length) errs.push(`claude answered ${o.claude.turnsAnswered} of ${o.turns.length} turns (exit ${o.claude.exitCode}): ${o.claude.stderr.slice(0, 800)}`);
+    else {
+      for (const g of s.guard?.(o.extracted, o.root, v) ?? []) errs.push(`guard (the binary run does not show what the scenario claims): ${g}`);
+      errs.push(...compareSession(o));
+    }
+    results.set(`${s.name}@${v}`, errs);
+    if (errs.length) saveSessionArtifacts(o, path.join(REPO_DIR, 'test-results/conformance-session', `${s.name}-${v}`), errs.join('\n\n'));
+    o.cleanup();
+  });
+
+  for (const { s, v } of jobs)
+    it(`${s.name} @ ${v}: ${s.description}`, async () => {
+      await ran;
+      const errs = results.get(`${s.name}@${v}`) ?? ['did not run'];
+      assert.deepEqual(errs, [], errs.join('\n\n'));
+    });
+});
+
+export type { SessionScenario };
