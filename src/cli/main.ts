@@ -1,6 +1,7 @@
 // claude-layers: the CLI over the engine. Thin: parse, ask the engine, print.
 // Exit codes: 0 fine (lint: no finding at or above --fail-on), 1 lint findings, 2 usage error
 // (one line saying why, then the usage; never a stack trace), 3 internal error.
+import { PROFILES } from '../engine/index.js';
 import { UsageError } from './args.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand } from './lint-command.js';
@@ -9,7 +10,8 @@ import { lastSessionCommand, verifyCommand } from './verify-command.js';
 import { colorEnabled, makeStyle } from './style.js';
 import { TOOL } from './tool.js';
 
-const COMMON = `[--cwd DIR] [--home DIR] [--claude-version 2.1.328|2.1.235] [--model ID]
+const KNOWN_VERSIONS = PROFILES.map((p) => p.version).reverse().join('|');
+const COMMON = `[--cwd DIR] [--home DIR] [--claude-version ${KNOWN_VERSIONS}] [--model ID]
            [--add-dir DIR]... [--setting-sources LIST] [--env NAME=VALUE]... [--managed-dir DIR] [--bare]`;
 
 export const USAGE = `usage: claude-layers <command> [options]

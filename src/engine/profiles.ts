@@ -42,13 +42,17 @@ export interface ClaudeProfile {
     /** display width adds a correction for some Indic and emoji clusters (328) */
     widthCorrection: boolean;
     defaultModel: string;
-    /** model aliases as the CLI resolves them (`--model`, ANTHROPIC_MODEL, the `model` setting) */
+    /** model aliases as the CLI resolves them (`--model`, ANTHROPIC_MODEL, the `model` setting), measured as the
+     *  request's `model` (measure-models.ts); `opusplan` outside plan mode is the sonnet model */
     modelAliases: Readonly<Record<string, string>>;
     /** context window of a model outside the legacy 4.x set, when it has no `[1m]` suffix */
     defaultContextWindow: number;
     /** names a frontmatter `name` cannot take over (built-in commands and shipped skills): such a skill is
      *  listed by its folder name alone (measured: one skill per candidate name, in one run) */
     reservedNames: readonly string[];
+    /** the same for shipped skills that are never listed: reserved only while bundled skills are on (listed shipped
+     *  skills reserve their names through the listing itself) */
+    reservedWhileBundled: readonly string[];
     /** skills shipped in the binary, in listing order, with their full-entry display widths
      *  (measured on the binary: test/conformance/memory-skills/measure-widths.ts) */
     bundled: readonly BundledSkill[];
@@ -138,9 +142,10 @@ const V2_1_235: ClaudeProfile = {
     validateNames: false,
     widthCorrection: false,
     defaultModel: 'claude-opus-5[1m]',
-    modelAliases: { default: 'claude-opus-5[1m]', opus: 'claude-opus-5', sonnet: 'claude-sonnet-5', haiku: 'claude-haiku-4-5-20251001', fable: 'claude-fable-5', best: 'claude-opus-5', opusplan: 'claude-opus-5' },
+    modelAliases: { default: 'claude-opus-5[1m]', opus: 'claude-opus-5', sonnet: 'claude-sonnet-5', haiku: 'claude-haiku-4-5-20251001', fable: 'claude-fable-5', best: 'claude-opus-5', opusplan: 'claude-sonnet-5' },
     defaultContextWindow: 200_000,
     reservedNames: [],
+    reservedWhileBundled: [],
     bundled: [
       { name: 'dataviz', kind: 'bundled', width: 1146, descriptionChars: 1135 },
       { name: 'update-config', kind: 'bundled', width: 707, descriptionChars: 690 },
@@ -173,19 +178,20 @@ const V2_1_328: ClaudeProfile = {
     validateNames: true,
     widthCorrection: true,
     defaultModel: 'claude-opus-5-5',
-    modelAliases: { default: 'claude-opus-5-5', opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5', fable: 'claude-fable-5-2', best: 'claude-opus-5-5', opusplan: 'claude-opus-5-5' },
+    modelAliases: { default: 'claude-opus-5-5', opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5', fable: 'claude-fable-5-2', best: 'claude-opus-5-5', opusplan: 'claude-sonnet-5-5' },
     defaultContextWindow: 1_000_000,
+    // measured with measure-reserved.ts (342 candidates, bundled skills on and off)
     reservedNames: [
-      'add-dir', 'agents', 'auto-mode-setup', 'autocompact', 'batch', 'branch', 'btw', 'bug', 'cd', 'claude-api',
-      'clear', 'color', 'compact', 'config', 'context', 'copy', 'debug', 'diff', 'doctor', 'effort', 'exit', 'export',
-      'fast', 'feedback', 'fewer-permission-prompts', 'focus', 'fork', 'heapdump', 'help', 'hooks', 'ide', 'init',
-      'insights', 'keybindings', 'keybindings-help', 'list-agents', 'login', 'logout', 'mcp', 'memory', 'mobile',
-      'model', 'output-style', 'passes', 'permissions', 'plan', 'plugin', 'powerup', 'pro-trial-expired', 'radio',
-      'release-notes', 'reload-plugins', 'reload-skills', 'rename', 'resume', 'rewind', 'run', 'run-skill-generator',
-      'sandbox', 'scroll-speed', 'setup-bedrock', 'setup-vertex', 'skills', 'status', 'statusline', 'stickers',
-      'subtask', 'tasks', 'team-onboarding', 'terminal-setup', 'theme', 'tui', 'update-config', 'usage',
-      'workflow-launch-exec', 'workflows',
+      'add-dir', 'agents', 'auto-mode-setup', 'autocompact', 'background', 'branch', 'btw', 'bug', 'cd', 'clear',
+      'color', 'compact', 'config', 'context', 'copy', 'diff', 'doctor', 'effort', 'exit', 'export', 'fast',
+      'feedback', 'focus', 'fork', 'goal', 'heapdump', 'help', 'hooks', 'ide', 'init', 'insights', 'keybindings',
+      'list-agents', 'login', 'logout', 'mcp', 'memory', 'mobile', 'model', 'output-style', 'passes', 'permissions',
+      'plan', 'plugin', 'powerup', 'pro-trial-expired', 'radio', 'recap', 'release-notes', 'reload-plugins',
+      'reload-skills', 'rename', 'resume', 'rewind', 'sandbox', 'scroll-speed', 'security-review', 'setup-bedrock',
+      'setup-vertex', 'skills', 'status', 'statusline', 'stickers', 'subtask', 'tasks', 'team-onboarding',
+      'terminal-setup', 'theme', 'tui', 'usage', 'workflow-launch-exec', 'workflows',
     ],
+    reservedWhileBundled: ['batch', 'debug', 'run-skill-generator'],
     bundled: [
       { name: 'dataviz', kind: 'bundled', width: 1447, descriptionChars: 1436 },
       { name: 'update-config', kind: 'bundled', width: 707, descriptionChars: 690 },
@@ -204,8 +210,18 @@ const V2_1_328: ClaudeProfile = {
   },
 };
 
+/** 2.1.332 (2026-11-24) behaves as 2.1.328 on everything the profile holds. Measured on its binary:
+ *  both conformance suites (96 + 59 scenarios) with the 2.1.328 fields; the shipped skills and their
+ *  widths (measure-widths.ts bundled); the model each alias and the default resolve to, and the
+ *  listing budget of 18 models (measure-models.ts); the reserved frontmatter names
+ *  (measure-reserved.ts, 327 candidates). */
+const V2_1_332: ClaudeProfile = {
+  ...V2_1_328,
+  version: '2.1.332',
+};
+
 /** oldest first */
-export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328];
+export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332];
 export const NEWEST_PROFILE = PROFILES[PROFILES.length - 1]!;
 
 function parseVersion(v: string): number[] | undefined {

@@ -1,6 +1,7 @@
 // `claude-layers explain` on the demo workspace, run as a process: layers in order, lazy injections
 // per tool and version, gauges, colors only where wanted, --json.
 import { after, before, describe, test } from 'node:test';
+import { NEWEST_PROFILE } from '../../src/engine/index.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -83,7 +84,7 @@ describe('explain', () => {
     const r = run(['explain', 'src/api/client.ts', ...d.flags, '--json']);
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout) as ExplainJson;
-    assert.equal(j.claudeVersion, '2.1.328');
+    assert.equal(j.claudeVersion, NEWEST_PROFILE.version); // no --claude-version and no binary: the newest profile
     const shown = j.startup.entries.map((e) => `${e.type} ${e.display}`);
     assert.deepEqual(shown.slice(0, 3), ['User ~/.claude/CLAUDE.md', 'Project CLAUDE.md', 'Project docs/architecture.md']);
     // rules come in the file system's raw directory order, as Claude Code reads them

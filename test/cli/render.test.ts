@@ -1,5 +1,6 @@
 // `claude-layers render … --json` on the demo, as a process: the contract's shape and meaning.
 import { after, before, test } from 'node:test';
+import { NEWEST_PROFILE } from '../../src/engine/index.js';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { assertNoStack, demo, run } from './helpers.js';
@@ -21,7 +22,7 @@ test('render --json: startup entries joined into the text, touches as one sessio
     touches: { tool: string; path: string; injected: { path: string; text: string }[] }[];
     diagnostics: unknown[];
   };
-  assert.equal(j.claudeVersion, '2.1.328');
+  assert.equal(j.claudeVersion, NEWEST_PROFILE.version); // no --claude-version and no binary: the newest profile
   const entries = j.instructions.entries;
   assert.ok(j.instructions.text.startsWith('Codebase and user instructions are shown below.'));
   assert.ok(j.instructions.text.endsWith(entries.map((e) => e.text).join('\n\n')), 'the text ends with the entries joined by a blank line');

@@ -2,7 +2,7 @@
 // loopback mock of the Messages API, compared byte for byte with the engine CLI (dist/cli.js).
 //   node --import tsx --test test/conformance/conformance.test.ts
 // Env: CONFORMANCE_FILTER=substr[,substr…]  only scenarios whose name contains one of them
-//      CONFORMANCE_VERSIONS=2.1.328[,2.1.235]  versions to run (default both)
+//      CONFORMANCE_VERSIONS=2.1.332[,2.1.328,…]  versions to run (default all of VERSIONS)
 //      CONFORMANCE_CONCURRENCY=N  scenario runs in parallel (default 2)
 //      CONFORMANCE_REQUIRE_ENGINE=1  fail (instead of skip) when dist/cli.js is missing
 // Failing runs keep their raw captures in test-results/conformance/<scenario>-<version>/.

@@ -1,5 +1,5 @@
 // Memory and skills conformance (issue 3): every scenario of memory-skills/scenarios.ts through
-// both real binaries, compared byte for byte with `claude-layers render --json`:
+// every real binary of VERSIONS, compared byte for byte with `claude-layers render --json`:
 // - the startup instructions text (which carries the AutoMem entry: processing, cut, warning);
 // - the `# Memory` system section: present exactly when the engine says memory is on, naming the
 //   same folder, with the size the engine reports (2,019 + the folder's length);

@@ -6,7 +6,7 @@
 // `{SLUG:rel}` is the auto-memory key of ROOT/rel (every non-alphanumeric character of the absolute
 // path replaced by `-`). HOME is always ROOT/home (created even when the scenario puts nothing there).
 
-export const VERSIONS = ['2.1.328', '2.1.235'] as const;
+export const VERSIONS = ['2.1.332', '2.1.328', '2.1.235'] as const;
 export type ClaudeVersion = (typeof VERSIONS)[number];
 
 /** A tree node: file contents (string or bytes), or one of the object forms. */

@@ -12,7 +12,7 @@ import { describeTime, lastSessionReport, parseTranscript, readBounded, renderLa
 import { lastSession } from '../../src/ground-truth/transcript.js';
 import { run as runCli } from '../cli/helpers.js';
 import { tempDir } from './helpers.js';
-import { materialise, SCENARIO_STEPS, VERSIONS, type Workspace } from './scenario.js';
+import { materialise, RECORDS_STARTUP, SCENARIO_STEPS, VERSIONS, type Workspace } from './scenario.js';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 
@@ -48,9 +48,9 @@ for (const v of VERSIONS) {
     assert.deepEqual(s.otherTypes, {}, 'every record type of the recorded versions is known');
     // the scripted tool calls, in order
     assert.deepEqual(s.toolCalls.map((t) => t.name), SCENARIO_STEPS.map((x) => x.tool));
-    // startup: 2.1.328 records the files (same list as the request), 2.1.235 records none
+    // startup: 2.1.328 and later record the files (same list as the request), 2.1.235 records none
     const startup = s.instructions.filter((i) => i.when.kind === 'startup');
-    if (v === '2.1.328') {
+    if (RECORDS_STARTUP.has(v)) {
       assert.equal(s.startupRecorded, true);
       assert.deepEqual(startup.map((i) => i.path), c.startup);
       assert.deepEqual(startup.map((i) => i.type), ['User', 'User', 'Project', 'Project', 'Project', 'Local', 'AutoMem']);
@@ -139,10 +139,10 @@ test('last session: the newest transcript under the launch directory key (not th
         assert.equal(r.session!.file, newest);
         assert.equal(r.profile!.version, v);
         assert.equal(r.agrees, true, renderLastSession(r));
-        if (v === '2.1.328') assert.ok(r.startup.every((row) => row.inSession === true && row.predicted && row.changedSince === false));
+        if (RECORDS_STARTUP.has(v)) assert.ok(r.startup.every((row) => row.inSession === true && row.predicted && row.changedSince === false));
         else assert.ok(r.startup.every((row) => row.inSession === null && row.predicted));
         const calls = r.calls.map((c) => [c.call.name, c.actual.length, c.agree]);
-        assert.deepEqual(calls, v === '2.1.328' ? [['Read', 2, true], ['Edit', 1, true]] : [['Read', 2, true]]);
+        assert.deepEqual(calls, RECORDS_STARTUP.has(v) ? [['Read', 2, true], ['Edit', 1, true]] : [['Read', 2, true]]);
         const text = renderLastSession(r);
         assert.match(text, /after tool call #1 Read .*src\/api\/client\.ts {2}\[as predicted\]/);
         assert.match(text, /discovered after tool call #3 .*: web-skill in /);

@@ -149,7 +149,9 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
 
   const skillUsage = settings.globalConfig.skillUsage;
   const now = o.now ?? Date.now();
-  const listing = buildListing({ profile, skills: listed, knownCommands: known, budget: budgetInfo.budget, cap, overrides, score: (n) => usageScore(skillUsage, n, now) });
+  // shipped skills that are never listed still hold their names while bundled skills are on
+  const reservedNames = dbs ? profile.skills.reservedNames : [...profile.skills.reservedNames, ...profile.skills.reservedWhileBundled];
+  const listing = buildListing({ profile, skills: listed, knownCommands: known, reservedNames, budget: budgetInfo.budget, cap, overrides, score: (n) => usageScore(skillUsage, n, now) });
   // cut and demoted entries are reported by the workspace checks (skill-description-cut, skill-demoted)
 
   const lazyFor = (file: string): LazySkillLayer[] => lazySkills(ctx, disk.conditional, new Set(listed.map((s) => s.name)), cap, file);

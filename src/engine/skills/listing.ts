@@ -60,6 +60,8 @@ export interface ListingInput {
   skills: SkillDef[];
   /** every command name the CLI knows (for the `(fmname)` label): listed or not */
   knownCommands: SkillDef[];
+  /** names a frontmatter `name` cannot take over (default: the profile's `reservedNames`) */
+  reservedNames?: readonly string[];
   budget: number;
   cap: number;
   overrides: Record<string, Override>;
@@ -67,11 +69,11 @@ export interface ListingInput {
 }
 
 /** `- dir (fmname)` on 2.1.328 when the frontmatter name is shown beside the folder name. */
-export function entryLabel(s: SkillDef, profile: ClaudeProfile, known: SkillDef[]): string {
+export function entryLabel(s: SkillDef, profile: ClaudeProfile, known: SkillDef[], reserved: readonly string[] = profile.skills.reservedNames): string {
   if (!profile.skills.showFrontmatterName) return s.name;
   const fm = s.displayName;
   if (fm === undefined || fm === s.name || s.name.endsWith(`:${fm}`) || !isShowableName(fm)) return s.name;
-  if (profile.skills.reservedNames.includes(fm)) return s.name;
+  if (reserved.includes(fm)) return s.name;
   // the frontmatter name must lead back to this skill: no command is named so, and no earlier one shows it
   if (known.some((k) => k.name === fm)) return s.name;
   const first = known.find((k) => (k.displayName ?? k.name) === fm);
@@ -101,7 +103,7 @@ export function buildListing(input: ListingInput): Listing {
       const t = `- ${s.name}`;
       return { name: s.name, label: s.name, source: s.source, path: s.path, text: t, full: t, nameOnly: t, fullWidth: w(t), nameOnlyWidth: w(t), demoted: false, nameOnlyByOverride, bundled, fixed: true, cut: false, descriptionChars: 0, score: input.score(s.name) };
     }
-    const label = entryLabel(s, profile, input.knownCommands);
+    const label = entryLabel(s, profile, input.knownCommands, input.reservedNames);
     const nameOnly = `- ${label}`;
     if (bundled) {
       const full = `${nameOnly}: ${BUNDLED_DESCRIPTION_PLACEHOLDER}`;

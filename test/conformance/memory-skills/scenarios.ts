@@ -7,6 +7,22 @@ const fm = (yaml: string, body = 'body\n') => `---\n${yaml}\n---\n${body}`;
 const skill = (desc: string, extra = '') => fm(`description: ${JSON.stringify(desc)}${extra ? `\n${extra}` : ''}`);
 const NO_BUNDLED = { CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1' };
 
+/** frontmatter names to try against the built-in commands and shipped skills (measure-reserved.ts found 86
+ *  of 342 candidates reserved on 2.1.328 and 2.1.332 with bundled skills on, 73 with them off), plus free ones */
+const FM_NAME_CANDIDATES = [
+  'add-dir', 'agents', 'auto-mode-setup', 'autocompact', 'background', 'batch', 'branch', 'btw', 'bug', 'cd', 'checks', 'claude-api',
+  'clear', 'code-review', 'color', 'compact', 'config', 'context', 'copy', 'dataviz', 'debug', 'diff', 'doctor', 'effort', 'exit',
+  'export', 'fast', 'feedback', 'fewer-permission-prompts', 'focus', 'fork', 'goal', 'heapdump', 'help', 'hooks', 'ide', 'init',
+  'insights', 'keybindings', 'keybindings-help', 'later', 'list-agents', 'login', 'logout', 'loop', 'mcp', 'memory', 'mobile', 'model',
+  'object', 'output-style', 'passes', 'permissions', 'plan', 'plugin', 'plugin-authoring', 'powerup', 'pro-trial-expired', 'radio',
+  'recap', 'release-notes', 'reload-plugins', 'reload-skills', 'rename', 'resume', 'rewind', 'run', 'run-skill-generator', 'sandbox',
+  'say', 'scroll-speed', 'security-review', 'setup-bedrock', 'setup-vertex', 'simplify', 'skills', 'status', 'statusline', 'stickers',
+  'subtask', 'tasks', 'team-onboarding', 'terminal-setup', 'theme', 'tui', 'update-config', 'usage', 'workflow-authoring',
+  'workflow-launch-exec', 'workflows',
+];
+const fmNameSkills = () =>
+  Object.fromEntries(FM_NAME_CANDIDATES.map((n, i) => [`repo/.claude/skills/r${String(i).padStart(3, '0')}/SKILL.md`, fm(`name: ${n}\ndescription: MK ${n}`)]));
+
 /** `n` lines `MK{tag}{i} …` padded to `width` units each (the marker counts) */
 function lines(n: number, width: number, tag: string, fill = 'a'): string {
   const out: string[] = [];
@@ -538,6 +554,32 @@ const skillScenarios: MSScenario[] = [
     },
   },
   {
+    name: 'sk_fmname_reserved',
+    spec: ['B6'],
+    description: 'a frontmatter `name` that is a built-in command or a shipped skill (listed or not) is not shown beside the folder on 328 and later; free names are',
+    git: ['repo'],
+    cwd: 'repo',
+    env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: '1000000' },
+    files: fmNameSkills(),
+    guardByVersion: {
+      '2.1.332': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'] },
+      '2.1.328': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'] },
+    },
+  },
+  {
+    name: 'sk_fmname_reserved_no_bundled',
+    spec: ['B6'],
+    description: 'the same with bundled skills off: shipped skills give their names free (except plugin-authoring, which stays, and security-review, a built-in command)',
+    git: ['repo'],
+    cwd: 'repo',
+    env: NO_BUNDLED,
+    files: fmNameSkills(),
+    guardByVersion: {
+      '2.1.332': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'] },
+      '2.1.328': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'] },
+    },
+  },
+  {
     name: 'sk_invalid_yaml',
     spec: ['B6'],
     description: 'invalid or unclosed frontmatter: still listed; unquoted ": " and "# comment" values; a tab after the colon',
@@ -607,7 +649,7 @@ const skillScenarios: MSScenario[] = [
   {
     name: 'sk_demote_haiku',
     guard: { listing: ['\n- sk09\n'] },
-    guardByVersion: { '2.1.328': { listing: ['\n- sk05\n', '\n- init\n- security-review'] } },
+    guardByVersion: { '2.1.332': { listing: ['\n- sk05\n', '\n- init\n- security-review'] }, '2.1.328': { listing: ['\n- sk05\n', '\n- init\n- security-review'] } },
     spec: ['B7'],
     description: '40 × 400-unit skills with --model claude-haiku-4-5 (budget 8,000): demotion in listing order; 328 also demotes init and security-review',
     git: ['repo'],
