@@ -10,10 +10,10 @@ import { runSession, type DriverTurn, type SessionRun } from '../../../src/groun
 import { extractSession, type ExtractedTurn } from '../../../src/ground-truth/session-extract.js';
 import type { RenderJson } from '../../../src/cli/render-command.js';
 import { claudeBin, ENGINE_CLI, materialise, subst } from '../capture.js';
-import type { ClaudeVersion, Tree } from '../scenario.js';
+import { VERSIONS, type ClaudeVersion, type Tree } from '../scenario.js';
 
-export const SESSION_VERSIONS = ['2.1.235', '2.1.328', '2.1.332'] as const;
-export type SessionVersion = (typeof SESSION_VERSIONS)[number];
+export const SESSION_VERSIONS = VERSIONS;
+export type SessionVersion = ClaudeVersion;
 
 export interface SessionScenario {
   name: string;
@@ -85,7 +85,7 @@ export async function runSessionScenario(s: SessionScenario, version: SessionVer
     const err = e as { status?: number; stdout?: string; stderr?: string };
     engine = { code: err.status ?? null, stdout: err.stdout ?? '', stderr: err.stderr ?? String(e), json: null };
   }
-  const claude = await runSession({ bin: claudeBin(version as ClaudeVersion), cwd, home, turns, env, timeoutMs: 240_000 });
+  const claude = await runSession({ bin: claudeBin(version), cwd, home, turns, env, timeoutMs: 240_000 });
   const extracted = extractSession(claude.requests, turns, version);
   return { root, engine, claude, extracted, turns, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }
