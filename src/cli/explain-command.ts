@@ -11,6 +11,7 @@ import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
 import { safe, type Style } from './style.js';
+import { explainUse, renderUse, USE_FLAGS, type UseJson } from './explain-use.js';
 
 export interface SizedLayer {
   path: string;
@@ -47,6 +48,8 @@ export interface ExplainJson {
     skills: null | { entries: number; demoted: number; cut: number; used: number | null; budget: number | null };
   };
   diagnostics: { error: number; warning: number; info: number };
+  /** with --skill NAME or --agent TYPE */
+  use?: UseJson;
 }
 
 const lineCount = (s: string) => (s ? s.split('\n').length : 0);
@@ -294,7 +297,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
 
 // ---------------------------------------------------------------- command
 
-export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, json: {} };
+export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, json: {} };
 
 export function resolveFile(arg: string, cwd: string): string {
   if (arg === '') throw new UsageError('FILE is empty');
@@ -321,6 +324,9 @@ export function explainCommand(argv: string[], style: Style): { text: string; js
   const counts = { error: 0, warning: 0, info: 0 };
   const json = buildExplain(a, file, mi, counts);
   for (const d of a.diagnostics) counts[d.severity]++; // after the touches: nested files' findings count too
+  const use = explainUse(p, opts, file, mi.charsPerToken);
+  if (use) json.use = use;
   const asJson = has(p, 'json');
-  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) };
+  const disp = (x: string) => displayPath(x, a.env.cwd, a.env.home);
+  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + (use ? renderUse(use, style, disp) + '\n' : '') };
 }
