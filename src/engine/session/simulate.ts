@@ -109,6 +109,8 @@ export interface TurnResult {
   notes: ChangedNote[];
   unnoticed: UnnoticedEdit[];
   restored: Restoration | null;
+  /** on a /compact turn: what the next request brings back, and the startup block as the disk has it now */
+  compaction: { restored: Restoration; instructions: string | null } | null;
   calls: CallResult[];
   hooks: HookStep[];
 }
@@ -407,7 +409,7 @@ class Simulation {
   turn(t: SessionTurn, index: number): TurnResult {
     const edited = this.applyEdits(t);
     const command = slashCommand(t.prompt);
-    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, calls: [], hooks: [] };
+    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, compaction: null, calls: [], hooks: [] };
     if (command === 'compact' && this.messages < this.analysis.profile.session.compactMinMessages) return out;
     if (command === 'clear') {
       this.messages = 0;
@@ -432,6 +434,7 @@ class Simulation {
     if (command === 'compact') {
       this.messages = 0;
       this.pendingRestore = this.restoreNow();
+      out.compaction = { restored: this.pendingRestore, instructions: this.analysis.startupText ?? null };
       this.startupBlock = null;
       this.pendingSessionStart = 'compact';
       return out;
@@ -479,6 +482,15 @@ export function simulateSession(options: EngineOptions, script: unknown): Sessio
   if (first) first.before = [];
   const result = turns.map((t, i) => sim.turn(t, i));
   return { turns: result, agents: sim.agents(), diagnostics };
+}
+
+/** the same, over the tree and settings an analysis was made with (the editor's workspace view) */
+export function simulateSessionOver(a: Analysis, script: unknown): SessionResult {
+  const e = a.env;
+  return simulateSession(
+    { cwd: e.cwd, home: e.home, env: e.env, claudeVersion: a.profile.version, model: e.model, addDirs: e.addDirs, settingSources: [...e.settingSources], managedDir: e.managedDir, bare: e.bare, flagSettings: e.flagSettings, pluginDirs: e.pluginDirs, fs: e.fs },
+    script,
+  );
 }
 
 export { TRIGGER_TOOLS };

@@ -1,0 +1,237 @@
+// The sidebar's session timeline: steps the user picks (a read, edit or bash of a file, a skill, a
+// subagent, an edit of a file between turns, /compact, /clear) become a session script for the
+// engine's session model; each step then shows what it adds, the running total against the context
+// window, and which text of each instruction file the model holds at that point. No vscode import:
+// the host passes the analysis and its formatting.
+import { simulateSessionOver, type Analysis, type SessionResult, type TurnResult } from '../engine/index.js';
+import type { Row } from '../../webview/protocol.js';
+import type { Translate } from './format.js';
+
+export type TimelineStep =
+  | { kind: 'read' | 'edit' | 'bash'; file: string }
+  | { kind: 'skill'; name: string; args?: string }
+  | { kind: 'agent'; type: string }
+  /** the user saves `file` with `content` between turns */
+  | { kind: 'change'; file: string; content: string }
+  | { kind: 'compact' }
+  | { kind: 'clear' };
+
+/** steps from stored state (workspaceState, a webview message): anything malformed is dropped */
+export function validSteps(v: unknown, max = 200): TimelineStep[] {
+  if (!Array.isArray(v)) return [];
+  const out: TimelineStep[] = [];
+  for (const s of v.slice(0, max)) {
+    if (!s || typeof s !== 'object') continue;
+    const o = s as Record<string, unknown>;
+    const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+    if ((o.kind === 'read' || o.kind === 'edit' || o.kind === 'bash') && str('file')) out.push({ kind: o.kind, file: str('file')! });
+    else if (o.kind === 'skill' && str('name')) out.push({ kind: 'skill', name: str('name')!, ...(str('args') !== undefined && { args: str('args') }) });
+    else if (o.kind === 'agent' && str('type')) out.push({ kind: 'agent', type: str('type')! });
+    else if (o.kind === 'change' && str('file') && str('content') !== undefined && str('content')!.length <= 4 * 1024 * 1024) out.push({ kind: 'change', file: str('file')!, content: str('content')! });
+    else if (o.kind === 'compact' || o.kind === 'clear') out.push({ kind: o.kind });
+  }
+  return out;
+}
+
+interface Placed {
+  turn: number;
+  call?: number;
+}
+
+type Turn = { prompt: string; before?: { write: string; content: string }[]; calls: { name: string; input: Record<string, unknown> }[] };
+
+/** the session script for the steps, and where each step lands in it */
+export function stepsToScript(steps: readonly TimelineStep[], read: (file: string) => string | undefined): { turns: Turn[]; placed: Placed[] } {
+  const turns: Turn[] = [{ prompt: 'task', calls: [] }];
+  const placed: Placed[] = [];
+  let open = true; // the last turn takes calls
+  const call = (name: string, input: Record<string, unknown>) => {
+    if (!open) {
+      turns.push({ prompt: 'go on', calls: [] });
+      open = true;
+    }
+    const t = turns[turns.length - 1]!;
+    t.calls.push({ name, input });
+    placed.push({ turn: turns.length - 1, call: t.calls.length - 1 });
+  };
+  for (const s of steps) {
+    switch (s.kind) {
+      case 'read':
+        call('Read', { file_path: s.file });
+        break;
+      case 'edit':
+        // what the model changes is not known: a write of the file's own text triggers the same loading
+        call('Write', { file_path: s.file, content: read(s.file) ?? '' });
+        break;
+      case 'bash':
+        call('Bash', { command: `cat ${s.file}` });
+        break;
+      case 'skill':
+        call('Skill', { skill: s.name, ...(s.args && { args: s.args }) });
+        break;
+      case 'agent':
+        call('Agent', { subagent_type: s.type, prompt: '', description: '' });
+        break;
+      case 'change':
+        turns.push({ prompt: 'next turn', before: [{ write: s.file, content: s.content }], calls: [] });
+        placed.push({ turn: turns.length - 1 });
+        open = true;
+        break;
+      case 'compact':
+      case 'clear':
+        turns.push({ prompt: `/${s.kind}`, calls: [] });
+        placed.push({ turn: turns.length - 1 });
+        open = false;
+        break;
+    }
+  }
+  return { turns, placed };
+}
+
+export interface TimelineFormat {
+  t: Translate;
+  num: (n: number) => string;
+  tokens: (chars: number) => number;
+  rel: (p: string) => string;
+  /** the model's context window, tokens */
+  window: number;
+}
+
+export interface Timeline {
+  rows: Row[];
+  /** running total after the last step, ≈tokens */
+  total: number;
+  result: SessionResult;
+}
+
+function stepLabel(s: TimelineStep, k: number, f: TimelineFormat): string {
+  const { t, rel } = f;
+  switch (s.kind) {
+    case 'read':
+      return t('{0}. Read {1}', k, rel(s.file));
+    case 'edit':
+      return t('{0}. Edit {1}', k, rel(s.file));
+    case 'bash':
+      return t('{0}. Bash cat {1}', k, rel(s.file));
+    case 'skill':
+      return t('{0}. Skill {1}', k, s.name);
+    case 'agent':
+      return t('{0}. Subagent {1}', k, s.type);
+    case 'change':
+      return t('{0}. You save {1} between turns', k, rel(s.file));
+    case 'compact':
+      return t('{0}. /compact', k);
+    case 'clear':
+      return t('{0}. /clear', k);
+  }
+}
+
+const fileRow = (id: string, label: string, description: string, f: TimelineFormat, path?: string, chars?: number): Row => ({
+  id,
+  label,
+  description,
+  ...(chars !== undefined && { badge: f.t('{0} chars', f.num(chars)) }),
+  aria: chars !== undefined ? f.t('{0}: {1}, {2} chars', label, description, f.num(chars)) : f.t('{0}: {1}', label, description),
+  ...(path && { path }),
+});
+
+/** the instruction files whose text the model holds differs from the disk after this turn */
+function heldRows(turn: TurnResult, id: string, f: TimelineFormat): Row[] {
+  return turn.unnoticed.map((u, i) => fileRow(`${id}/held/${i}`, f.rel(u.path), f.t('the model keeps the earlier text: {0}', u.why), f, u.path));
+}
+
+export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: TimelineFormat, read: (file: string) => string | undefined): Timeline {
+  const { t, num, tokens } = f;
+  const { turns, placed } = stepsToScript(steps, read);
+  const result = simulateSessionOver(a, turns);
+  const startup = result.turns[0]?.instructions?.length ?? 0;
+  let running = startup;
+  const rows: Row[] = [];
+  steps.forEach((s, i) => {
+    const where = placed[i]!;
+    const turn = result.turns[where.turn];
+    const id = `session/${i}`;
+    const label = stepLabel(s, i + 1, f);
+    let chars = 0;
+    let description = '';
+    const children: Row[] = [];
+    if (!turn) return;
+    const c = where.call !== undefined ? turn.calls[where.call] : undefined;
+    if (c && (s.kind === 'read' || s.kind === 'edit' || s.kind === 'bash')) {
+      chars = c.injected.reduce((n, x) => n + x.text.length, 0);
+      description = c.injected.length === 0 ? t('nothing new') : c.injected.length === 1 ? t('+1 file') : t('+{0} files', c.injected.length);
+      c.injected.forEach((x, j) => children.push(fileRow(`${id}/inj/${j}`, f.rel(x.path), x.reason, f, x.path, x.text.length)));
+    } else if (c && s.kind === 'skill') {
+      if (c.error) description = t('fails: {0}', c.error);
+      else if (c.agent) {
+        description = c.agent.instructions === null ? t('runs as a {0} subagent: no instruction files there', c.agent.type) : t('runs as a {0} subagent with the startup instructions', c.agent.type);
+      } else {
+        chars = c.skillBody?.length ?? 0;
+        description = c.skill?.status === 'already-loaded' ? t('already loaded: a one-line reminder') : t('its body, with the arguments filled in');
+        for (const cmd of c.skill?.unknownCommands ?? []) children.push(fileRow(`${id}/cmd/${cmd}`, `!\`${cmd}\``, t('runs when the skill loads: its output is not known'), f));
+      }
+      if (c.skill?.path) children.unshift(fileRow(`${id}/skill`, f.rel(c.skill.path), t('the skill file'), f, c.skill.path));
+    } else if (c && s.kind === 'agent') {
+      const ag = c.agent;
+      if (!ag || !ag.known) description = t('no agent of this type');
+      else {
+        const n = ag.instructions?.length ?? 0;
+        description = ag.instructions === null ? t('its own context: no instruction files') : t('its own context: the startup instructions, ≈{0} tokens', num(tokens(n)));
+        if (ag.systemPromptChars !== undefined && ag.path) children.push(fileRow(`${id}/agent`, f.rel(ag.path), t('its body is the subagent\'s system prompt'), f, ag.path, ag.systemPromptChars));
+        for (const p of ag.stale) children.push(fileRow(`${id}/stale/${p}`, f.rel(p), t('edited since the session started: the subagent gets the earlier text'), f, p));
+      }
+    } else if (s.kind === 'change') {
+      chars = turn.changedNotes?.length ?? 0;
+      description = turn.notes.length ? t('a "changed on disk" note at the start of the next turn') : t('not told to the model');
+      turn.notes.forEach((n, j) => children.push(fileRow(`${id}/note/${j}`, f.rel(n.path), t('note with the changed lines'), f, n.path, n.text.length)));
+    } else if (s.kind === 'compact') {
+      if (!turn.compaction) description = t('nothing to compact yet');
+      else {
+        const r = turn.compaction.restored;
+        const rebuilt = turn.compaction.instructions?.length ?? 0;
+        const files = r?.files.reduce((n, x) => n + x.text.length, 0) ?? 0;
+        const skills = r?.skills?.length ?? 0;
+        running = rebuilt;
+        chars = files + skills;
+        description = t('starts over: the startup block rebuilt from disk, {0} files and {1} skills back', r?.files.length ?? 0, r?.skillEntries.length ?? 0);
+        for (const x of r?.files ?? []) children.push(fileRow(`${id}/back/${x.path}`, f.rel(x.path), t('comes back as a Read of its current text'), f, x.path, x.text.length));
+        for (const x of r?.references ?? []) children.push(fileRow(`${id}/ref/${x}`, f.rel(x), t('too large: only a note naming it'), f, x));
+        for (const x of r?.left ?? []) children.push(fileRow(`${id}/gone/${x.path}`, f.rel(x.path), t('gone: {0}', x.why), f, x.path));
+        for (const x of r?.skillEntries ?? []) children.push(fileRow(`${id}/skill/${x.name}`, x.name, x.truncated ? t('skill body back, cut') : t('skill body back'), f, undefined, x.chars));
+      }
+    } else if (s.kind === 'clear') {
+      running = result.turns[where.turn + 1]?.instructions?.length ?? a.startupText?.length ?? 0;
+      description = t('starts over: only the startup block, rebuilt from disk');
+    }
+    if (s.kind !== 'compact' && s.kind !== 'clear') running += chars;
+    children.push(...heldRows(turn, id, f));
+    const tok = tokens(running);
+    const share = f.window ? Math.round((tok / f.window) * 1000) / 10 : 0;
+    rows.push({
+      id,
+      label,
+      description,
+      badge: chars ? t('+{0} chars', num(chars)) : undefined,
+      detail: t('{0} — {1}. Running total ≈{2} tokens, {3}% of {4}.', label, description, num(tok), share, num(f.window)),
+      aria: t('{0}: {1}; adds {2} chars; running total about {3} tokens, {4} percent of the context window', label, description, num(chars), num(tok), share),
+      ...(children.length && { children, open: true }),
+    });
+  });
+  return { rows, total: tokens(running), result };
+}
+
+/** what each agent type's first request would carry */
+export function agentRows(result: SessionResult, startupChars: number, f: TimelineFormat): Row[] {
+  const { t, num, tokens } = f;
+  return result.agents.map((ag, i) => {
+    const description = ag.getsInstructions ? t('gets the startup instructions, ≈{0} tokens', num(tokens(startupChars))) : t('gets no instruction file');
+    const where = ag.source === 'built-in' ? t('built-in') : f.rel(ag.path ?? '');
+    return {
+      id: `session/agents/${i}`,
+      label: ag.name,
+      description: `${where} · ${description}`,
+      aria: t('{0} ({1}): {2}', ag.name, where, description),
+      ...(ag.path && { path: ag.path }),
+    };
+  });
+}
