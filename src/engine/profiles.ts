@@ -82,10 +82,9 @@ export interface SessionProfile {
   compactMinMessages: number;
   /** wording of the invoked-skills section (format-strings COMPACT_SKILLS_PREAMBLE) */
   compactSkillsPreamble: 'v235' | 'v328';
-  /** built-in agent types whose first request carries no instruction files */
-  agentsWithoutInstructions: readonly string[];
-  /** built-in agent types that carry the session's startup block */
-  agentsWithInstructions: readonly string[];
+  /** built-in agent types, in the order the Agent tool lists them, and whether their first request
+   *  carries the session's startup block (measured per type: test/conformance/session) */
+  builtInAgents: readonly { name: string; instructions: boolean }[];
 }
 
 const SESSION_2_1_235: SessionProfile = {
@@ -99,8 +98,13 @@ const SESSION_2_1_235: SessionProfile = {
   compactSkillsBudget: 25_000,
   compactMinMessages: 3,
   compactSkillsPreamble: 'v235',
-  agentsWithoutInstructions: ['Explore', 'Plan'],
-  agentsWithInstructions: ['general-purpose'],
+  builtInAgents: [
+    { name: 'claude', instructions: true },
+    { name: 'Explore', instructions: false },
+    { name: 'general-purpose', instructions: true },
+    { name: 'Plan', instructions: false },
+    { name: 'statusline-setup', instructions: true },
+  ],
 };
 
 const SESSION_2_1_328: SessionProfile = { ...SESSION_2_1_235, compactMinMessages: 2, compactSkillsPreamble: 'v328' };

@@ -46,7 +46,7 @@ test('render --session: one entry per turn, with notes, the rebuilt block, resto
   assert.ok(t4!.restored!.files.some((f) => f.path.endsWith('.claude/rules/api.md') && f.text.startsWith('1\t---\n2\tpaths:')));
   assert.match(t4!.restored!.skills!, /^The following skills were invoked EARLIER in this session/);
   assert.ok(t4!.restored!.skills!.includes('### Skill: release-check\nPath: projectSettings:release-check\n\n'));
-  assert.deepEqual(s.agents.map((a) => a.name).slice(0, 4), ['general-purpose', 'Explore', 'Plan', 'api-reviewer']);
+  assert.deepEqual(s.agents.map((a) => a.name), ['claude', 'Explore', 'general-purpose', 'Plan', 'statusline-setup', 'api-reviewer']);
   assert.ok(fs.readFileSync(path.join(d.repo, 'CLAUDE.md'), 'utf8').startsWith('# Acme Gateway'), 'the disk is not written');
   assert.ok(!fs.readFileSync(path.join(d.repo, 'CLAUDE.md'), 'utf8').includes('Use pnpm. Run pnpm test before every commit.'));
 });

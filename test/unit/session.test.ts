@@ -242,7 +242,7 @@ describe('a whole session', () => {
       assert.match(c[6]!.skillBody!, /G$/);
       assert.deepEqual(r.turns[0]!.hooks.map((h) => h.command), ['echo ctx']);
       assert.deepEqual(c[5]!.hooks.map((h) => h.command), ['audit']);
-      assert.deepEqual(r.agents.map((a) => a.name), ['general-purpose', 'Explore', 'Plan', 'rev']);
+      assert.deepEqual(r.agents.map((a) => a.name), ['claude', 'Explore', 'general-purpose', 'Plan', 'statusline-setup', 'rev']);
     } finally {
       t.cleanup();
     }

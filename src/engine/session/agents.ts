@@ -1,5 +1,5 @@
 // Subagent types and what their first request carries (measured on 2.1.235, 2.1.328, 2.1.332):
-// Explore and Plan get no instruction files; general-purpose and custom agents (`.claude/agents/*.md`
+// Explore and Plan get no instruction files; claude, general-purpose, statusline-setup and custom agents (`.claude/agents/*.md`
 // of the project, `~/.claude/agents/*.md`) get the session's startup block as the session holds it
 // (an edit on disk since the session started is not in it), and a custom agent's body becomes its
 // system prompt.
@@ -44,8 +44,7 @@ function readAgents(env: Environment, profile: ClaudeProfile, dir: string, sourc
  *  (a project agent wins over a user agent of the same name) */
 export function agentTypes(env: Environment, profile: ClaudeProfile): AgentType[] {
   const out: AgentType[] = [];
-  for (const name of profile.session.agentsWithInstructions) out.push({ name, source: 'built-in', getsInstructions: true });
-  for (const name of profile.session.agentsWithoutInstructions) out.push({ name, source: 'built-in', getsInstructions: false });
+  for (const a of profile.session.builtInAgents) out.push({ name: a.name, source: 'built-in', getsInstructions: a.instructions });
   const seen = new Set(out.map((a) => a.name));
   const custom = [
     ...(env.settingSources.has('project') ? readAgents(env, profile, path.join(env.cwd, '.claude', 'agents'), 'project') : []),

@@ -432,7 +432,8 @@ class Simulation {
       this.pendingSessionStart = 'startup';
     }
     if (command === 'compact') {
-      this.messages = 0;
+      // the conversation goes on from the summary and the messages kept after it
+      this.messages = 2;
       this.pendingRestore = this.restoreNow();
       out.compaction = { restored: this.pendingRestore, instructions: this.analysis.startupText ?? null };
       this.startupBlock = null;

@@ -330,6 +330,20 @@ export const sessionScenarios: SessionScenario[] = [
     guard: agentGets(0, 0, null),
   },
   {
+    name: 'sess_agent_claude',
+    description: "the catch-all 'claude' subagent: the startup block, like general-purpose",
+    files: base('ACL'),
+    turns: [T('turn one', [agent('claude', 'catch all MARK_ACL_PROMPT')])],
+    guard: agentGets(0, 0, 'MARK_ACL_ROOT'),
+  },
+  {
+    name: 'sess_agent_statusline',
+    description: 'the statusline-setup subagent: the startup block too',
+    files: base('ASL'),
+    turns: [T('turn one', [agent('statusline-setup', 'status MARK_ASL_PROMPT')])],
+    guard: agentGets(0, 0, 'MARK_ASL_ROOT'),
+  },
+  {
     name: 'sess_agent_general',
     description: 'a general-purpose subagent: the same startup block as the main session (no lazily injected file)',
     files: base('AGP'),

@@ -80,8 +80,9 @@ describe('session timeline', () => {
       assert.match(read!.detail!, /Running total ≈\d+ tokens/);
       assert.equal(fs.readFileSync(rule, 'utf8').includes('v2'), false, 'the timeline never writes the disk');
       const agents = agentRows(tl.result, a.startupText!.length, F);
-      assert.deepEqual(agents.map((r) => r.label), ['general-purpose', 'Explore', 'Plan', 'rev']);
+      assert.deepEqual(agents.map((r) => r.label), ['claude', 'Explore', 'general-purpose', 'Plan', 'statusline-setup', 'rev']);
       assert.equal(agents[1]!.description, 'built-in · gets no instruction file');
+      assert.match(agents[0]!.description!, /built-in · gets the startup instructions/);
     } finally {
       t.cleanup();
     }
