@@ -231,11 +231,24 @@ export interface CompiledPatterns {
  * `*a*a*a*a*a*a*a*b` against a long name of `a`s, and on several `**` against a deep path.
  */
 export function linearTest(re: RegExp): Test {
-  if (!/[*+]/.test(re.source)) return (s) => re.test(s);
+  // a long expression may be past what JavaScript's engine can compile ("Regular expression too large")
+  const long = re.source.length > 8192;
+  if (!long && !/[*+]/.test(re.source)) return guarded(re, undefined);
   const lin = compileLinear(re.source, re.flags);
-  if (!lin) return (s) => re.test(s);
-  if (lin.quantifiers <= 1) return (s) => re.test(s);
+  if (!lin) return guarded(re, undefined);
+  if (!long && lin.quantifiers <= 1) return guarded(re, lin.test);
   return (s) => lin.test(s);
+}
+
+/** `re.test`, and when JavaScript's engine refuses the expression, the linear matcher (or no match) */
+function guarded(re: RegExp, lin: Test | undefined): Test {
+  return (s) => {
+    try {
+      return re.test(s);
+    } catch {
+      return lin ? lin(s) : false;
+    }
+  };
 }
 
 /** a code unit of a name against an ASCII code unit of a pattern, as picomatch's /i expression compares them */

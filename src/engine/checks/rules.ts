@@ -31,6 +31,7 @@ const LIST: RuleInfo[] = [
   { id: 'skill-shadowed', severity: 'warning', description: 'a skill or command with the name of an earlier one: only the first is listed' },
   { id: 'skill-unreadable', severity: 'warning', description: 'a SKILL.md that cannot be read: the skill is skipped' },
   { id: 'plugin-manifest-invalid', severity: 'warning', description: 'a plugin.json that is not valid JSON: the plugin folder name is used' },
+  { id: 'frontmatter-too-deep', severity: 'warning', description: 'frontmatter nested deeper than 256 levels: not parsed as YAML, its values are read as text (as Claude Code\'s lenient retry does)' },
   { id: 'glob-too-long', severity: 'warning', description: 'a `paths:` pattern over 131,072 characters: the engine treats it as matching nothing, Claude Code (no bound) may load the rule' },
   { id: 'glob-backtracks', severity: 'warning', description: 'a `paths:` pattern with four or more `*` in one segment (or `**` segments): Claude Code\'s backtracking matcher can hang on a file whose path nearly matches' },
   { id: 'memory-dir-rejected', severity: 'warning', description: 'autoMemoryDirectory is not an absolute folder: Claude Code ignores it (and every lower settings source) and uses the default memory folder' },

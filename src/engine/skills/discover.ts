@@ -7,7 +7,7 @@ import { decodeUtf8 } from '../content.js';
 import type { DiagnosticSink } from '../diagnostics.js';
 import { isInside, isTruthyEnv, type Environment } from '../environment.js';
 import type { DirEntry } from '../file-access.js';
-import { parseFrontmatter } from '../frontmatter.js';
+import { MAX_YAML_DEPTH, parseFrontmatter } from '../frontmatter.js';
 import { findGit } from '../git.js';
 import { rulePatterns } from '../globs.js';
 import type { ClaudeProfile } from '../profiles.js';
@@ -79,6 +79,7 @@ export function parseSkillFile(
 ): SkillDef | undefined {
   const { profile, sink } = ctx;
   const fm = parseFrontmatter(text, profile.stripBomBeforeFrontmatter);
+  if (fm.tooDeep) sink.add({ path: file, line: 1, severity: 'warning', rule: 'frontmatter-too-deep', message: `frontmatter nests deeper than ${MAX_YAML_DEPTH} levels: not parsed as YAML (a parser runs out of stack there); read as Claude Code's fallback reads a value it cannot parse, as text` });
   if (fm.yamlError) sink.add({ path: file, line: 1, severity: 'warning', rule: 'invalid-frontmatter', message: `the frontmatter is not valid YAML (${fm.yamlError}); Claude Code ignores all of it and lists the skill with its first body line as description` });
   const data = fm.data;
   const clean = (s: string) => cleanShownText(s, profile.skills.collapseDescriptionWhitespace, profile.skills.escapeAngleBrackets);
