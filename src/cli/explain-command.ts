@@ -45,6 +45,8 @@ export interface ExplainJson {
       truncated: boolean; keptLines: number; cutLine: number | null; lostLines: number; lostEntries: { line: number | null; text: string; title: string | null; target: string | null }[];
     };
     skills: null | { entries: number; demoted: number; cut: number; used: number | null; budget: number | null };
+    /** MEMORY.md exists but is not read (why), when so */
+    memoryUnreadable?: string;
   };
   diagnostics: { error: number; warning: number; info: number };
 }
@@ -132,6 +134,7 @@ export function buildExplain(a: Analysis, file: string | undefined, mi: ModelInf
             lostEntries: mem.lostEntries.map((e) => ({ line: e.line ?? null, text: e.text, title: e.title ?? null, target: e.target ?? null })),
           }
         : null,
+      memoryUnreadable: a.diagnostics.find((d) => d.rule === 'memory-unreadable')?.message,
       skills: sv
         ? { entries: sv.entries.length, demoted: sv.entries.filter((e) => e.demoted).length, cut: sv.entries.filter((e) => e.cut).length, used: sv.used ?? null, budget: sv.budget ?? null }
         : null,
@@ -259,8 +262,10 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const label = (s: string) => pad(s, 13);
   p(`  ${label('instructions')} ${bar(g.instructions.tokens / g.instructions.contextWindow, W, st)}  ≈${n(g.instructions.tokens)} / ${n(g.instructions.contextWindow)} tokens (${g.instructions.percent}% of the context window, at startup)`);
   const m = g.memory;
-  if (!m) {
-    p(`  ${label('MEMORY.md')} ${st.dim('none in the memory folder' + (x.gauges.memory === null ? '' : ''))}`);
+  if (!m && g.memoryUnreadable) {
+    p(`  ${label('MEMORY.md')} ${st.yellow(safe(g.memoryUnreadable))}`);
+  } else if (!m) {
+    p(`  ${label('MEMORY.md')} ${st.dim('none in the memory folder')}`);
   } else {
     const cut = m.truncated ? st.red(` — cut: ${n(m.lostLines)} line${m.lostLines === 1 ? '' : 's'} lost${m.cutLine ? ` from line ${m.cutLine}` : ''}`) : '';
     p(`  ${label('MEMORY.md')} ${bar(m.lines / m.maxLines, W, st)}  ${n(m.lines)} / ${n(m.maxLines)} lines${cut}`);

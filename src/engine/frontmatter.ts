@@ -39,7 +39,7 @@ export interface Frontmatter {
  * Deeper text is handled as a failed strict parse (what the stack overflow is in Claude Code's
  * parser too): the lenient retry then reads such a value as text.
  */
-export const MAX_YAML_DEPTH = 256;
+export const MAX_YAML_DEPTH = 400;
 
 /** the deepest nesting of `[`/`{` (outside quotes) or of indentation in YAML text, stopping past `limit` */
 export function yamlDepth(text: string, limit = MAX_YAML_DEPTH): number {
