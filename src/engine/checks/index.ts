@@ -22,7 +22,7 @@ import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
 export { skillsView, type SkillsView, type SkillView } from './skills-check.js';
-export { indexWorkspace, ignoredTree } from './workspace.js';
+export { indexWorkspace, ignoredTree, CRAWL_BUDGET_MS } from './workspace.js';
 export { mask } from './secrets.js';
 
 export interface LintOptions {
@@ -37,6 +37,8 @@ export interface LintOptions {
   index?: WorkspaceIndex;
   /** told how long each phase took (for the benchmark) */
   onPhase?: (phase: string, ms: number) => void;
+  /** the crawl stops at this time (`now()`, ms), with scan-truncated naming where */
+  deadline?: { at: number; now: () => number };
 }
 
 /**
@@ -45,10 +47,10 @@ export interface LintOptions {
  * listing of a folder twice). The index FileAccess is used only where it is exact: a
  * case-sensitive file system and a crawl that was not cut at the file cap.
  */
-export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES): { options: EngineOptions; index?: WorkspaceIndex } {
+export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }): { options: EngineOptions; index?: WorkspaceIndex } {
   let index: WorkspaceIndex | undefined;
   try {
-    index = indexWorkspace(path.resolve(options.cwd), maxFiles);
+    index = indexWorkspace(path.resolve(options.cwd), maxFiles, deadline);
   } catch {
     return { options };
   }
@@ -115,10 +117,15 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   };
   const display = (p: string) => displayPath(p, env.cwd, env.home);
   const given = opts.index && opts.index.root === path.resolve(env.cwd) ? opts.index : undefined;
-  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES));
+  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline));
   if (!index) return { diagnostics: merge(a.diagnostics, checks), filesScanned: 0, truncated: false };
-  if (index.truncated)
-    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files: "glob matches nothing" verdicts were skipped` });
+  if (index.stoppedAt)
+    checks.push({
+      path: env.cwd, severity: 'info', rule: 'scan-truncated',
+      message: `the listing of the workspace stopped at its time limit, at ${display(index.stoppedAt.folder)} (${index.dirsListed.toLocaleString('en-US')} folders listed, ${index.stoppedAt.pending.toLocaleString('en-US')} not): instruction files in the folders not listed are not checked, and "glob matches nothing" verdicts were skipped`,
+    });
+  else if (index.truncated)
+    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files${index.firstLeftOut ? ` (the first left out: ${display(index.firstLeftOut)})` : ''}: "glob matches nothing" verdicts were skipped` });
   for (const d of index.unreadableDirs)
     checks.push({ path: d, severity: 'info', rule: 'unreadable', message: 'folder cannot be read: neither this lint nor Claude Code (run as this user) sees the instruction files inside it' });
   if (given) t0 = performance.now();
