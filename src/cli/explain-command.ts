@@ -301,17 +301,33 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
 
 export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, json: {} };
 
+/** the first folder on the way to `p` that this user cannot enter */
+function blockedFolder(p: string): string | undefined {
+  for (let d = path.parse(p).root, rest = path.relative(d, p).split(path.sep); rest.length > 1; rest = rest.slice(1)) {
+    d = path.join(d, rest[0]!);
+    try {
+      fs.accessSync(d, fs.constants.X_OK);
+    } catch {
+      return d;
+    }
+  }
+  return undefined;
+}
+
 export function resolveFile(arg: string, cwd: string): string {
   if (arg === '') throw new UsageError('FILE is empty');
   const candidates = path.isAbsolute(arg) ? [arg] : [path.resolve(cwd, arg), path.resolve(arg)];
+  let denied: string | undefined;
   for (const c of candidates) {
     try {
       fs.lstatSync(c);
       return c;
-    } catch {
-      /* try the next */
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException)?.code;
+      if ((code === 'EACCES' || code === 'EPERM') && denied === undefined) denied = c;
     }
   }
+  if (denied !== undefined) throw new UsageError(`FILE ${arg} cannot be reached: ${blockedFolder(denied) ?? 'a folder on the way'} cannot be read (permission denied)`);
   throw new UsageError(`FILE ${arg} does not exist${path.isAbsolute(arg) ? '' : ` (looked in ${cwd}${path.resolve(arg) !== path.resolve(cwd, arg) ? ` and ${process.cwd()}` : ''})`}`);
 }
 
