@@ -74,7 +74,7 @@ export function yamlDepth(text: string, limit = MAX_YAML_DEPTH): number {
 function tryYaml(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (yamlDepth(text) > MAX_YAML_DEPTH) return { ok: false, error: `nested deeper than ${MAX_YAML_DEPTH} levels` };
   try {
-    return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100, uniqueKeys: false }) };
+    return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' }) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
   }
