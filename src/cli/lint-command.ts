@@ -11,6 +11,9 @@ import { TOOL } from './tool.js';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
+/** lint's whole-run limit (ms): past it the checks not yet run are skipped with scan-truncated */
+const RUN_BUDGET_MS = 30_000;
+
 export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {} };
 
 export async function lintCommand(argv: string[], style: Style): Promise<{ output: string; exitCode: number }> {
@@ -23,9 +26,10 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   checkPathFlags(p);
   // one crawl of the workspace serves the analysis (as its file access) and the workspace checks
   // the crawl has a time limit (`lint --cwd /` listed every folder of the machine for minutes)
-  const { options, index } = lintPrepare(engineOptions(p), undefined, { at: Date.now() + CRAWL_BUDGET_MS, now: Date.now });
+  const started = Date.now();
+  const { options, index } = lintPrepare(engineOptions(p), undefined, { at: started + CRAWL_BUDGET_MS, now: Date.now });
   const a = analyze(options);
-  const result = await lintWorkspace(a, { secrets: !has(p, 'no-secrets'), index });
+  const result = await lintWorkspace(a, { secrets: !has(p, 'no-secrets'), index, runDeadline: { at: started + RUN_BUDGET_MS, now: Date.now } });
   const failing = result.diagnostics.some((d) => severityRank(d.severity) <= severityRank(failOn));
   const report: LintReport = {
     tool: TOOL,

@@ -133,3 +133,18 @@ test('the workspace crawl stops at its deadline (fake clock) and says where', ()
     t.cleanup();
   }
 });
+
+test('lint past its whole-run limit (fake clock) skips the remaining checks and says which', async () => {
+  const { lintWorkspace } = await import('../../src/engine/checks/index.js');
+  const { t, a } = ws({ 'repo/CLAUDE.md': 'ROOT\n', 'repo/.claude/rules/r.md': '---\npaths: "nothing/**"\n---\nR\n' });
+  try {
+    const r = await lintWorkspace(a(), { secrets: true, runDeadline: { at: 0, now: () => 1 } });
+    const msgs = r.diagnostics.filter((d) => d.rule === 'scan-truncated').map((d) => d.message);
+    assert.ok(msgs.some((m) => /time limit passed: the glob, memory, skills, reachability and secrets checks were skipped/.test(m)), JSON.stringify(msgs));
+    assert.ok(!r.diagnostics.some((d) => d.rule === 'glob-matches-nothing'), 'the glob check did not run');
+    const inTime = await lintWorkspace(a(), { secrets: false, runDeadline: { at: 10, now: () => 1 } });
+    assert.ok(inTime.diagnostics.some((d) => d.rule === 'glob-matches-nothing'), 'within the limit it runs');
+  } finally {
+    t.cleanup();
+  }
+});

@@ -39,6 +39,8 @@ export interface LintOptions {
   onPhase?: (phase: string, ms: number) => void;
   /** the crawl stops at this time (`now()`, ms), with scan-truncated naming where */
   deadline?: { at: number; now: () => number };
+  /** the whole run's limit: past it, the checks not yet run are skipped (scan-truncated says which) */
+  runDeadline?: { at: number; now: () => number };
 }
 
 /**
@@ -155,7 +157,16 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
     seen.add(r.path);
     gated.push(r);
   }
-  const globs = guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
+  // past the run's time limit, the remaining checks are skipped, and said so
+  const late = (skipping: string): boolean => {
+    const d = opts.runDeadline;
+    if (!d || d.now() <= d.at) return false;
+    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `lint's time limit passed: ${skipping} skipped` });
+    return true;
+  };
+  const globs = late('the glob, memory, skills, reachability and secrets checks were')
+    ? { diagnostics: [], firstMatch: new Map<string, string>() }
+    : guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
   checks.push(...globs.diagnostics);
   phase('globs');
 
@@ -164,9 +175,9 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   checks.push(...guard('skills', [], checks, () => skillsCheck(skillsView(a))));
 
   // what reaches the request (the touches also surface the engine's findings on nested files)
-  const reachable = guard('reachability', [], checks, () => reachableTexts(a, index, inv, globs.firstMatch.values(), session));
+  const reachable = late('the reachability (nested files, conditional rules) and secrets checks were') ? [] : guard('reachability', [], checks, () => reachableTexts(a, index, inv, globs.firstMatch.values(), session));
   phase('touches');
-  if (opts.secrets !== false) {
+  if (opts.secrets !== false && !late('the secrets check was')) {
     const sources: SecretSource[] = [];
     const seenText = new Set<string>();
     const rawCache = new Map<string, string | undefined>();
