@@ -22,7 +22,7 @@ export interface HostileCase {
   expectRule?: string;
   /** exit codes allowed (default 0, 1; 2 for usage errors when expectUsage) */
   expectUsage?: RegExp;
-  /** a text every run's output must hold */
+  /** a text every lint and render run's output must hold */
   expectText?: RegExp;
   /** a text no run's output may hold */
   forbidText?: RegExp;
@@ -116,6 +116,17 @@ export const CASES: HostileCase[] = [
       return [...usual(d, path.join(d.repo, 'src', 'a.ts')), ['lint', ...common(d), '--format', 'json', '--no-secrets']];
     },
     expectRule: 'frontmatter-too-deep',
+  },
+  {
+    name: 'a SKILL.md over 4 MiB and a SKILL.md that is a FIFO',
+    setup(d) {
+      write(path.join(d.repo, '.claude', 'skills', 'big', 'SKILL.md'), Buffer.alloc(5 * 1024 * 1024, 0x61));
+      fs.mkdirSync(path.join(d.repo, '.claude', 'skills', 'fifo'), { recursive: true });
+      execFileSync('mkfifo', [path.join(d.repo, '.claude', 'skills', 'fifo', 'SKILL.md')]);
+      return usual(d, path.join(d.repo, 'src', 'a.ts'));
+    },
+    expectRule: 'skill-unreadable',
+    expectText: /4 MiB cap for a SKILL\.md|not a regular file/,
   },
   {
     name: 'project settings with 700,000 claudeMdExcludes entries (9 MB)',

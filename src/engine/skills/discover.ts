@@ -126,11 +126,13 @@ export function loadSkillsDir(ctx: DiscoveryContext, root: string, source: Skill
     const real = env.fs.realpath(file);
     const id = real.ok ? real.value : file;
     if (seen.has(id)) continue;
-    const text = readText(env, file);
-    if (text === undefined) {
-      ctx.sink.add({ path: file, severity: 'warning', rule: 'skill-unreadable', message: 'cannot read this SKILL.md; Claude Code skips the skill' });
+    const r = env.fs.readFile(file, MAX_SKILL_BYTES);
+    if (!r.ok) {
+      const why = r.code === 'EFBIG' ? `it is over the engine's 4 MiB cap for a SKILL.md (${r.message})` : r.code === 'ENOTREG' ? 'it is not a regular file (a FIFO, device or socket)' : r.code === 'EISDIR' ? 'it is a folder' : `${r.code}`;
+      ctx.sink.add({ path: file, severity: 'warning', rule: 'skill-unreadable', message: `cannot read this SKILL.md (${why}); the skill is skipped` });
       continue;
     }
+    const text = decodeUtf8(r.value);
     seen.add(id);
     const def = parseSkillFile(ctx, text, file, e.name, source, { dir, root, fallback: 'Skill', pathGated: true });
     if (def) out.push(def);
