@@ -129,6 +129,14 @@ export const CASES: HostileCase[] = [
     expectText: /4 MiB cap for a SKILL\.md|not a regular file/,
   },
   {
+    name: 'a rule with 140,000 paths: entries (3.5 MB, just under the 4 MiB cap)',
+    setup(d) {
+      write(path.join(d.repo, '.claude', 'rules', 'many.md'), `---\npaths:\n${Array.from({ length: 140000 }, (_, i) => `  - "p${i}/**/*.x${i}"\n`).join('')}---\nMANY\n`);
+      return usual(d, path.join(d.repo, 'src', 'a.ts'));
+    },
+    expectRule: 'glob-matches-nothing',
+  },
+  {
     name: 'project settings with 700,000 claudeMdExcludes entries (9 MB)',
     setup(d) {
       const ex = Array.from({ length: 700000 }, (_, i) => `/nowhere/${i}/**`);
