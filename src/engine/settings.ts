@@ -25,6 +25,9 @@ export interface Settings {
   globalConfig: Record<string, unknown>;
 }
 
+/** the largest settings file read */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+
 /** the most claudeMdExcludes patterns used (700,000 of them took 3.4 GB and 28 s, then V8 gave up) */
 export const MAX_EXCLUDES = 10_000;
 
@@ -44,11 +47,18 @@ const PRECEDENCE: SettingsLayerName[] = ['policy', 'flag', 'local', 'project', '
 
 function readJson(env: Environment, file: string, sink: DiagnosticSink): Record<string, unknown> | undefined {
   const st = env.fs.stat(file);
-  if (!st.ok) return undefined;
-  if (st.value.kind !== 'file') return undefined;
-  const r = env.fs.readFile(file, 16 * 1024 * 1024);
+  if (!st.ok) {
+    if (st.code !== 'ENOENT' && st.code !== 'ENOTDIR') sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${st.code}` });
+    return undefined;
+  }
+  if (st.value.kind !== 'file') {
+    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `settings file is not a regular file (${st.value.kind === 'dir' ? 'a folder' : 'a FIFO, device or socket'}): not read` });
+    return undefined;
+  }
+  const r = env.fs.readFile(file, MAX_SETTINGS_BYTES);
   if (!r.ok) {
-    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${r.code}` });
+    const why = r.code === 'EFBIG' ? `it is over the engine's 16 MiB cap for a settings file (${r.message})` : r.code;
+    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${why}` });
     return undefined;
   }
   const text = decodeUtf8(r.value);

@@ -148,3 +148,22 @@ test('lint past its whole-run limit (fake clock) skips the remaining checks and 
     t.cleanup();
   }
 });
+
+test('a settings file that is a folder, a FIFO or over 16 MiB is settings-unreadable, naming why', () => {
+  for (const kind of ['folder', 'fifo', 'big'] as const) {
+    const { t, a } = ws({});
+    try {
+      const p = t.p('repo/.claude/settings.json');
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      if (kind === 'folder') fs.mkdirSync(p);
+      else if (kind === 'fifo') execFileSync('mkfifo', [p]);
+      else fs.writeFileSync(p, Buffer.alloc(17 * 1024 * 1024, 0x20));
+      const d = a().diagnostics.find((x) => x.rule === 'settings-unreadable');
+      assert.ok(d, kind);
+      assert.equal(d.path, p);
+      assert.match(d.message, kind === 'folder' ? /a folder/ : kind === 'fifo' ? /FIFO/ : /16 MiB cap/);
+    } finally {
+      t.cleanup();
+    }
+  }
+});
