@@ -9,7 +9,7 @@ import { isInside, isTruthyEnv, type Environment } from '../environment.js';
 import type { DirEntry } from '../file-access.js';
 import { MAX_YAML_DEPTH, parseFrontmatter } from '../frontmatter.js';
 import { findGit } from '../git.js';
-import { rulePatterns } from '../globs.js';
+import { globHazards, rulePatterns, splitPatterns } from '../globs.js';
 import type { ClaudeProfile } from '../profiles.js';
 import { cleanShownText, descriptionFromBody, frontmatterDescription, frontmatterFlag, isOfferableName } from './text.js';
 
@@ -82,6 +82,7 @@ export function parseSkillFile(
   if (fm.tooDeep) sink.add({ path: file, line: 1, severity: 'warning', rule: 'frontmatter-too-deep', message: `frontmatter nests deeper than ${MAX_YAML_DEPTH} levels: not parsed as YAML (a parser runs out of stack there); read as Claude Code's fallback reads a value it cannot parse, as text` });
   if (fm.yamlError) sink.add({ path: file, line: 1, severity: 'warning', rule: 'invalid-frontmatter', message: `the frontmatter is not valid YAML (${fm.yamlError}); Claude Code ignores all of it and lists the skill with its first body line as description` });
   const data = fm.data;
+  if (extra.pathGated && data.paths !== undefined) for (const h of globHazards(splitPatterns(data.paths))) sink.add({ path: file, severity: 'warning', ...h });
   const clean = (s: string) => cleanShownText(s, profile.skills.collapseDescriptionWhitespace, profile.skills.escapeAngleBrackets);
   const given = frontmatterDescription(data.description);
   const description = clean(given ?? descriptionFromBody(fm.body, extra.fallback));
