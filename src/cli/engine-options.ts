@@ -1,7 +1,7 @@
 // Turning the shared CLI flags into engine options (hermetic when --home is given).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EngineOptions, SettingSource, TouchTool } from '../engine/index.js';
+import { nodeFileAccess, type EngineOptions, type SettingSource, type TouchTool } from '../engine/index.js';
 import { many, one, has, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 
 export const ENGINE_FLAGS: Record<string, FlagSpec> = {
@@ -30,6 +30,22 @@ function mustBeDir(p: string, what: string): string {
   return abs;
 }
 
+/** the most --settings reads (as for every settings file) */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The --settings file, read as the engine reads every file: opened non-blocking, a regular file
+ * only (a FIFO hung, /dev/zero took 16 GB before std::bad_alloc), at most 16 MiB.
+ */
+function readSettingsFile(p: string): string {
+  const r = nodeFileAccess.readFile(path.resolve(p), MAX_SETTINGS_BYTES);
+  if (r.ok) return Buffer.from(r.value).toString('utf8');
+  if (r.code === 'ENOTREG' || r.code === 'EISDIR') throw new UsageError(`--settings ${p} is not a regular file${r.code === 'EISDIR' ? ' (a folder)' : ' (a FIFO, device or socket)'}`);
+  if (r.code === 'EFBIG') throw new UsageError(`--settings ${p} is over 16 MiB (${r.message})`);
+  if (r.code === 'ENOENT') throw new UsageError(`--settings ${p} does not exist`);
+  throw new UsageError(`--settings ${p} cannot be read (${r.code})`);
+}
+
 export function engineOptions(p: ParsedArgs): EngineOptions {
   const cwd = mustBeDir(one(p, 'cwd') ?? process.cwd(), '--cwd');
   const homeFlag = one(p, 'home');
@@ -52,8 +68,8 @@ export function engineOptions(p: ParsedArgs): EngineOptions {
   let flagSettings: Record<string, unknown> | undefined;
   const st = one(p, 'settings');
   if (st !== undefined) {
+    const text = st.trim().startsWith('{') ? st : readSettingsFile(st);
     try {
-      const text = st.trim().startsWith('{') ? st : fs.readFileSync(path.resolve(st), 'utf8');
       flagSettings = JSON.parse(text) as Record<string, unknown>;
     } catch (e) {
       throw new UsageError(`--settings: ${(e as Error).message.split('\n')[0]}`);

@@ -46,6 +46,8 @@ export interface ExplainJson {
       truncated: boolean; keptLines: number; cutLine: number | null; lostLines: number; lostEntries: { line: number | null; text: string; title: string | null; target: string | null }[];
     };
     skills: null | { entries: number; demoted: number; cut: number; used: number | null; budget: number | null };
+    /** MEMORY.md exists but is not read (why), when so */
+    memoryUnreadable?: string;
   };
   diagnostics: { error: number; warning: number; info: number };
   /** with --skill NAME or --agent TYPE */
@@ -135,6 +137,7 @@ export function buildExplain(a: Analysis, file: string | undefined, mi: ModelInf
             lostEntries: mem.lostEntries.map((e) => ({ line: e.line ?? null, text: e.text, title: e.title ?? null, target: e.target ?? null })),
           }
         : null,
+      memoryUnreadable: a.diagnostics.find((d) => d.rule === 'memory-unreadable')?.message,
       skills: sv
         ? { entries: sv.entries.length, demoted: sv.entries.filter((e) => e.demoted).length, cut: sv.entries.filter((e) => e.cut).length, used: sv.used ?? null, budget: sv.budget ?? null }
         : null,
@@ -181,7 +184,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const out: string[] = [];
   const p = (s = '') => out.push(s);
   p(`${st.bold('Claude Code ' + x.claudeVersion)} · launch directory ${safe(x.cwd)} · HOME ${safe(x.home)}`);
-  p(st.dim(`model ${x.model}: context window ${n(x.contextWindow)} tokens; ≈tok = chars ÷ ${x.charsPerToken} (Claude Code's own ratio for this model; the real count depends on the tokenizer)`));
+  p(st.dim(`model ${safe(x.model)}: context window ${n(x.contextWindow)} tokens; ≈tok = chars ÷ ${x.charsPerToken} (Claude Code's own ratio for this model; the real count depends on the tokenizer)`));
   p();
 
   // startup
@@ -262,8 +265,10 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const label = (s: string) => pad(s, 13);
   p(`  ${label('instructions')} ${bar(g.instructions.tokens / g.instructions.contextWindow, W, st)}  ≈${n(g.instructions.tokens)} / ${n(g.instructions.contextWindow)} tokens (${g.instructions.percent}% of the context window, at startup)`);
   const m = g.memory;
-  if (!m) {
-    p(`  ${label('MEMORY.md')} ${st.dim('none in the memory folder' + (x.gauges.memory === null ? '' : ''))}`);
+  if (!m && g.memoryUnreadable) {
+    p(`  ${label('MEMORY.md')} ${st.yellow(safe(g.memoryUnreadable))}`);
+  } else if (!m) {
+    p(`  ${label('MEMORY.md')} ${st.dim('none in the memory folder')}`);
   } else {
     const cut = m.truncated ? st.red(` — cut: ${n(m.lostLines)} line${m.lostLines === 1 ? '' : 's'} lost${m.cutLine ? ` from line ${m.cutLine}` : ''}`) : '';
     p(`  ${label('MEMORY.md')} ${bar(m.lines / m.maxLines, W, st)}  ${n(m.lines)} / ${n(m.maxLines)} lines${cut}`);
@@ -299,17 +304,33 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
 
 export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, json: {} };
 
+/** the first folder on the way to `p` that this user cannot enter */
+function blockedFolder(p: string): string | undefined {
+  for (let d = path.parse(p).root, rest = path.relative(d, p).split(path.sep); rest.length > 1; rest = rest.slice(1)) {
+    d = path.join(d, rest[0]!);
+    try {
+      fs.accessSync(d, fs.constants.X_OK);
+    } catch {
+      return d;
+    }
+  }
+  return undefined;
+}
+
 export function resolveFile(arg: string, cwd: string): string {
   if (arg === '') throw new UsageError('FILE is empty');
   const candidates = path.isAbsolute(arg) ? [arg] : [path.resolve(cwd, arg), path.resolve(arg)];
+  let denied: string | undefined;
   for (const c of candidates) {
     try {
       fs.lstatSync(c);
       return c;
-    } catch {
-      /* try the next */
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException)?.code;
+      if ((code === 'EACCES' || code === 'EPERM') && denied === undefined) denied = c;
     }
   }
+  if (denied !== undefined) throw new UsageError(`FILE ${arg} cannot be reached: ${blockedFolder(denied) ?? 'a folder on the way'} cannot be read (permission denied)`);
   throw new UsageError(`FILE ${arg} does not exist${path.isAbsolute(arg) ? '' : ` (looked in ${cwd}${path.resolve(arg) !== path.resolve(cwd, arg) ? ` and ${process.cwd()}` : ''})`}`);
 }
 

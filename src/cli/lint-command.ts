@@ -1,7 +1,7 @@
 // `claude-layers lint`: every finding of the analysis and of the workspace checks, in the chosen
 // format; the exit code says whether any finding is at or above --fail-on.
 import { analyze, type Severity } from '../engine/index.js';
-import { lintPrepare, lintWorkspace, severityRank } from '../engine/checks/index.js';
+import { CRAWL_BUDGET_MS, lintPrepare, lintWorkspace, severityRank } from '../engine/checks/index.js';
 import { has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
@@ -10,6 +10,9 @@ import type { Style } from './style.js';
 import { TOOL } from './tool.js';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** lint's whole-run limit (ms): past it the checks not yet run are skipped with scan-truncated */
+const RUN_BUDGET_MS = 30_000;
 
 export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {} };
 
@@ -22,9 +25,11 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   if (!SEVERITIES.includes(failOn)) throw new UsageError(`--fail-on takes ${SEVERITIES.join(', ')}, got ${JSON.stringify(failOn)}`);
   checkPathFlags(p);
   // one crawl of the workspace serves the analysis (as its file access) and the workspace checks
-  const { options, index } = lintPrepare(engineOptions(p));
+  // the crawl has a time limit (`lint --cwd /` listed every folder of the machine for minutes)
+  const started = Date.now();
+  const { options, index } = lintPrepare(engineOptions(p), undefined, { at: started + CRAWL_BUDGET_MS, now: Date.now });
   const a = analyze(options);
-  const result = await lintWorkspace(a, { secrets: !has(p, 'no-secrets'), index });
+  const result = await lintWorkspace(a, { secrets: !has(p, 'no-secrets'), index, runDeadline: { at: started + RUN_BUDGET_MS, now: Date.now } });
   const failing = result.diagnostics.some((d) => severityRank(d.severity) <= severityRank(failOn));
   const report: LintReport = {
     tool: TOOL,

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Severity } from '../engine/index.js';
 import { displayPath, ruleInfo, sortDiagnostics } from '../engine/checks/index.js';
+import { githubData, githubProp, jsonText } from './escape.js';
 import { safe, type Style } from './style.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -55,7 +56,7 @@ export function formatJson(r: LintReport): string {
     counts: counts(r.diagnostics),
     diagnostics: sortDiagnostics(r.diagnostics).map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
   };
-  return JSON.stringify(json, null, 2) + '\n';
+  return jsonText(json) + '\n';
 }
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
@@ -111,11 +112,11 @@ export function formatSarif(r: LintReport): string {
       },
     ],
   };
-  return JSON.stringify(sarif, null, 2) + '\n';
+  return jsonText(sarif) + '\n';
 }
 
-const escData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+const escData = githubData;
+const escProp = githubProp;
 
 export function formatGithub(r: LintReport, base: string = process.env.GITHUB_WORKSPACE || process.cwd()): string {
   const out: string[] = [];

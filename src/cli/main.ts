@@ -2,6 +2,7 @@
 // Exit codes: 0 fine (lint: no finding at or above --fail-on), 1 lint findings, 2 usage error
 // (one line saying why, then the usage; never a stack trace), 3 internal error.
 import { PROFILES } from '../engine/index.js';
+import { errorText, jsonText } from './escape.js';
 import { UsageError } from './args.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand } from './lint-command.js';
@@ -45,12 +46,13 @@ export async function main(argv: string[]): Promise<number> {
     switch (cmd) {
       case 'render': {
         const { json, request } = renderCommand(rest);
-        write(request !== undefined ? request : `${JSON.stringify(json, null, 2)}\n`);
+        // --request is the request text byte for byte (for a pipe): only the JSON is escaped
+        write(request !== undefined ? request : `${jsonText(json)}\n`);
         return 0;
       }
       case 'explain': {
         const r = explainCommand(rest, makeStyle(colorEnabled(process.stdout)));
-        write(r.asJson ? `${JSON.stringify(r.json, null, 2)}\n` : r.text);
+        write(r.asJson ? `${jsonText(r.json)}\n` : r.text);
         return 0;
       }
       case 'lint': {
@@ -82,11 +84,11 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`claude-layers: ${e.message.split('\n')[0]}\n\n${USAGE}`);
+      process.stderr.write(`claude-layers: ${errorText(e.message.split('\n')[0]!)}\n\n${USAGE}`);
       return 2;
     }
     const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`claude-layers: internal error: ${msg.split('\n')[0]}\n`);
+    process.stderr.write(`claude-layers: internal error: ${errorText(msg.split('\n')[0]!.slice(0, 500))}\n`);
     return 3;
   }
 }
@@ -94,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
 // the last line of defence: a one-line internal error, never a stack trace
 const fatal = (e: unknown) => {
   const msg = e instanceof Error ? e.message : String(e);
-  process.stderr.write(`claude-layers: internal error: ${msg.split('\n')[0]}\n`);
+  process.stderr.write(`claude-layers: internal error: ${errorText(msg.split('\n')[0]!.slice(0, 500))}\n`);
   process.exit(3);
 };
 process.on('uncaughtException', fatal);

@@ -1,4 +1,4 @@
-// explain and lint: folders given on the command line must exist (a typo in --home would otherwise
+// explain, lint and render: folders given on the command line must exist (a typo in --home would otherwise
 // silently explain an empty HOME). --managed-dir may be missing: no managed policy is the normal case.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 import { analyze, renderStartupBlock } from '../engine/index.js';
 import { many, has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions, parseTouch } from './engine-options.js';
+import { checkPathFlags } from './path-flags.js';
 import { sessionJson, simulateFromFile, type SessionJson } from './session-json.js';
 
 export interface RenderJson {
@@ -17,6 +18,7 @@ export interface RenderJson {
 export function renderCommand(argv: string[]): { json: RenderJson; request?: string } {
   const p = parseArgs(argv, { ...ENGINE_FLAGS, touch: { value: true, repeat: true }, json: {}, request: {}, session: { value: true } });
   if (p.positionals.length) throw new UsageError(`render takes no positional arguments (got "${p.positionals[0]}")`);
+  checkPathFlags(p);
   const touches = many(p, 'touch').map(parseTouch);
   const options = engineOptions(p);
   const a = analyze(options);

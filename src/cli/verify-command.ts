@@ -3,6 +3,7 @@
 // (unless --yes), runs claude once against a loopback stand-in and prints the section diff.
 // Exit codes: 0 match, 1 mismatch, 2 usage, 3 could not run. last-session: 0 agrees (or nothing to
 // compare, or no session), 1 the session differs from the prediction.
+import { jsonText } from './escape.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
@@ -72,7 +73,7 @@ export async function verifyCommand(argv: string[], io: Io = defaultIo()): Promi
   }
   info.write(renderPlan(plan));
   if (plan.blockers.length) {
-    if (json) io.stdout.write(`${JSON.stringify({ verdict: 'error', summary: plan.blockers.join('; '), plan }, null, 2)}\n`);
+    if (json) io.stdout.write(`${jsonText({ verdict: 'error', summary: plan.blockers.join('; '), plan })}\n`);
     return 3;
   }
   if (!has(p, 'yes')) {
@@ -84,7 +85,7 @@ export async function verifyCommand(argv: string[], io: Io = defaultIo()): Promi
   }
   info.write('\n');
   const r = await runVerify(plan, opts);
-  if (json) io.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  if (json) io.stdout.write(`${jsonText(r)}\n`);
   else io.stdout.write(renderVerify(r));
   return r.verdict === 'match' ? 0 : r.verdict === 'mismatch' ? 1 : 3;
 }
@@ -97,6 +98,6 @@ export function lastSessionCommand(argv: string[]): { output: string; exitCode: 
   const homeFlag = one(p, 'home');
   const home = homeFlag === undefined ? undefined : path.resolve(homeFlag);
   const r = lastSessionReport({ cwd, engine: home === undefined ? { env: { ...process.env } } : { home, env: { HOME: home } } });
-  const output = has(p, 'json') ? `${JSON.stringify(r, (k, v: unknown) => (k === 'content' && typeof v === 'string' ? undefined : v), 2)}\n` : renderLastSession(r);
+  const output = has(p, 'json') ? `${jsonText(r, 2, (k, v: unknown) => (k === 'content' && typeof v === 'string' ? undefined : v))}\n` : renderLastSession(r);
   return { output, exitCode: r.agrees === false ? 1 : 0 };
 }

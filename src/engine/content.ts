@@ -39,6 +39,8 @@ export interface ProcessedFile {
   frontmatter: Record<string, unknown>;
   hasFrontmatter: boolean;
   yamlError?: string;
+  /** the frontmatter nests deeper than MAX_YAML_DEPTH (parsed leniently, as text) */
+  yamlTooDeep?: boolean;
   /** @include targets, resolved absolute paths, in order of first appearance */
   includes: string[];
   /** the include specs as written, parallel to `includes` */
@@ -108,6 +110,7 @@ export function processInstructionText(text: string, filePath: string, opts: Pro
     frontmatter: fm.data,
     hasFrontmatter: fm.yaml !== undefined,
     yamlError: fm.yamlError,
+    yamlTooDeep: fm.tooDeep,
     includes,
     includeSpecs: specs,
     commentsStripped,

@@ -4,6 +4,7 @@
 import picomatch from 'picomatch';
 import * as path from 'node:path';
 import type { FileAccess } from './file-access.js';
+import { linearTest } from './glob-count.js';
 import type { InstructionType } from './model.js';
 
 export type ExcludeMatcher = ((filePath: string, type: InstructionType) => string | undefined) & {
@@ -25,7 +26,9 @@ export function compileExcludes(patterns: string[], fs: FileAccess): ExcludeMatc
   }
   const matchers = expanded.map((p) => {
     try {
-      return { p, m: picomatch(p, { dot: true }) };
+      // picomatch's matcher (the path equal to the glob, or its expression), without backtracking
+      const t = linearTest(picomatch.makeRe(p, { dot: true }));
+      return { p, m: (f: string) => f === p || t(f) };
     } catch {
       return undefined;
     }

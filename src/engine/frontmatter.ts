@@ -28,11 +28,53 @@ export interface Frontmatter {
   yamlError?: string;
   /** the YAML parsed only after quoting lossy values (Claude Code's fallback) */
   lenient?: boolean;
+  /** the strict parse was refused: nested deeper than MAX_YAML_DEPTH */
+  tooDeep?: boolean;
+}
+
+/**
+ * The deepest YAML nesting parsed. The `yaml` package recurses per level and runs out of stack a
+ * few hundred levels down; out of stack inside V8's regular-expression compiler is a fatal
+ * "out of memory" (a SKILL.md description of `[` × 20,000 then `]` × 20,000 killed the process).
+ * Deeper text is handled as a failed strict parse (what the stack overflow is in Claude Code's
+ * parser too): the lenient retry then reads such a value as text.
+ */
+export const MAX_YAML_DEPTH = 400;
+
+/** the deepest nesting of `[`/`{` (outside quotes) or of indentation in YAML text, stopping past `limit` */
+export function yamlDepth(text: string, limit = MAX_YAML_DEPTH): number {
+  let depth = 0;
+  let max = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      else if (c === '\n') quote = quote === '"' ? quote : '';
+      continue;
+    }
+    if (c === '"' || (c === "'" && /[\s[{,:]/.test(text[i - 1] ?? ' '))) quote = c;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth > max && (max = depth) > limit) return max;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '\n') {
+      depth = 0;
+      let j = i + 1;
+      while (text[j] === ' ' || text[j] === '-') j++;
+      // indentation: one level per two columns (a generous reading)
+      const ind = Math.ceil((j - i - 1) / 2);
+      if (ind > max && (max = ind) > limit) return max;
+    }
+  }
+  return max;
 }
 
 function tryYaml(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (yamlDepth(text) > MAX_YAML_DEPTH) return { ok: false, error: `nested deeper than ${MAX_YAML_DEPTH} levels` };
   try {
-    return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100, uniqueKeys: false }) };
+    return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' }) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
   }
@@ -67,6 +109,7 @@ export function parseFrontmatter(text: string, stripBom: boolean): Frontmatter {
   const body = text.slice(m[0].length);
   const bodyOffset = m[0].length + (hasBom ? 1 : 0);
   let parsed = tryYaml(yaml);
+  const tooDeep = !parsed.ok && yamlDepth(yaml) > MAX_YAML_DEPTH ? true : undefined;
   let lenient = false;
   if (!parsed.ok) {
     const retry = tryYaml(quoteLossyValues(yaml).replace(/^\t+/gm, (t) => '  '.repeat(t.length)));
@@ -75,10 +118,10 @@ export function parseFrontmatter(text: string, stripBom: boolean): Frontmatter {
       lenient = true;
     }
   }
-  if (!parsed.ok) return { data: {}, yaml, body, bodyOffset, yamlError: parsed.error };
+  if (!parsed.ok) return { data: {}, yaml, body, bodyOffset, yamlError: parsed.error, tooDeep };
   const v = parsed.value;
   const data = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  return { data, yaml, body, bodyOffset, lenient };
+  return { data, yaml, body, bodyOffset, lenient, tooDeep };
 }
 
 /** 1-based line (in the original file) of a top-level frontmatter key, for diagnostics and hovers. */

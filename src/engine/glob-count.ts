@@ -17,7 +17,7 @@
 // whole list falls back to `ignore`, path by path. test/unit/glob-count.test.ts holds the proof of
 // identity over a generated tree.
 import ignore from 'ignore';
-import picomatch from 'picomatch';
+import { compileLinear } from './linear-regex.js';
 
 // ---- the tree ---------------------------------------------------------------------------------
 
@@ -224,15 +224,31 @@ export interface CompiledPatterns {
   readonly fallback?: (rel: string) => boolean;
 }
 
-const PM_BASE = { dot: true, nobrace: true, noextglob: true, nonegate: true, literalBrackets: false } as const;
 
 /**
- * picomatch's expression, tested directly: its matcher function also accepts a path equal to the
- * glob text itself (`a[b]` would match a file named `a[b]`), which gitignore semantics do not.
+ * `re.test`, or, when the expression holds more than one quantifier (`*a*b`, several `**`), the same
+ * decision by a matcher that cannot backtrack: JavaScript's engine takes exponential time on
+ * `*a*a*a*a*a*a*a*b` against a long name of `a`s, and on several `**` against a deep path.
  */
-function pm(glob: string, opts: picomatch.PicomatchOptions): Test {
-  const re = picomatch.makeRe(glob, opts);
-  return (s) => re.test(s);
+export function linearTest(re: RegExp): Test {
+  // a long expression may be past what JavaScript's engine can compile ("Regular expression too large")
+  const long = re.source.length > 8192;
+  if (!long && !/[*+]/.test(re.source)) return guarded(re, undefined);
+  const lin = compileLinear(re.source, re.flags);
+  if (!lin) return guarded(re, undefined);
+  if (!long && lin.quantifiers <= 1) return guarded(re, lin.test);
+  return (s) => lin.test(s);
+}
+
+/** `re.test`, and when JavaScript's engine refuses the expression, the linear matcher (or no match) */
+function guarded(re: RegExp, lin: Test | undefined): Test {
+  return (s) => {
+    try {
+      return re.test(s);
+    } catch {
+      return lin ? lin(s) : false;
+    }
+  };
 }
 
 /** a code unit of a name against an ASCII code unit of a pattern, as picomatch's /i expression compares them */
@@ -247,11 +263,11 @@ function sameUnit(c: number, p: number, ignoreCase: boolean): boolean {
  * The test of one segment: picomatch's expression, or for the common forms a direct comparison
  * that decides the same (`name`, `*.ext`: literal characters of SAFE_LITERAL only).
  */
-function segmentTest(part: string, opts: picomatch.PicomatchOptions): Test {
-  const ignoreCase = opts.nocase === true;
+function segmentTest(part: string, opts: { nocase: boolean }): Test {
+  const ignoreCase = opts.nocase;
   const star = part.startsWith('*') ? 1 : 0;
   const lit = part.slice(star);
-  if (!lit || !/^[A-Za-z0-9._\-~#%=,@+ &']+$/.test(lit)) return pm(part, opts);
+  if (!lit || !/^[A-Za-z0-9._\-~#%=,@+ &']+$/.test(lit)) return wildcardTest(part, ignoreCase);
   const n = lit.length;
   const codes = Array.from(lit, (c) => c.charCodeAt(0));
   if (star)
@@ -265,6 +281,77 @@ function segmentTest(part: string, opts: picomatch.PicomatchOptions): Test {
     if (s.length !== n) return false;
     for (let i = 0; i < n; i++) if (!sameUnit(s.charCodeAt(i), codes[i]!, ignoreCase)) return false;
     return true;
+  };
+}
+
+type Token = { star: true } | { star: false; t: (c: number) => boolean };
+
+/**
+ * A segment in the picomatch subset (as translateSegment writes it: literals, `*`, `?`, `[...]`
+ * classes of ASCII letters, digits, `.`, `_` and `\-`), decided as picomatch's expression decides it
+ * but in O(name × pattern) whatever the pattern: every token other than `*` takes exactly one code
+ * unit, so on a mismatch only the last `*` needs to take one more unit (no backtracking further
+ * back). picomatch's own expression (`[^/]*?a[^/]*?a...`) backtracks exponentially in the number
+ * of `*`s: `*a*a*a*a*a*a*a*b` against a name of 103 `a`s does not finish.
+ */
+export function wildcardTest(part: string, ignoreCase: boolean): Test {
+  const toks: Token[] = [];
+  const fold = (c: number) => (ignoreCase && ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) ? c ^ 32 : c);
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i]!;
+    if (c === '*') {
+      if (toks[toks.length - 1]?.star !== true) toks.push({ star: true });
+    } else if (c === '?') toks.push({ star: false, t: (x) => x !== 47 });
+    else if (c === '[') {
+      const set = new Uint8Array(128);
+      let j = i + 1;
+      const neg = part[j] === '^';
+      if (neg) j++;
+      for (; part[j] !== ']'; j++) {
+        if (j >= part.length) throw new Error(`unclosed class in ${part}`);
+        let a = part.charCodeAt(j);
+        if (part[j] === '\\') a = part.charCodeAt(++j);
+        let b = a;
+        if (part[j + 1] === '-' && part[j + 2] !== ']' && part[j + 2] !== undefined) {
+          b = part.charCodeAt(j + 2);
+          j += 2;
+        }
+        for (let k = a; k <= b && k < 128; k++) set[k] = 1;
+      }
+      i = j;
+      if (ignoreCase) for (let k = 0; k < 128; k++) if (set[k]) set[fold(k)] = 1;
+      toks.push({ star: false, t: neg ? (x) => x !== 47 && !(x < 128 && set[x]) : (x) => x < 128 && set[x] === 1 });
+    } else {
+      const p = c.charCodeAt(0);
+      const q = fold(p);
+      toks.push({ star: false, t: (x) => x === p || x === q });
+    }
+  }
+  const leadingStar = toks[0]?.star === true;
+  const m = toks.length;
+  return (s) => {
+    const n = s.length;
+    // picomatch: a leading `*` never matches `.` or `..` (nor an empty name)
+    if (leadingStar && (n === 0 || s === '.' || s === '..')) return false;
+    let i = 0;
+    let p = 0;
+    let starP = -1;
+    let starI = 0;
+    while (i < n) {
+      const tk = p < m ? toks[p]! : undefined;
+      if (tk && !tk.star && tk.t(s.charCodeAt(i))) {
+        i++;
+        p++;
+      } else if (tk && tk.star) {
+        starP = p++;
+        starI = i;
+      } else if (starP >= 0) {
+        p = starP + 1;
+        i = ++starI;
+      } else return false;
+    }
+    while (p < m && toks[p]!.star) p++;
+    return p === m;
   };
 }
 
@@ -365,9 +452,11 @@ function translate(raw: string, ignoreCase: boolean): Rule | undefined {
   for (const seg of body.split('/')) {
     const t = translateSegment(seg);
     if (t === undefined) return undefined;
+    // `a/**/**/b` is `a/**/b` (in `ignore`: `(?:\/[^\/]+)*` twice is that expression once)
+    if (t === '**' && parts[parts.length - 1] === '**') continue;
     parts.push(t);
   }
-  const opts = { ...PM_BASE, nocase: ignoreCase };
+  const opts = { nocase: ignoreCase };
   const seg = (part: string): Test | null => (part === '**' ? null : segmentTest(part, opts));
   // a leading `**/` (also after `/`) makes the pattern match at any depth: `**/x` is the name `x`
   let lead = 0;
@@ -405,6 +494,25 @@ function regexPrefix(body: string): string[] | undefined {
 
 const compileCache = new Map<string, CompiledPatterns>();
 
+let probe: boolean | undefined;
+/** does this version of `ignore` keep its rules where ignoreRules looks? */
+function internalsReadable(): boolean {
+  return (probe ??= ignoreRules(['a/*.b'], true) !== undefined);
+}
+
+/** patterns neither `ignore` nor the subset could compile (they match nothing); see cannotCompile */
+const uncompilable = new Set<string>();
+
+/**
+ * Does the engine match nothing with this pattern because it cannot compile it? (A pattern outside
+ * the subset whose `ignore` expression is past JavaScript's size limit.)
+ */
+export function cannotCompile(pattern: string): boolean {
+  if (pattern.length < 4096) return false;
+  compilePatterns([pattern]);
+  return uncompilable.has(pattern);
+}
+
 /** Compile a pattern list once; the result is reused for every count over any tree. */
 export function compilePatterns(patterns: readonly string[], options: CompileOptions = {}): CompiledPatterns {
   const ignoreCase = options.ignoreCase ?? true;
@@ -422,7 +530,13 @@ export function compilePatterns(patterns: readonly string[], options: CompileOpt
 function compileUncached(patterns: readonly string[], ignoreCase: boolean, dotDotGuard: boolean): CompiledPatterns {
   const internals = ignoreRules(patterns, ignoreCase);
   const slow = (): CompiledPatterns => {
-    const ig = ignore({ ignorecase: ignoreCase }).add(patterns as string[]);
+    let ig: ReturnType<typeof ignore>;
+    try {
+      ig = ignore({ ignorecase: ignoreCase }).add(patterns as string[]);
+    } catch {
+      // a list `ignore` cannot compile (an expression past JavaScript's size limit): it matches nothing
+      return { patterns, ignoreCase, dotDotGuard, rules: [], picomatchRules: 0 };
+    }
     const fallback = (rel: string) => {
       if (!rel || (dotDotGuard && rel.startsWith('..'))) return false;
       try {
@@ -437,6 +551,31 @@ function compileUncached(patterns: readonly string[], ignoreCase: boolean, dotDo
   // yield no rule (comments, blank, a lone `!`) are dropped by both.
   const rules: Rule[] = [];
   let pm = 0;
+  if (!internals && internalsReadable()) {
+    // `ignore` cannot compile the list (most often one expression past JavaScript's size limit):
+    // pattern by pattern, its own rules where it can, the subset's where it cannot, else nothing
+    const perPattern: Rule[] = [];
+    let ok = true;
+    for (const p of patterns) {
+      const own = typeof p === 'string' ? ignoreRules([p], ignoreCase) : undefined;
+      if (own) {
+        const sub = compileUncached([p], ignoreCase, dotDotGuard);
+        if (!sub.rules) {
+          ok = false;
+          break;
+        }
+        perPattern.push(...sub.rules);
+        pm += sub.picomatchRules;
+        continue;
+      }
+      const t = typeof p === 'string' && p !== '!' ? translate(p, ignoreCase) : undefined;
+      if (t) {
+        perPattern.push(t);
+        pm++;
+      } else if (typeof p === 'string' && p.trim() !== '' && !p.startsWith('#')) uncompilable.add(p);
+    }
+    if (ok) return { patterns, ignoreCase, dotDotGuard, rules: perPattern, picomatchRules: pm };
+  }
   if (internals) {
     for (const ir of internals) {
       const t = ir.pattern === (ir.negative ? `!${ir.body}` : ir.body) ? translate(ir.pattern, ignoreCase) : undefined;
@@ -444,10 +583,9 @@ function compileUncached(patterns: readonly string[], ignoreCase: boolean, dotDo
         rules.push(t);
         pm++;
       } else {
-        const re = ir.regex;
         const lit = regexPrefix(ir.body);
         const lits = lit?.map((x): Test => (ignoreCase ? (n) => n.toLowerCase() === x.toLowerCase() : (n) => n === x));
-        rules.push({ negative: ir.negative, dirOnly: false, mode: 'regex', test: (s) => re.test(s), nfa: lits ? makeNfa([...lits, null]) : undefined });
+        rules.push({ negative: ir.negative, dirOnly: false, mode: 'regex', test: linearTest(ir.regex), nfa: lits ? makeNfa([...lits, null]) : undefined });
       }
     }
   } else {

@@ -2,6 +2,7 @@
 // (gitignore semantics through the `ignore` package, case-insensitive, relative to a base folder).
 import ignore from 'ignore';
 import * as path from 'node:path';
+import { compilePatterns, matchesPath } from './glob-count.js';
 
 const MAX_EXPANSIONS = 1000;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -85,12 +86,11 @@ function compiledIgnore(patterns: string[]): ReturnType<typeof ignore> {
   return ig;
 }
 
-export function compileMatcher(base: string, patterns: string[]): GlobMatcher {
-  const ig = compiledIgnore(patterns);
+function relativeMatcher(base: string, test: (rel: string) => boolean): GlobMatcher {
   const matchesRelative = (rel: string): boolean => {
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
     try {
-      return ig.ignores(rel);
+      return test(rel);
     } catch {
       return false;
     }
@@ -101,4 +101,92 @@ export function compileMatcher(base: string, patterns: string[]): GlobMatcher {
       return matchesRelative(path.relative(base, absPath).split(path.sep).join('/'));
     },
   };
+}
+
+/**
+ * The matcher as Claude Code builds it: the `ignore` package, path by path. It backtracks
+ * (`**\/x/**\/x/**\/x/**\/y` on a deep path takes seconds, an over-long pattern throws), so the
+ * engine never runs it on files it reads: it is the reference the linear matcher below is proven
+ * identical to (test/unit/glob-count.test.ts, test/unit/glob-linear.test.ts).
+ */
+export function referenceMatcher(base: string, patterns: string[]): GlobMatcher {
+  const ig = compiledIgnore(patterns);
+  return relativeMatcher(base, (rel) => ig.ignores(rel));
+}
+
+/**
+ * Claude Code's `paths:` matcher, decided in time linear in the path and the patterns
+ * (glob-count.ts matchesPath: segment automata, and the non-backtracking linear-regex.ts for the
+ * forms it leaves to `ignore`'s expressions). Patterns longer than MAX_GLOB_LENGTH match nothing
+ * (see globTooLong).
+ */
+export function compileMatcher(base: string, patterns: string[]): GlobMatcher {
+  const c = compilePatterns(usablePatterns(patterns));
+  return relativeMatcher(base, (rel) => matchesPath(c, rel));
+}
+
+/**
+ * The longest `paths:` pattern the engine matches (longer ones match nothing: diagnostic
+ * `glob-too-long`). Claude Code has no such bound (measured on 2.1.235 and 2.1.332: a rule of
+ * 60,003 characters, `src/**\/**\/…/*.ts`, loads for src/a.ts; `*a` × 8,000 neither hangs nor
+ * throws); the bound keeps one decision within O(name × 131,072).
+ */
+export const MAX_GLOB_LENGTH = 131072;
+
+/** the patterns of a list the engine matches (the over-long ones dropped: see MAX_GLOB_LENGTH) */
+export function usablePatterns(patterns: readonly string[]): string[] {
+  return patterns.some((p) => p.length > MAX_GLOB_LENGTH) ? patterns.filter((p) => p.length <= MAX_GLOB_LENGTH) : (patterns as string[]);
+}
+
+/** the over-long patterns of a list */
+export function globsTooLong(patterns: readonly string[]): string[] {
+  return patterns.filter((p) => p.length > MAX_GLOB_LENGTH);
+}
+
+/** a pattern for a message: at most 80 characters */
+function shown(p: string): string {
+  return p.length > 80 ? `${p.slice(0, 60)}… (${p.length.toLocaleString('en-US')} characters)` : p;
+}
+
+/** the most `*` wildcards in one segment of a pattern (a run of `*`s counts once), and the `**` segments after the first */
+export function wildcardLoad(p: string): { stars: number; globstars: number } {
+  let stars = 0;
+  let globstars = 0;
+  for (const seg of p.split('/')) {
+    if (/^\*{2,}$/.test(seg)) {
+      globstars++;
+      continue;
+    }
+    stars = Math.max(stars, (seg.replace(/\\./g, 'x').match(/\*+/g) ?? []).length);
+  }
+  return { stars, globstars: Math.max(0, globstars - 1) };
+}
+
+/**
+ * What is hazardous in a `paths:` list, as diagnostics without a path: patterns past
+ * MAX_GLOB_LENGTH (`glob-too-long`), and patterns that make Claude Code's backtracking matcher
+ * take exponential time (`glob-backtracks`: four or more `*` in one segment, or four or more `**`
+ * after the first; measured: `**\/*a*a*a*a*a*a*a*b` and a file named with 103 `a`s hang 2.1.235 and
+ * 2.1.332 at full CPU, with no request sent for over 60 s, and 2.1.332 ignores SIGTERM).
+ */
+export function globHazards(patterns: readonly string[]): { rule: 'glob-too-long' | 'glob-backtracks'; message: string }[] {
+  const out: { rule: 'glob-too-long' | 'glob-backtracks'; message: string }[] = [];
+  for (const p of patterns) {
+    if (p.length > MAX_GLOB_LENGTH) {
+      out.push({
+        rule: 'glob-too-long',
+        message: `paths: pattern ${shown(p)} is over ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,003-character pattern) and may load this rule`,
+      });
+      continue;
+    }
+    const { stars, globstars } = wildcardLoad(p);
+    if (stars >= 4 || globstars >= 4) {
+      const what = stars >= 4 ? `${stars} \`*\` in one segment` : `${globstars + 1} \`**\``;
+      out.push({
+        rule: 'glob-backtracks',
+        message: `paths: pattern ${shown(p)} has ${what}: Claude Code's matcher backtracks on it, and reading a file whose path nearly matches can hang Claude Code (measured: **/*a*a*a*a*a*a*a*b with a file named with 103 "a"s hangs 2.1.235 and 2.1.332); the engine decides it at once`,
+      });
+    }
+  }
+  return out;
 }

@@ -2,6 +2,8 @@
 // 4 MiB skip, processing, and its @includes depth-first (depth 4 loads, 5 does not), each include
 // inheriting the parent's type. Also the `.claude/rules` walk in raw directory order.
 import * as path from 'node:path';
+import { MAX_YAML_DEPTH } from './frontmatter.js';
+import { globHazards } from './globs.js';
 import { decodeUtf8, hasTextExtension, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from './content.js';
 import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
 import { isInside, type Environment } from './environment.js';
@@ -349,6 +351,8 @@ export class Loader {
     }
     if (realKey !== undefined) processed.add(realKey);
     const proc = this.process(p, read.text);
+    if (proc.yamlTooDeep) sink.add({ path: p, line: 1, severity: 'warning', rule: 'frontmatter-too-deep', message: `frontmatter nests deeper than ${MAX_YAML_DEPTH} levels: not parsed as YAML (a parser runs out of stack there); read as Claude Code's fallback reads a value it cannot parse, as text` });
+    if (proc.rawGlobs) for (const h of globHazards(proc.rawGlobs)) sink.add({ path: p, line: proc.pathsLine, severity: 'warning', ...h });
     if (proc.yamlError) sink.add({ path: p, line: 1, severity: 'warning', rule: 'invalid-frontmatter', message: `frontmatter is not valid YAML (${proc.yamlError}); Claude Code strips it and ignores its keys` });
     if (!proc.content.trim()) {
       sink.add({ path: p, severity: 'info', rule: 'empty', message: 'empty after frontmatter and comments are removed: Claude Code skips it (and its includes)' });

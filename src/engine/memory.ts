@@ -11,7 +11,7 @@ import type { TextCache } from './loader.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { lexMarkdown, stripBlockComments } from './markdown.js';
 import type { ClaudeProfile } from './profiles.js';
-import type { Settings, SettingsLayerName } from './settings.js';
+import { describeValue, type Settings, type SettingsLayerName } from './settings.js';
 import { resolveModel, usesLegacyPrompt } from './skills/models.js';
 
 export const MEMORY_MAX_LINES = 200;
@@ -74,7 +74,7 @@ export function memoryLocation(env: Environment, settings: Settings): MemoryLoca
     const from = `autoMemoryDirectory in ${layer!.path}`;
     const r = typeof v === 'string' ? validMemoryDir(v, env.home, true) : { reason: 'not a string' };
     if (r.dir) return { dir: r.dir, from };
-    rejected = { value: String(v), from, reason: r.reason ?? 'invalid' };
+    rejected = typeof v === 'string' ? { value: v, from, reason: r.reason ?? 'invalid' } : { value: JSON.stringify(v) ?? String(v), from, reason: `not a string but ${describeValue(v)}` };
     break;
   }
   const remote = env.env.CLAUDE_CODE_REMOTE_MEMORY_DIR;
@@ -375,6 +375,10 @@ export function loadMemoryIndex(env: Environment, settings: Settings, profile: C
   const topics = topicFiles(env, location.dir);
   const p = path.join(location.dir, 'MEMORY.md');
   const read = texts.read(p);
+  if (read.kind === 'skipped' && sink) {
+    const why = read.rule === 'over-4mib' ? read.reason.replace(/: the file is skipped whole$/, '') : read.reason;
+    sink.add({ path: p, severity: 'warning', rule: 'memory-unreadable', message: `MEMORY.md exists but is not read: ${why}. The engine shows no memory index for it; Claude Code cannot load it either` });
+  }
   if (read.kind !== 'text') return { location, enabled, systemSectionChars, topics };
   return { location, enabled, index: memoryIndex(p, read.text, profile), systemSectionChars, topics };
 }

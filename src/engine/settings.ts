@@ -25,15 +25,40 @@ export interface Settings {
   globalConfig: Record<string, unknown>;
 }
 
+/** the largest settings file read */
+const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+
+/** the most claudeMdExcludes patterns used (700,000 of them took 3.4 GB and 28 s, then V8 gave up) */
+export const MAX_EXCLUDES = 10_000;
+
+/** a settings value for a message: its JSON, shortened (never `[object Object]`) */
+export function describeValue(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = Object.prototype.toString.call(v);
+  }
+  const kind = v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : `a ${typeof v}`;
+  return `${kind} ${s.length > 60 ? `${s.slice(0, 57)}...` : s}`;
+}
+
 const PRECEDENCE: SettingsLayerName[] = ['policy', 'flag', 'local', 'project', 'user'];
 
 function readJson(env: Environment, file: string, sink: DiagnosticSink): Record<string, unknown> | undefined {
   const st = env.fs.stat(file);
-  if (!st.ok) return undefined;
-  if (st.value.kind !== 'file') return undefined;
-  const r = env.fs.readFile(file, 16 * 1024 * 1024);
+  if (!st.ok) {
+    if (st.code !== 'ENOENT' && st.code !== 'ENOTDIR') sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${st.code}` });
+    return undefined;
+  }
+  if (st.value.kind !== 'file') {
+    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `settings file is not a regular file (${st.value.kind === 'dir' ? 'a folder' : 'a FIFO, device or socket'}): not read` });
+    return undefined;
+  }
+  const r = env.fs.readFile(file, MAX_SETTINGS_BYTES);
   if (!r.ok) {
-    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${r.code}` });
+    const why = r.code === 'EFBIG' ? `it is over the engine's 16 MiB cap for a settings file (${r.message})` : r.code;
+    sink.add({ path: file, severity: 'warning', rule: 'settings-unreadable', message: `cannot read settings: ${why}` });
     return undefined;
   }
   const text = decodeUtf8(r.value);
@@ -79,8 +104,18 @@ export function loadSettings(env: Environment, sink: DiagnosticSink): Settings {
   const excludes: string[] = [];
   for (const n of ['policy', 'user', 'project', 'local'] as const) {
     const l = layers.find((x) => x.name === n);
-    const v = l?.data.claudeMdExcludes;
-    if (Array.isArray(v)) for (const p of v) if (typeof p === 'string') excludes.push(p);
+    if (!l || !Object.prototype.hasOwnProperty.call(l.data, 'claudeMdExcludes')) continue;
+    const v = l.data.claudeMdExcludes;
+    if (!Array.isArray(v)) {
+      sink.add({ path: l.path, severity: 'warning', rule: 'settings-invalid', message: `claudeMdExcludes must be a list of path patterns, not ${describeValue(v)}: the engine ignores it` });
+      continue;
+    }
+    const wrong = v.filter((p) => typeof p !== 'string');
+    if (wrong.length) sink.add({ path: l.path, severity: 'warning', rule: 'settings-invalid', message: `claudeMdExcludes holds ${wrong.length.toLocaleString('en-US')} ${wrong.length === 1 ? 'entry' : 'entries'} that ${wrong.length === 1 ? 'is' : 'are'} not a string (the first: ${describeValue(wrong[0])}): ignored` });
+    const room = MAX_EXCLUDES - excludes.length;
+    const strings = v.filter((p): p is string => typeof p === 'string');
+    if (strings.length > room) sink.add({ path: l.path, severity: 'warning', rule: 'settings-list-capped', message: `claudeMdExcludes has ${strings.length.toLocaleString('en-US')} patterns: the engine uses the first ${Math.max(0, room).toLocaleString('en-US')} (at most ${MAX_EXCLUDES.toLocaleString('en-US')} in all settings files), so files the rest exclude are shown as loaded` });
+    for (const p of strings.slice(0, Math.max(0, room))) excludes.push(p);
   }
   const globalConfig = readJson(env, env.globalConfigPath, sink) ?? {};
   return { layers, get, value: (k) => get(k)?.value as never, claudeMdExcludes: excludes, globalConfig };

@@ -34,6 +34,13 @@ export interface WorkspaceIndexOptions {
   skipDirs?: string[];
   /** stop after this many files (default 1,000,000); `truncated` then tells */
   maxFiles?: number;
+  /**
+   * stop the crawl when `now()` passes this time (ms); `truncated` and `stoppedAt` then tell. A
+   * crawl of `/` listed every folder of the machine for minutes before.
+   */
+  deadline?: number;
+  /** the clock for `deadline` (default Date.now; tests give a fake one) */
+  now?: () => number;
 }
 
 export type InstructionKind = 'claude-md' | 'dot-claude-md' | 'local' | 'rule' | 'skill' | 'agents-md';
@@ -154,13 +161,17 @@ export class WorkspaceIndex {
   /** instruction files (absolute path -> kind), including git-ignored ones in crawled folders */
   readonly instructions = new Map<string, { kind: InstructionKind; ignored: boolean }>();
   truncated = false;
+  /** when the crawl stopped at its deadline: the folder it was about to list, and how many were left */
+  stoppedAt?: { folder: string; pending: number };
+  /** when the file cap was reached: the first file left out */
+  firstLeftOut?: string;
   /** folders listed by the crawl (for statistics) */
   dirsListed = 0;
   /** folders the crawl could not list (no permission), absolute */
   readonly unreadableDirs: string[] = [];
 
   private readonly meta = new Map<DirNode, Meta>();
-  private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude'>> & { exclude?: (rel: string) => boolean };
+  private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude' | 'deadline' | 'now'>> & { exclude?: (rel: string) => boolean; deadline?: number; now: () => number };
   private files = 0;
 
   private constructor(root: string, options: WorkspaceIndexOptions) {
@@ -172,6 +183,8 @@ export class WorkspaceIndex {
       skipDirs: options.skipDirs ?? ['.git'],
       maxFiles: options.maxFiles ?? 1_000_000,
       exclude: ex.length ? picomatch(ex, { dot: true }) : undefined,
+      deadline: options.deadline,
+      now: options.now ?? Date.now,
     };
   }
 
@@ -232,10 +245,17 @@ export class WorkspaceIndex {
    */
   private crawl(node: DirNode, ctx: Ctx, ignoredAll: boolean): void {
     const stack: { node: DirNode; ctx: Ctx; inClaude: boolean; ignoredAll: boolean }[] = [{ node, ctx, inClaude: node.rel.split('/').includes('.claude'), ignoredAll }];
+    const deadline = this.opts.deadline;
+    let visits = 0;
     while (stack.length) {
       const { node: d, ctx: above, inClaude, ignoredAll: allHidden } = stack.pop()!;
       const rel = d.rel;
       const absDir = rel ? this.root + path.sep + rel.split('/').join(path.sep) : this.root;
+      if (deadline !== undefined && (visits++ & 63) === 0 && this.opts.now() > deadline) {
+        this.truncated = true;
+        this.stoppedAt = { folder: absDir, pending: stack.length + 1 };
+        break;
+      }
       let ents: fs.Dirent[];
       try {
         ents = inClaude ? rawList(absDir) : fs.readdirSync(absDir, { withFileTypes: true });
@@ -292,6 +312,7 @@ export class WorkspaceIndex {
           }
           if (this.files >= this.opts.maxFiles) {
             this.truncated = true;
+            this.firstLeftOut ??= absDir + path.sep + name;
             continue;
           }
           this.files++;

@@ -24,5 +24,13 @@ export function reportText(s: ViewState): string {
     if (sec.rows.length === 0 && sec.empty) out.push(sec.empty);
     rowLines(sec.rows, 0, out);
   }
-  return `${out.join('\n')}\n`;
+  return `${escapeControls(out.join('\n'))}\n`;
+}
+
+/**
+ * The report's one escaping function (it is pasted into terminals, issues and chats): control
+ * characters from file and skill names (ESC, BEL, C1 such as U+009B) as `\xNN`; newlines stay.
+ */
+export function escapeControls(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { makeTree } from '../helpers/fixture.js';
 import { assertNoStack, CLI, run, type JsonDiagnostic } from './helpers.js';
@@ -145,10 +146,17 @@ describe('hostile workspace', () => {
         return;
       }
     }
+    // the CLI itself must be readable by that user wherever the checkout lives (under /root, in a
+    // mkdtemp clone): a copy of the built, self-contained dist/cli.js in a fresh world-readable folder
+    const pubDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cli-'));
+    fs.chmodSync(pubDir, 0o755);
+    const pubCli = path.join(pubDir, 'cli.js');
+    fs.copyFileSync(CLI, pubCli);
+    fs.chmodSync(pubCli, 0o644);
     fs.chmodSync(t.p('repo/.claude/rules/bad-yaml.md'), 0o000);
     try {
-      const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'lint', ...flags, '--format', 'json'], {
-        encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, pubCli, 'lint', ...flags, '--format', 'json'], {
+        encoding: 'utf8', timeout: 60_000, cwd: os.tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       });
       assert.equal(r.signal, null);
       assert.ok(r.status === 0 || r.status === 1, r.stderr);
@@ -156,12 +164,13 @@ describe('hostile workspace', () => {
       const unreadable = j.diagnostics.filter((d) => d.rule === 'unreadable').map((d) => path.relative(t.root, d.path));
       assert.ok(unreadable.includes('repo/.claude/rules/bad-yaml.md'), JSON.stringify(unreadable));
       assert.ok(unreadable.includes('repo/locked'), 'a folder that cannot be listed is reported');
-      const explain = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'explain', 'sub/deep/f.ts', ...flags], {
-        encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      const explain = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, pubCli, 'explain', 'sub/deep/f.ts', ...flags], {
+        encoding: 'utf8', timeout: 60_000, cwd: os.tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       });
       assert.equal(explain.status, 0, explain.stderr);
     } finally {
       fs.chmodSync(t.p('repo/.claude/rules/bad-yaml.md'), 0o644);
+      fs.rmSync(pubDir, { recursive: true, force: true });
     }
   });
 });

@@ -22,7 +22,7 @@ import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
 export { skillsView, type SkillsView, type SkillView } from './skills-check.js';
-export { indexWorkspace, ignoredTree } from './workspace.js';
+export { indexWorkspace, ignoredTree, CRAWL_BUDGET_MS } from './workspace.js';
 export { mask } from './secrets.js';
 
 export interface LintOptions {
@@ -37,6 +37,10 @@ export interface LintOptions {
   index?: WorkspaceIndex;
   /** told how long each phase took (for the benchmark) */
   onPhase?: (phase: string, ms: number) => void;
+  /** the crawl stops at this time (`now()`, ms), with scan-truncated naming where */
+  deadline?: { at: number; now: () => number };
+  /** the whole run's limit: past it, the checks not yet run are skipped (scan-truncated says which) */
+  runDeadline?: { at: number; now: () => number };
 }
 
 /**
@@ -45,10 +49,10 @@ export interface LintOptions {
  * listing of a folder twice). The index FileAccess is used only where it is exact: a
  * case-sensitive file system and a crawl that was not cut at the file cap.
  */
-export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES): { options: EngineOptions; index?: WorkspaceIndex } {
+export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }): { options: EngineOptions; index?: WorkspaceIndex } {
   let index: WorkspaceIndex | undefined;
   try {
-    index = indexWorkspace(path.resolve(options.cwd), maxFiles);
+    index = indexWorkspace(path.resolve(options.cwd), maxFiles, deadline);
   } catch {
     return { options };
   }
@@ -115,10 +119,15 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   };
   const display = (p: string) => displayPath(p, env.cwd, env.home);
   const given = opts.index && opts.index.root === path.resolve(env.cwd) ? opts.index : undefined;
-  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES));
+  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline));
   if (!index) return { diagnostics: merge(a.diagnostics, checks), filesScanned: 0, truncated: false };
-  if (index.truncated)
-    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files: "glob matches nothing" verdicts were skipped` });
+  if (index.stoppedAt)
+    checks.push({
+      path: env.cwd, severity: 'info', rule: 'scan-truncated',
+      message: `the listing of the workspace stopped at its time limit, at ${display(index.stoppedAt.folder)} (${index.dirsListed.toLocaleString('en-US')} folders listed, ${index.stoppedAt.pending.toLocaleString('en-US')} not): instruction files in the folders not listed are not checked, and "glob matches nothing" verdicts were skipped`,
+    });
+  else if (index.truncated)
+    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files${index.firstLeftOut ? ` (the first left out: ${display(index.firstLeftOut)})` : ''}: "glob matches nothing" verdicts were skipped` });
   for (const d of index.unreadableDirs)
     checks.push({ path: d, severity: 'info', rule: 'unreadable', message: 'folder cannot be read: neither this lint nor Claude Code (run as this user) sees the instruction files inside it' });
   if (given) t0 = performance.now();
@@ -148,7 +157,16 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
     seen.add(r.path);
     gated.push(r);
   }
-  const globs = guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
+  // past the run's time limit, the remaining checks are skipped, and said so
+  const late = (skipping: string): boolean => {
+    const d = opts.runDeadline;
+    if (!d || d.now() <= d.at) return false;
+    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `lint's time limit passed: ${skipping} skipped` });
+    return true;
+  };
+  const globs = late('the glob, memory, skills, reachability and secrets checks were')
+    ? { diagnostics: [], firstMatch: new Map<string, string>() }
+    : guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
   checks.push(...globs.diagnostics);
   phase('globs');
 
@@ -157,9 +175,9 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   checks.push(...guard('skills', [], checks, () => skillsCheck(skillsView(a))));
 
   // what reaches the request (the touches also surface the engine's findings on nested files)
-  const reachable = guard('reachability', [], checks, () => reachableTexts(a, index, inv, globs.firstMatch.values(), session));
+  const reachable = late('the reachability (nested files, conditional rules) and secrets checks were') ? [] : guard('reachability', [], checks, () => reachableTexts(a, index, inv, globs.firstMatch.values(), session));
   phase('touches');
-  if (opts.secrets !== false) {
+  if (opts.secrets !== false && !late('the secrets check was')) {
     const sources: SecretSource[] = [];
     const seenText = new Set<string>();
     const rawCache = new Map<string, string | undefined>();

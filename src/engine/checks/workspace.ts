@@ -14,9 +14,12 @@ import { WorkspaceIndex } from '../workspace-index.js';
 export const DEFAULT_MAX_FILES = 200_000;
 
 /** Build the index lint works on. */
-export function indexWorkspace(root: string, maxFiles = DEFAULT_MAX_FILES): WorkspaceIndex {
-  return WorkspaceIndex.build(root, { maxFiles });
+export function indexWorkspace(root: string, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }): WorkspaceIndex {
+  return WorkspaceIndex.build(root, { maxFiles, deadline: deadline?.at, now: deadline?.now });
 }
+
+/** how long lint's crawl of the workspace may take (ms) before it stops with scan-truncated */
+export const CRAWL_BUDGET_MS = 8_000;
 
 /**
  * The git-ignored files of the workspace as a tree (root-relative): the hidden files of crawled

@@ -7,9 +7,9 @@ import { decodeUtf8 } from '../content.js';
 import type { DiagnosticSink } from '../diagnostics.js';
 import { isInside, isTruthyEnv, type Environment } from '../environment.js';
 import type { DirEntry } from '../file-access.js';
-import { parseFrontmatter } from '../frontmatter.js';
+import { MAX_YAML_DEPTH, parseFrontmatter } from '../frontmatter.js';
 import { findGit } from '../git.js';
-import { rulePatterns } from '../globs.js';
+import { globHazards, rulePatterns, splitPatterns } from '../globs.js';
 import type { ClaudeProfile } from '../profiles.js';
 import { cleanShownText, descriptionFromBody, frontmatterDescription, frontmatterFlag, isOfferableName } from './text.js';
 
@@ -79,8 +79,10 @@ export function parseSkillFile(
 ): SkillDef | undefined {
   const { profile, sink } = ctx;
   const fm = parseFrontmatter(text, profile.stripBomBeforeFrontmatter);
+  if (fm.tooDeep) sink.add({ path: file, line: 1, severity: 'warning', rule: 'frontmatter-too-deep', message: `frontmatter nests deeper than ${MAX_YAML_DEPTH} levels: not parsed as YAML (a parser runs out of stack there); read as Claude Code's fallback reads a value it cannot parse, as text` });
   if (fm.yamlError) sink.add({ path: file, line: 1, severity: 'warning', rule: 'invalid-frontmatter', message: `the frontmatter is not valid YAML (${fm.yamlError}); Claude Code ignores all of it and lists the skill with its first body line as description` });
   const data = fm.data;
+  if (extra.pathGated && data.paths !== undefined) for (const h of globHazards(splitPatterns(data.paths))) sink.add({ path: file, severity: 'warning', ...h });
   const clean = (s: string) => cleanShownText(s, profile.skills.collapseDescriptionWhitespace, profile.skills.escapeAngleBrackets);
   const given = frontmatterDescription(data.description);
   const description = clean(given ?? descriptionFromBody(fm.body, extra.fallback));
@@ -125,11 +127,13 @@ export function loadSkillsDir(ctx: DiscoveryContext, root: string, source: Skill
     const real = env.fs.realpath(file);
     const id = real.ok ? real.value : file;
     if (seen.has(id)) continue;
-    const text = readText(env, file);
-    if (text === undefined) {
-      ctx.sink.add({ path: file, severity: 'warning', rule: 'skill-unreadable', message: 'cannot read this SKILL.md; Claude Code skips the skill' });
+    const r = env.fs.readFile(file, MAX_SKILL_BYTES);
+    if (!r.ok) {
+      const why = r.code === 'EFBIG' ? `it is over the engine's 4 MiB cap for a SKILL.md (${r.message})` : r.code === 'ENOTREG' ? 'it is not a regular file (a FIFO, device or socket)' : r.code === 'EISDIR' ? 'it is a folder' : `${r.code}`;
+      ctx.sink.add({ path: file, severity: 'warning', rule: 'skill-unreadable', message: `cannot read this SKILL.md (${why}); the skill is skipped` });
       continue;
     }
+    const text = decodeUtf8(r.value);
     seen.add(id);
     const def = parseSkillFile(ctx, text, file, e.name, source, { dir, root, fallback: 'Skill', pathGated: true });
     if (def) out.push(def);

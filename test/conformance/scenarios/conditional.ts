@@ -157,4 +157,20 @@ export const conditional: Scenario[] = [
     touches: [read('repo/o/a.ts'), read('repo/o/a.ts'), read('repo/o/b.ts')],
     expect: { touches: [[R('once')], [], [R('other')]] },
   },
+  {
+    name: 'cond_long_globs',
+    spec: ['§6'],
+    description:
+      'over-long patterns (issue 10): a 60,007-character src/**/**/…/*.ts loads for src/a.ts; *a × 8,000 (past what V8 compiles as one expression) neither hangs nor throws and matches no name of 103 a. Not here because it hangs both versions: **/*a*a*a*a*a*a*a*b against that name (the engine reports glob-backtracks)',
+    git: ['repo'],
+    cwd: 'repo',
+    files: {
+      [R('longmatch')]: rule(`paths: "src/${'**/'.repeat(20000)}*.ts"`, 'MARK_CL_LONG_MATCH'),
+      [R('stars')]: rule(`paths: "${'*a'.repeat(8000)}"`, 'MARK_CL_STARS_NEVER'),
+      'repo/src/a.ts': X,
+      [`repo/${'a'.repeat(103)}.ts`]: X,
+    },
+    touches: [read(`repo/${'a'.repeat(103)}.ts`), read('repo/src/a.ts')],
+    expect: { startup: null, touches: [[], [R('longmatch')]], absent: ['NEVER'] },
+  },
 ];
