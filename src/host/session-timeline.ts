@@ -205,6 +205,10 @@ export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: Ti
     }
     if (s.kind !== 'compact' && s.kind !== 'clear') running += chars;
     children.push(...heldRows(turn, id, f));
+    // hooks that fire here: their output joins the context, with a size the engine cannot know
+    const firstOfTurn = placed.findIndex((x) => x.turn === where.turn) === i;
+    const hooks = [...(firstOfTurn ? turn.hooks : []), ...(c?.hooks ?? [])];
+    hooks.forEach((h, j) => children.push(fileRow(`${id}/hook/${j}`, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, size unknown (never run here)', h.event, f.rel(h.file)), f)));
     const tok = tokens(running);
     const share = f.window ? Math.round((tok / f.window) * 1000) / 10 : 0;
     rows.push({
