@@ -25,7 +25,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-interface Block {
+export interface Block {
   type: string;
   text?: string;
   id?: string;
@@ -144,38 +144,40 @@ export class MockApi {
         stop = 'end_turn';
       }
       const msg = { ...base, stop_reason: stop };
-      if (p.stream) this.sse(res, msg, blocks);
-      else {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ...msg, content: blocks }));
-      }
+      answerMessage(res, p.stream === true, msg, blocks);
     });
   }
+}
 
-  private sse(res: http.ServerResponse, msg: Record<string, unknown>, blocks: Block[]): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const ev = (t: string, d: unknown) => res.write(`event: ${t}\ndata: ${JSON.stringify(d)}\n\n`);
-    ev('message_start', { type: 'message_start', message: { ...msg, content: [], stop_reason: null } });
-    blocks.forEach((b, i) => {
-      if (b.type === 'text') {
-        ev('content_block_start', { type: 'content_block_start', index: i, content_block: { type: 'text', text: '' } });
-        ev('content_block_delta', { type: 'content_block_delta', index: i, delta: { type: 'text_delta', text: b.text } });
-      } else {
-        ev('content_block_start', { type: 'content_block_start', index: i, content_block: { ...b, input: {} } });
-        ev('content_block_delta', {
-          type: 'content_block_delta',
-          index: i,
-          delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
-        });
-      }
-      ev('content_block_stop', { type: 'content_block_stop', index: i });
-    });
-    ev('message_delta', {
-      type: 'message_delta',
-      delta: { stop_reason: msg.stop_reason, stop_sequence: null },
-      usage: { output_tokens: 5 },
-    });
-    ev('message_stop', { type: 'message_stop' });
-    res.end();
+/** answers one Messages API request with `blocks`: as server-sent events when it asked to stream, else as JSON */
+export function answerMessage(res: http.ServerResponse, stream: boolean | undefined, msg: Record<string, unknown>, blocks: Block[]): void {
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...msg, content: blocks }));
+    return;
   }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const ev = (t: string, d: unknown) => res.write(`event: ${t}\ndata: ${JSON.stringify(d)}\n\n`);
+  ev('message_start', { type: 'message_start', message: { ...msg, content: [], stop_reason: null } });
+  blocks.forEach((b, i) => {
+    if (b.type === 'text') {
+      ev('content_block_start', { type: 'content_block_start', index: i, content_block: { type: 'text', text: '' } });
+      ev('content_block_delta', { type: 'content_block_delta', index: i, delta: { type: 'text_delta', text: b.text } });
+    } else {
+      ev('content_block_start', { type: 'content_block_start', index: i, content_block: { ...b, input: {} } });
+      ev('content_block_delta', {
+        type: 'content_block_delta',
+        index: i,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+      });
+    }
+    ev('content_block_stop', { type: 'content_block_stop', index: i });
+  });
+  ev('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: msg.stop_reason, stop_sequence: null },
+    usage: { output_tokens: 5 },
+  });
+  ev('message_stop', { type: 'message_stop' });
+  res.end();
 }

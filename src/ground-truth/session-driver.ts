@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { answerMessage, type Block } from './mock-api.js';
 
 export interface DriverTurn {
   before?: ({ write: string; content: string } | { delete: string })[];
@@ -53,23 +54,6 @@ function firstText(m: Msg | undefined): string {
   if (!m) return '';
   if (typeof m.content === 'string') return m.content;
   return Array.isArray(m.content) ? (m.content as { text?: string }[]).map((c) => c.text ?? '').join('\n') : '';
-}
-
-function sse(res: http.ServerResponse, model: string, n: number, blocks: Record<string, unknown>[], stop: string): void {
-  const msg = { id: `msg_${n}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: null, usage: { input_tokens: 10, output_tokens: 5 } };
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const ev = (t: string, d: unknown) => res.write(`event: ${t}\ndata: ${JSON.stringify(d)}\n\n`);
-  ev('message_start', { type: 'message_start', message: { ...msg, content: [] } });
-  blocks.forEach((b, i) => {
-    const start = b.type === 'text' ? { type: 'text', text: '' } : { ...b, input: {} };
-    const delta = b.type === 'text' ? { type: 'text_delta', text: b.text } : { type: 'input_json_delta', partial_json: JSON.stringify(b.input) };
-    ev('content_block_start', { type: 'content_block_start', index: i, content_block: start });
-    ev('content_block_delta', { type: 'content_block_delta', index: i, delta });
-    ev('content_block_stop', { type: 'content_block_stop', index: i });
-  });
-  ev('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
-  ev('message_stop', { type: 'message_stop' });
-  res.end();
 }
 
 export async function runSession(o: DriverOptions): Promise<SessionRun> {
@@ -119,11 +103,8 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
         return;
       }
       const model = p.model ?? 'mock';
-      const reply = (blocks: Record<string, unknown>[], stop: string) => {
-        if (p.stream) return sse(res, model, index, blocks, stop);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage: { input_tokens: 10, output_tokens: 5 }, content: blocks }));
-      };
+      const reply = (blocks: Block[], stop: string) =>
+        answerMessage(res, p.stream, { id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage: { input_tokens: 10, output_tokens: 5 } }, blocks);
       if (kind === 'compact') return reply([{ type: 'text', text: `<summary>${MARK}</summary>` }], 'end_turn');
       if (kind === 'main' && queue.length) {
         const c = queue.shift()!;
