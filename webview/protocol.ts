@@ -31,6 +31,8 @@ export interface Row {
   children?: Row[];
   /** for groups: start expanded */
   open?: boolean;
+  /** a mark after the label, e.g. "unsaved" (the text on disk is what Claude Code reads) */
+  mark?: string;
 }
 
 export interface Section {
@@ -46,6 +48,8 @@ export interface Section {
   /** action buttons drawn in the section (session: add the active file, clear) */
   actions?: Action[];
   open: boolean;
+  /** what the section lists and how its numbers are counted (the `?` button shows it) */
+  help?: string;
 }
 
 export interface Gauge {
@@ -57,6 +61,8 @@ export interface Gauge {
   text: string;
   /** a second line: the cut, the ratio used, the source of a figure */
   note?: string;
+  /** a visible line: what the figure counts, and why it differs from the rows */
+  counts?: string;
   /** tooltip: how the figure is made */
   detail?: string;
   level: GaugeLevel;
@@ -66,8 +72,8 @@ export interface Gauge {
   line?: number;
 }
 
-export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear';
-export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear'];
+export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear' | 'setClaudePath';
+export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear', 'setClaudePath'];
 
 export interface Action {
   command: CommandId;
@@ -85,6 +91,8 @@ export interface Header {
   folder?: string;
   /** set in an untrusted workspace: nothing is executed */
   restricted?: string;
+  /** an action next to the version note (e.g. "Set the path to claude…") */
+  versionAction?: Action;
   change: Action;
 }
 
@@ -92,13 +100,18 @@ export interface ViewState {
   header: Header;
   gauges: Gauge[];
   gaugesTitle: string;
+  /** the `?` text of the gauges */
+  gaugesHelp?: string;
+  /** the `?` button's name, `{0}` = the section title */
+  helpLabel?: string;
   sections: Section[];
   /** an error the host met while analysing (shown instead of sections when there is no analysis) */
   message?: string;
 }
 
 export type HostMessage =
-  | { type: 'state'; version: number; state: ViewState }
+  /** seq: increases with each state the host sends (the webview marks the painted one) */
+  | { type: 'state'; version: number; state: ViewState; seq?: number }
   | { type: 'busy'; busy: boolean };
 
 export type WebviewMessage =
@@ -130,7 +143,7 @@ function isRow(v: unknown, depth: number, budget: { rows: number }): v is Row {
   if (!isObj(v) || --budget.rows < 0 || depth > 4) return false;
   return (
     isStr(v.id) && isStr(v.label) && isStr(v.aria) && optStr(v.description) && optStr(v.badge) && optStr(v.detail) && optStr(v.path) &&
-    isLine(v.line) && (v.severity === undefined || isSeverity(v.severity)) && (v.open === undefined || typeof v.open === 'boolean') &&
+    isLine(v.line) && (v.severity === undefined || isSeverity(v.severity)) && (v.open === undefined || typeof v.open === 'boolean') && optStr(v.mark) &&
     (v.children === undefined || (Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1, budget))))
   );
 }
@@ -138,14 +151,14 @@ function isRow(v: unknown, depth: number, budget: { rows: number }): v is Row {
 function isSection(v: unknown, budget: { rows: number }): v is Section {
   return (
     isObj(v) && typeof v.id === 'string' && (SECTION_IDS as readonly string[]).includes(v.id) && isStr(v.title) && optStr(v.summary) &&
-    optStr(v.headline) && optStr(v.empty) && typeof v.open === 'boolean' && Array.isArray(v.rows) && v.rows.every((r) => isRow(r, 0, budget)) &&
+    optStr(v.headline) && optStr(v.empty) && optStr(v.help) && typeof v.open === 'boolean' && Array.isArray(v.rows) && v.rows.every((r) => isRow(r, 0, budget)) &&
     (v.actions === undefined || (Array.isArray(v.actions) && v.actions.every(isAction)))
   );
 }
 
 function isGauge(v: unknown): v is Gauge {
   return (
-    isObj(v) && isStr(v.id) && isStr(v.label) && isNum(v.value) && isNum(v.max) && isStr(v.text) && optStr(v.note) && optStr(v.detail) && isStr(v.aria) && optStr(v.path) && isLine(v.line) &&
+    isObj(v) && isStr(v.id) && isStr(v.label) && isNum(v.value) && isNum(v.max) && isStr(v.text) && optStr(v.note) && optStr(v.counts) && optStr(v.detail) && isStr(v.aria) && optStr(v.path) && isLine(v.line) &&
     (v.level === 'ok' || v.level === 'warn' || v.level === 'over')
   );
 }
@@ -153,14 +166,14 @@ function isGauge(v: unknown): v is Gauge {
 function isHeader(v: unknown): v is Header {
   return (
     isObj(v) && isStr(v.version) && optStr(v.versionNote) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
-    isAction(v.change)
+    isAction(v.change) && (v.versionAction === undefined || isAction(v.versionAction))
   );
 }
 
 export function isViewState(v: unknown): v is ViewState {
   const budget = { rows: MAX_ROWS };
   return (
-    isObj(v) && isHeader(v.header) && isStr(v.gaugesTitle) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
+    isObj(v) && isHeader(v.header) && isStr(v.gaugesTitle) && optStr(v.gaugesHelp) && optStr(v.helpLabel) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
     v.sections.every((s) => isSection(s, budget)) && optStr(v.message)
   );
 }
@@ -168,7 +181,8 @@ export function isViewState(v: unknown): v is ViewState {
 /** A message from the host, or undefined when it is not one this webview understands. */
 export function parseHostMessage(v: unknown): HostMessage | undefined {
   if (!isObj(v)) return undefined;
-  if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state)) return { type: 'state', version: PROTOCOL_VERSION, state: v.state };
+  if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state))
+    return isNum(v.seq) ? { type: 'state', version: PROTOCOL_VERSION, state: v.state, seq: v.seq } : { type: 'state', version: PROTOCOL_VERSION, state: v.state };
   if (v.type === 'busy' && typeof v.busy === 'boolean') return { type: 'busy', busy: v.busy };
   return undefined;
 }

@@ -107,7 +107,16 @@ export function activate(context: vscode.ExtensionContext): void {
   let currentKey = keyOf(folders()[0]);
   let activeFile: string | undefined;
   let previousFile: string | undefined;
+  // the step-by-step session's files, per folder: kept in the workspace state, so they survive reloads
+  const SESSIONS_KEY = 'claudeLayers.sessions';
   const sessions = new Map<string, string[]>();
+  {
+    const stored = context.workspaceState.get<unknown>(SESSIONS_KEY);
+    if (stored && typeof stored === 'object')
+      for (const [k, v] of Object.entries(stored as Record<string, unknown>))
+        if (Array.isArray(v)) sessions.set(k, v.filter((p): p is string => typeof p === 'string').slice(0, 200));
+  }
+  const saveSessions = () => void context.workspaceState.update(SESSIONS_KEY, Object.fromEntries(sessions));
 
   const setActive = (editor: vscode.TextEditor | undefined) => {
     if (editor && editor.document.uri.scheme !== 'file') return; // output panels, previews: keep the last file
@@ -373,10 +382,12 @@ export function activate(context: vscode.ExtensionContext): void {
       return;
     }
     sessions.set(currentKey, [...(sessions.get(currentKey) ?? []), activeFile]);
+    saveSessions();
     scheduleRender();
   });
   command('claudeLayers.sessionClear', () => {
     sessions.delete(currentKey);
+    saveSessions();
     scheduleRender();
   });
   command('claudeLayers.configure', () => configure());

@@ -9,6 +9,7 @@ export const VIEW_ID = 'claudeLayers.sidebar';
 export function webviewHtml(webview: Pick<vscode.Webview, 'cspSource' | 'asWebviewUri'>, extensionUri: vscode.Uri, nonce: string, title: string): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'sidebar.css'));
+  const codicons = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicons', 'codicon.css'));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
@@ -23,6 +24,7 @@ export function webviewHtml(webview: Pick<vscode.Webview, 'cspSource' | 'asWebvi
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${codicons.toString()}">
 <link rel="stylesheet" href="${style.toString()}">
 <title>${esc(title)}</title>
 </head>
@@ -37,6 +39,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   private view: vscode.WebviewView | undefined;
   private state: ViewState | undefined;
   private openable = new Set<string>();
+  private seq = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -92,7 +95,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
 
   private post(): void {
     if (!this.view || !this.state) return;
-    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state };
+    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state, seq: ++this.seq };
     void this.view.webview.postMessage(msg);
   }
 
