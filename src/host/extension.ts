@@ -118,6 +118,17 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   const saveSessions = () => void context.workspaceState.update(SESSIONS_KEY, Object.fromEntries(sessions));
 
+  // files with unsaved changes (the rows mark them: Claude Code reads the saved text)
+  const dirty = new Set<string>();
+  const trackDirty = (doc: vscode.TextDocument) => {
+    if (doc.uri.scheme !== 'file') return;
+    const p = doc.uri.fsPath;
+    if (doc.isDirty === dirty.has(p)) return;
+    if (doc.isDirty) dirty.add(p);
+    else dirty.delete(p);
+    scheduleRender();
+  };
+
   const setActive = (editor: vscode.TextEditor | undefined) => {
     if (editor && editor.document.uri.scheme !== 'file') return; // output panels, previews: keep the last file
     // no active editor while Quick Open or a panel has focus: keep the file as long as an editor is visible
@@ -161,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): void {
       trusted: vscode.workspace.isTrusted,
       nestedFiles: folder ? index.nestedInstructionFiles(folder) : [],
       sessionFiles: sessions.get(currentKey) ?? [],
+      dirtyFiles: dirty,
       diagnostics: lints.get(currentKey)?.analysis === a ? lints.get(currentKey)!.diagnostics : undefined,
       t,
       locale,
@@ -321,6 +333,11 @@ export function activate(context: vscode.ExtensionContext): void {
     }).dispose },
     index.onDidChange(() => scheduleRender()),
     vscode.window.onDidChangeActiveTextEditor(setActive),
+    vscode.workspace.onDidChangeTextDocument((e) => trackDirty(e.document)),
+    vscode.workspace.onDidSaveTextDocument(trackDirty),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (dirty.delete(d.uri.fsPath)) scheduleRender();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('files.exclude')) {
         index.reset();

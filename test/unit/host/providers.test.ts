@@ -125,7 +125,7 @@ test('the sidebar validates messages and opens only paths it listed', () => {
     sections: [{ id: 'startup', title: 's', open: true, rows: [{ id: '1', label: 'CLAUDE.md', aria: 'a', path: '/r/CLAUDE.md' }] }],
   };
   sidebar.update(st);
-  assert.deepEqual(posted.at(-1), { type: 'state', version: PROTOCOL_VERSION, state: st });
+  assert.deepEqual(posted.at(-1), { type: 'state', version: PROTOCOL_VERSION, state: st, seq: 1 });
   onMessage({ type: 'open', path: '/etc/passwd' });
   onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 0 });
   onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 3 });
