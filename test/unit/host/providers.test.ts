@@ -15,6 +15,8 @@ import { SidebarProvider, webviewHtml } from '../../../src/host/sidebar.js';
 import { PROTOCOL_VERSION, type ViewState } from '../../../webview/protocol.js';
 import { makeTree } from '../../helpers/fixture.js';
 import { WorkspaceIndex } from '../../../src/host/workspace-index.js';
+import YAML from 'yaml';
+import { foldersOf, literalPrefix, nearestFolder } from '../../../src/host/quick-fix-edits.js';
 import { DiagnosticCollection, state, textDocument, Uri, type WorkspaceEdit } from './vscode-fake.js';
 
 function host(a?: ReturnType<typeof analyze>): HostContext {
@@ -53,7 +55,33 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
   const [fix] = qf.provideCodeActions(rule as never, { start: { line: 1 } } as never);
   assert.match(fix!.title, /Rename globs: to paths:/);
   const e = (fix!.edit as unknown as WorkspaceEdit).edits[0]!;
-  assert.equal(e.kind === 'replace' && e.text, 'paths');
+  // a string becomes a list: VS Code's own validator wants an array, and Claude Code reads the same patterns
+  assert.equal(e.kind === 'replace' && e.text, 'paths: ["src/**"]');
+  const applied = (doc: string, edit: WorkspaceEdit) => {
+    const lines = doc.split('\n');
+    for (const x of [...edit.edits].reverse()) {
+      if (x.kind !== 'replace') continue;
+      const l = lines[x.range.start.line]!;
+      lines[x.range.start.line] = l.slice(0, x.range.start.character) + x.text + l.slice(x.range.end.character);
+    }
+    return lines.join('\n');
+  };
+  const fm = (doc: string) => YAML.parse(doc.split('---')[1]!) as Record<string, unknown>;
+  const two = textDocument('/r/.claude/rules/y.md', '---\nglobs: "src/**/*.ts, {a,b}/*.md"\n---\nbody');
+  const [fix2] = qf.provideCodeActions(two as never, { start: { line: 1 } } as never);
+  assert.deepEqual(fm(applied(two.getText(), fix2!.edit as unknown as WorkspaceEdit)), { paths: ['src/**/*.ts', '{a,b}/*.md'] });
+  const listed = textDocument('/r/.claude/rules/z.md', '---\nglobs:\n  - src/**\n---\nbody');
+  const [fix3] = qf.provideCodeActions(listed as never, { start: { line: 1 } } as never);
+  assert.deepEqual(fm(applied(listed.getText(), fix3!.edit as unknown as WorkspaceEdit)), { paths: ['src/**'] }, 'a list stays a list');
+
+  // paths: as a string → a list; a leading ./ removed
+  const str = textDocument('/r/.claude/rules/s.md', '---\npaths: ./src/**, docs/*.md\n---\nbody');
+  const fixes = qf.provideCodeActions(str as never, { start: { line: 1 }, end: { line: 1 } } as never);
+  assert.deepEqual(fixes.map((f) => f.title), ['Write paths: as a YAML list', 'Remove the leading ./ (patterns are relative to the folder that holds .claude)']);
+  assert.deepEqual(fm(applied(str.getText(), fixes[0]!.edit as unknown as WorkspaceEdit)), { paths: ['./src/**', 'docs/*.md'] });
+  assert.equal(applied(str.getText(), fixes[1]!.edit as unknown as WorkspaceEdit).split('\n')[1], 'paths: src/**, docs/*.md');
+  const flow = textDocument('/r/.claude/rules/f.md', '---\npaths: ["src/**"]\n---\nbody');
+  assert.deepEqual(qf.provideCodeActions(flow as never, { start: { line: 1 } } as never), [], 'a list needs no fix');
 
   const lower = textDocument('/r/pkg/claude.md', 'x');
   const [ren] = qf.provideCodeActions(lower as never, { start: { line: 0 } } as never);
@@ -73,12 +101,28 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
     const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
     const mem = textDocument(path.join(memDir, 'MEMORY.md'), raw);
     const [move] = new QuickFixProvider(host(a)).provideCodeActions(mem as never, { start: { line: 0 } } as never);
-    assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md/);
+    assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md \(preview\)/);
     const edits = (move!.edit as unknown as WorkspaceEdit).edits;
     assert.deepEqual(edits.map((x) => x.kind), ['create', 'insert', 'replace']);
+    assert.ok((move!.edit as unknown as WorkspaceEdit).meta.every((m) => m?.needsConfirmation === true), 'a preview edit the user confirms');
   } finally {
     t.cleanup();
   }
+});
+
+test('the folder a dead glob meant: only when one existing folder obviously fits', () => {
+  assert.equal(literalPrefix('lib/legacy/**'), 'lib/legacy');
+  assert.equal(literalPrefix('src/**/*.ts'), 'src');
+  assert.equal(literalPrefix('**/*.ts'), '');
+  assert.equal(literalPrefix('docs'), 'docs');
+  assert.equal(literalPrefix('README.md'), '');
+  const dirs = foldersOf(['src/lib/legacy/a.ts', 'src/api/client.ts', 'Docs/x.md', 'a/web/x', 'b/web/y']);
+  assert.ok(dirs.has('src/lib/legacy') && dirs.has('src/lib') && dirs.has('src'));
+  assert.equal(nearestFolder('lib/legacy', dirs), 'src/lib/legacy', 'the only folder ending with the prefix');
+  assert.equal(nearestFolder('docs', dirs), 'Docs', 'the same path in another case');
+  assert.equal(nearestFolder('web', dirs), undefined, 'two folders named web: not obvious');
+  assert.equal(nearestFolder('src/api', dirs), undefined, 'exists: nothing to fix');
+  assert.equal(nearestFolder('nowhere/else', dirs), undefined);
 });
 
 test('webview HTML: strict CSP with a nonce, no inline script, resources from the extension only', () => {
