@@ -10,7 +10,7 @@ import type { CommandId, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
 import type { Translate } from './format.js';
-import { present, type VersionInfo } from './present.js';
+import { present, statusFigures, type VersionInfo } from './present.js';
 import {
   FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, publishDiagnostics, QuickFixProvider, SELECTOR,
   type HostContext,
@@ -207,6 +207,30 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   sub(sidebar, vscode.window.registerWebviewViewProvider(VIEW_ID, sidebar));
 
+  // ---- the status bar item (left, theme colours only): what a Read of the active file injects, startup tokens
+  const status = vscode.window.createStatusBarItem('claudeLayers.status', vscode.StatusBarAlignment.Left, 20);
+  status.name = t('Claude Context Layers');
+  status.command = 'claudeLayers.showSidebar';
+  sub(status);
+  const statusEnabled = () => vscode.workspace.getConfiguration(SECTION).get<boolean>('statusBar.enabled', true) !== false;
+  function updateStatus(): void {
+    const a = service.get(currentKey).analysis;
+    if (!statusEnabled() || !a) {
+      status.hide();
+      return;
+    }
+    try {
+      const s = statusFigures({ analysis: a, activeFile, model: modelFor(a), t, locale, today: new Date().toISOString().slice(0, 10) });
+      status.text = s.text;
+      status.tooltip = s.tooltip;
+      status.accessibilityInformation = { label: s.aria, role: 'button' };
+      status.show();
+    } catch (e) {
+      log.error(`status bar: ${e instanceof Error ? e.message : String(e)}`);
+      status.hide();
+    }
+  }
+
   let renderTimer: ReturnType<typeof setTimeout> | undefined;
   function scheduleRender(): void {
     if (renderTimer) clearTimeout(renderTimer);
@@ -214,6 +238,7 @@ export function activate(context: vscode.ExtensionContext): void {
   }
   function render(): void {
     renderTimer = undefined;
+    updateStatus();
     if (!sidebar.visible) return;
     try {
       const t0 = Date.now();

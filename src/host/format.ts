@@ -10,6 +10,7 @@ export const englishT: Translate = (message, ...args) => message.replace(/\{(\d+
 
 export class Fmt {
   private readonly nf: Intl.NumberFormat;
+  private readonly compactNf: Intl.NumberFormat;
   constructor(
     readonly t: Translate,
     locale: string,
@@ -23,6 +24,18 @@ export class Fmt {
       nf = new Intl.NumberFormat('en-US');
     }
     this.nf = nf;
+    let cf: Intl.NumberFormat;
+    try {
+      cf = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+    } catch {
+      cf = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+    }
+    this.compactNf = cf;
+  }
+
+  /** "5.3K" (the status bar) */
+  compact(n: number): string {
+    return this.compactNf.format(n);
   }
 
   num(n: number): string {

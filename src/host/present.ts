@@ -605,3 +605,46 @@ export function present(input: PresentInput): ViewState {
     sections: [startup, active, elsewhere, notLoaded, session],
   };
 }
+
+/** The status bar item: what a Read of the active file injects, and the startup instructions' tokens. */
+export interface StatusFigures {
+  text: string;
+  tooltip: string;
+  aria: string;
+}
+
+export function statusFigures(input: Pick<PresentInput, 'analysis' | 'activeFile' | 'model' | 't' | 'locale' | 'today'>): StatusFigures {
+  const { analysis: a, t } = input;
+  const c = makeCtx(a, input.model, t, input.locale);
+  const { f } = c;
+  const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
+  const fig = startupFigures(a, block, skillsView(a));
+  const tok = f.tokens(fig.total);
+  const win = contextWindow(input.model, a.profile.version);
+  const share = win.tokens ? (tok / win.tokens) * 100 : 0;
+  const startup = t('startup ≈{0} of {1} tokens ({2}% of the context window), {3} files', f.num(tok), f.num(win.tokens), share < 10 ? share.toFixed(1) : Math.round(share), a.startup.length);
+  const file = input.activeFile;
+  let read = '';
+  let readLine = '';
+  if (file) {
+    const name = path.basename(file);
+    if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file))) {
+      read = t('eager');
+      readLine = t('{0} is already in the first request (eager)', name);
+    } else if (inWorkingDirs(a, file)) {
+      const inj = a.lazyFor(file, 'Read');
+      read = inj.length === 1 ? t('+1 file') : t('+{0} files', inj.length);
+      readLine = lazyHeadline(c, 'Read', file, inj);
+      if (inj.length) readLine += ` (${inj.map((i) => c.rel(i.path)).join(', ')})`;
+    } else {
+      read = t('+{0} files', 0);
+      readLine = t('{0} is outside the launch directory: touching it injects nothing', name);
+    }
+  }
+  const tokText = t('{0} tok', f.compact(tok));
+  return {
+    text: `$(layers) ${read ? `${read} · ` : ''}${tokText}`,
+    tooltip: [readLine, startup, t('Click to show the Claude Context Layers sidebar')].filter(Boolean).join('\n'),
+    aria: [readLine, startup].filter(Boolean).join('; '),
+  };
+}

@@ -15,7 +15,7 @@ import { globReport } from '../../../src/host/glob-report.js';
 import { includeLinks } from '../../../src/host/include-links.js';
 import { memoryFigures } from '../../../src/host/memory-view.js';
 import { bytesPerToken, contextWindow, versionAtLeast } from '../../../src/host/model-info.js';
-import { present } from '../../../src/host/present.js';
+import { present, statusFigures } from '../../../src/host/present.js';
 import { reportText } from '../../../src/host/report.js';
 import { parseVersion, findOnPath } from '../../../src/host/version-detect.js';
 import { isViewState } from '../../../webview/protocol.js';
@@ -101,6 +101,14 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
       ['3. Read pkg/a.ts', '+1 file'],
     ]);
     assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
+
+    // the status bar: the same figures as the sidebar (a Read's files, the Startup total's tokens)
+    const st = statusFigures({ analysis: a, activeFile: t.p('repo/src/api/client.ts'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' });
+    const startupTok = /≈([\d,]+) tokens/.exec(sec.startup!.summary!)![1]!;
+    assert.match(st.text, /^\$\(layers\) \+1 file · [\d.]+K? tok$/);
+    assert.ok(st.tooltip.startsWith(act.headline!), st.tooltip);
+    assert.ok(st.tooltip.includes(`startup ≈${startupTok} of 1,000,000 tokens`), st.tooltip);
+    assert.match(statusFigures({ analysis: a, activeFile: t.p('repo/CLAUDE.md'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' }).text, /^\$\(layers\) eager · /);
   } finally {
     t.cleanup();
   }
