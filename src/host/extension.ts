@@ -37,13 +37,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const folders = () => vscode.workspace.workspaceFolders ?? [];
   const folderOfKey = (key: string) => folders().find((f) => f.uri.toString() === key);
   const keyOf = (f: vscode.WorkspaceFolder | undefined) => (f ? f.uri.toString() : NO_FOLDER);
-  let detected: { version?: string; error?: string } = {};
+  let detected: { version?: string; error?: string; reason?: VersionInfo['why']; executable?: string } = {};
 
   const versionInfo = (key: string): VersionInfo => {
     const cfg = readConfig(folderOfKey(key));
     if (cfg.claudeVersion) return { requested: cfg.claudeVersion, source: 'setting' };
     if (detected.version) return { requested: detected.version, source: 'detected' };
-    return { source: 'newest' };
+    return { source: 'newest', why: vscode.workspace.isTrusted ? detected.reason : 'untrusted', executable: detected.executable, error: detected.error };
   };
 
   const optionsFor = (key: string): EngineOptions => {
@@ -391,7 +391,7 @@ export function activate(context: vscode.ExtensionContext): void {
       return;
     }
     const d = await detectVersion(true, claudePathSetting());
-    if (d.version !== detected.version) {
+    if (d.version !== detected.version || d.reason !== detected.reason) {
       detected = d;
       log.info(d.version ? `claude --version: ${d.version} (${d.executable})` : `version not detected: ${d.error}`);
       service.reconfigure();
@@ -405,6 +405,14 @@ export function activate(context: vscode.ExtensionContext): void {
     service.refreshAll();
   });
   command('claudeLayers.showSidebar', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`));
+  command('claudeLayers.showLog', () => log.show());
+  // claudePath lives in user settings only (machine scope): the file dialog writes it there
+  command('claudeLayers.setClaudePath', async () => {
+    const picked = await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectFolders: false, canSelectMany: false, openLabel: t('Use this claude'), title: t('Locate the claude executable') });
+    if (!picked?.[0]) return;
+    await vscode.workspace.getConfiguration(SECTION).update('claudePath', picked[0].fsPath, vscode.ConfigurationTarget.Global);
+    void detect();
+  });
   command('claudeLayers.copyReport', async () => {
     const state = sidebar.current ?? buildState();
     if (!state) return;

@@ -25,6 +25,11 @@ export interface VersionInfo {
   /** the version asked for (setting or detection), if any */
   requested?: string;
   source: 'setting' | 'detected' | 'newest';
+  /** for 'newest': why no version was detected (undefined while the detection runs) */
+  why?: 'untrusted' | 'not-found' | 'not-absolute' | 'failed';
+  /** the executable that failed, and how */
+  executable?: string;
+  error?: string;
 }
 
 export interface PresentInput {
@@ -583,15 +588,24 @@ export function present(input: PresentInput): ViewState {
   const session = sessionSection(c, input.sessionFiles ?? []);
 
   const versionNote = a.diagnostics.find((d) => d.rule === 'unknown-version')?.message;
+  const v = input.version;
+  const newestWhy: Record<NonNullable<VersionInfo['why']>, string> = {
+    untrusted: t('newest known profile: the workspace is not trusted, so claude --version is not run (set claudeLayers.claudeVersion to choose)'),
+    'not-found': t('newest known profile: claude is not on PATH and claudeLayers.claudePath is not set'),
+    'not-absolute': t('newest known profile: claudeLayers.claudePath must be an absolute path'),
+    failed: t('newest known profile: {0} --version failed: {1}', v.executable ?? 'claude', v.error ?? ''),
+  };
   const sourceNote: Record<VersionInfo['source'], string> = {
     setting: t('from the setting claudeLayers.claudeVersion'),
     detected: t('detected with claude --version'),
-    newest: t('newest known profile (set claudeLayers.claudeVersion, or trust the workspace to detect it)'),
+    newest: v.why ? newestWhy[v.why] : t('newest known profile (detecting the installed version…)'),
   };
+  const versionAction = v.source === 'newest' && v.why && v.why !== 'untrusted' ? { command: 'setClaudePath' as const, label: t('Set the path to claude…') } : undefined;
   return {
     header: {
       version: t('Claude Code {0}', a.profile.version),
-      versionNote: versionNote ?? sourceNote[input.version.source],
+      versionNote: versionNote ?? sourceNote[v.source],
+      versionAction: versionNote ? undefined : versionAction,
       model: input.model,
       launchDir: a.env.cwd,
       folder: input.folderName,

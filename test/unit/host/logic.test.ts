@@ -102,6 +102,15 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
     ]);
     assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
 
+    // truthful version notes: why nothing was detected, and the action that fixes it
+    const notFound = input(a, { version: { source: 'newest', why: 'not-found' } }).header;
+    assert.equal(notFound.versionNote, 'newest known profile: claude is not on PATH and claudeLayers.claudePath is not set');
+    assert.equal(notFound.versionAction?.command, 'setClaudePath');
+    const untrusted = input(a, { version: { source: 'newest', why: 'untrusted' } }).header;
+    assert.match(untrusted.versionNote!, /not trusted/);
+    assert.equal(untrusted.versionAction, undefined, 'nothing to set: trust is the way');
+    assert.match(input(a, { version: { source: 'newest', why: 'failed', executable: '/x/claude', error: 'EACCES' } }).header.versionNote!, /\/x\/claude --version failed: EACCES/);
+
     // the status bar: the same figures as the sidebar (a Read's files, the Startup total's tokens)
     const st = statusFigures({ analysis: a, activeFile: t.p('repo/src/api/client.ts'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' });
     const startupTok = /≈([\d,]+) tokens/.exec(sec.startup!.summary!)![1]!;

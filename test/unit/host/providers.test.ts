@@ -237,7 +237,7 @@ test('glob hover, @import links and frontmatter completion through the providers
 test('claude --version runs only in a trusted workspace, without a shell', async () => {
   const t = makeTree({ 'bin/claude': { mode: 0o755, content: '#!/bin/sh\necho "2.1.328 (Claude Code)"\n' } });
   try {
-    assert.deepEqual(await detectVersion(false, t.p('bin/claude')), { error: 'workspace not trusted: nothing is run' });
+    assert.deepEqual(await detectVersion(false, t.p('bin/claude')), { error: 'workspace not trusted: nothing is run', reason: 'untrusted' });
     assert.deepEqual(await detectVersion(true, t.p('bin/claude')), { version: '2.1.328', executable: t.p('bin/claude') });
     assert.match((await detectVersion(true, 'relative/claude')).error!, /absolute/);
     assert.equal(findOnPath('claude', `relative:${t.p('bin')}`), t.p('bin/claude'));
