@@ -4,7 +4,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PROFILES, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
+import { PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace } from '../engine/checks/index.js';
 import type { CommandId, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
@@ -16,6 +16,7 @@ import {
   type HostContext,
 } from './providers.js';
 import { reportText } from './report.js';
+import { Decorations } from './decorations.js';
 import { SidebarProvider, VIEW_ID } from './sidebar.js';
 import { detectVersion } from './version-detect.js';
 import { Watchers } from './watchers.js';
@@ -139,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): void {
     if (p === activeFile) return;
     if (activeFile) previousFile = activeFile;
     activeFile = p;
+    for (const u of previews) previewChanged.fire(vscode.Uri.parse(u));
     if (editor) {
       const f = vscode.workspace.getWorkspaceFolder(editor.document.uri);
       if (f) currentKey = keyOf(f);
@@ -286,6 +288,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeActionsProvider(SELECTOR, new QuickFixProvider(hostCtx), { providedCodeActionKinds: QuickFixProvider.kinds }),
   );
 
+  sub(new Decorations(hostCtx));
+
   // ---- read-only preview of the startup request ------------------------------------------------------
   const previewChanged = new vscode.EventEmitter<vscode.Uri>();
   const previews = new Set<string>();
@@ -297,7 +301,15 @@ export function activate(context: vscode.ExtensionContext): void {
         previews.add(uri.toString());
         const a = service.get(decodeURIComponent(uri.query) || currentKey).analysis;
         if (!a) return t('No analysis for this folder.');
-        return renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) ?? t('Nothing reaches the first request: no CLAUDE.md, rule or MEMORY.md loads.');
+        const startup = renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) ?? t('Nothing reaches the first request: no CLAUDE.md, rule or MEMORY.md loads.');
+        // below the startup block, exactly what a Read of the active file adds (the marker lines are ours)
+        const file = activeFile;
+        if (!file) return startup;
+        const inj = a.lazyFor(file, 'Read');
+        const lazy = renderLazy(a.profile, inj).join('');
+        const rel = path.relative(a.env.cwd, file) || file;
+        const marker = (s: string) => `\n\n${'─'.repeat(8)} ${s} ${'─'.repeat(8)}\n\n`;
+        return `${startup}${marker(inj.length ? t('then a Read of {0} adds ({1} chars):', rel, lazy.length) : t('then a Read of {0} adds nothing', rel))}${lazy}`;
       },
     }),
   );

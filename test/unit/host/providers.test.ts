@@ -17,6 +17,7 @@ import { makeTree } from '../../helpers/fixture.js';
 import { WorkspaceIndex } from '../../../src/host/workspace-index.js';
 import YAML from 'yaml';
 import { foldersOf, literalPrefix, nearestFolder } from '../../../src/host/quick-fix-edits.js';
+import { inlineCosts } from '../../../src/host/decorations.js';
 import { DiagnosticCollection, state, textDocument, Uri, type WorkspaceEdit } from './vscode-fake.js';
 
 function host(a?: ReturnType<typeof analyze>): HostContext {
@@ -241,6 +242,31 @@ test('claude --version runs only in a trusted workspace, without a shell', async
     assert.deepEqual(await detectVersion(true, t.p('bin/claude')), { version: '2.1.328', executable: t.p('bin/claude') });
     assert.match((await detectVersion(true, 'relative/claude')).error!, /absolute/);
     assert.equal(findOnPath('claude', `relative:${t.p('bin')}`), t.p('bin/claude'));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('inline costs: an eager @import, a rule whose paths: match a file, a rule that never loads', () => {
+  const t = makeTree({
+    'repo/.git/HEAD': 'ref: refs/heads/main\n',
+    'repo/CLAUDE.md': '# Demo\n\n@docs/testing.md\n',
+    'repo/docs/testing.md': 'Run pnpm test.\n',
+    'repo/.claude/rules/api.md': '---\npaths: ["src/api/**"]\n---\nAPI RULE body\n',
+    'repo/.claude/rules/dead.md': '---\npaths: ["lib/**"]\n---\nDEAD\n',
+    'repo/src/api/client.ts': 'x',
+  });
+  try {
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.328' });
+    const h = { modelFor: () => 'claude-opus-5-5', t: englishT, locale: 'en', matchOne: (_b: string, p: readonly string[]) => (p[0]!.startsWith('src/api') ? t.p('repo/src/api/client.ts') : undefined) };
+    const imp = inlineCosts(a, t.p('repo/CLAUDE.md'), fs.readFileSync(t.p('repo/CLAUDE.md'), 'utf8'), h);
+    const entry = a.startup.find((e) => e.path === t.p('repo/docs/testing.md'))!;
+    assert.deepEqual(imp.map((c) => [c.line, c.text]), [[2, `${entry.text.length} chars · ≈${Math.ceil(entry.text.length / 3)} tokens · eager`]], 'the same chars as the sidebar row');
+    const rule = inlineCosts(a, t.p('repo/.claude/rules/api.md'), fs.readFileSync(t.p('repo/.claude/rules/api.md'), 'utf8'), h);
+    const inj = a.lazyFor(t.p('repo/src/api/client.ts'), 'Read')[0]!;
+    assert.deepEqual(rule.map((c) => [c.line, c.text]), [[1, `${inj.text.length} chars · ≈${Math.ceil(inj.text.length / 3)} tokens · on a matching Read`]]);
+    const dead = inlineCosts(a, t.p('repo/.claude/rules/dead.md'), fs.readFileSync(t.p('repo/.claude/rules/dead.md'), 'utf8'), h);
+    assert.deepEqual(dead.map((c) => c.text), ['no file matches: never loads']);
   } finally {
     t.cleanup();
   }
