@@ -101,7 +101,8 @@ export class GlobHoverProvider implements vscode.HoverProvider {
       md.appendMarkdown('\n\n');
       for (const p of r.probes) md.appendMarkdown(`${p.matches ? t('{0}: matches', codeSpan(rel(p.file))) : t('{0}: does not match', codeSpan(rel(p.file)))}  \n`);
     }
-    for (const w of r.warnings) {
+    // "0 workspace files match" is already said above: no second "no file matches"
+    for (const w of r.warnings.filter((x) => !(r.used && x === t('no workspace file matches')))) {
       md.appendMarkdown('\n\n⚠ ');
       text(md, w);
     }
