@@ -36,6 +36,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       document.body.dataset.painted = String(m.seq ?? 0);
       document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
       document.body.dataset.paintedAt = String(Date.now());
+      if (m.sentAt) document.body.dataset.sentAt = String(m.sentAt);
     });
   } else renderer.setBusy(m.busy);
 });

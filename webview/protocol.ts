@@ -111,7 +111,7 @@ export interface ViewState {
 
 export type HostMessage =
   /** seq: increases with each state the host sends (the webview marks the painted one) */
-  | { type: 'state'; version: number; state: ViewState; seq?: number }
+  | { type: 'state'; version: number; state: ViewState; seq?: number; sentAt?: number }
   | { type: 'busy'; busy: boolean };
 
 export type WebviewMessage =
@@ -182,7 +182,7 @@ export function isViewState(v: unknown): v is ViewState {
 export function parseHostMessage(v: unknown): HostMessage | undefined {
   if (!isObj(v)) return undefined;
   if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state))
-    return isNum(v.seq) ? { type: 'state', version: PROTOCOL_VERSION, state: v.state, seq: v.seq } : { type: 'state', version: PROTOCOL_VERSION, state: v.state };
+    return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}) };
   if (v.type === 'busy' && typeof v.busy === 'boolean') return { type: 'busy', busy: v.busy };
   return undefined;
 }

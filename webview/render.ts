@@ -152,7 +152,8 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
       el(doc, 'span', { class: 'section-title' }, title),
       summary ? el(doc, 'span', { class: 'section-summary' }, summary) : undefined,
     );
-    const head = el(doc, 'h2', { class: 'section-head' }, toggle);
+    // the heading holds only the disclosure button (its name is the heading's name); the ? sits beside it
+    const head = el(doc, 'div', { class: 'section-head' }, el(doc, 'h2', { class: 'section-heading' }, toggle));
     const bodyEl = el(doc, 'div', { class: 'section-body', id: `body-${sid}`, role: 'region', 'aria-labelledby': `head-${sid}` });
     const parts: Node[] = [head];
     if (help) {

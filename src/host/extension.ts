@@ -140,12 +140,13 @@ export function activate(context: vscode.ExtensionContext): void {
     if (p === activeFile) return;
     if (activeFile) previousFile = activeFile;
     activeFile = p;
+    activeChangedAt = Date.now();
     for (const u of previews) previewChanged.fire(vscode.Uri.parse(u));
     if (editor) {
       const f = vscode.workspace.getWorkspaceFolder(editor.document.uri);
       if (f) currentKey = keyOf(f);
     }
-    scheduleRender();
+    scheduleRender(0); // an editor switch is drawn at once; other triggers are debounced
   };
 
   const analysisFor = (uri: vscode.Uri): Analysis | undefined => {
@@ -234,9 +235,10 @@ export function activate(context: vscode.ExtensionContext): void {
   }
 
   let renderTimer: ReturnType<typeof setTimeout> | undefined;
-  function scheduleRender(): void {
+  let activeChangedAt = 0;
+  function scheduleRender(ms = 30): void {
     if (renderTimer) clearTimeout(renderTimer);
-    renderTimer = setTimeout(render, 30);
+    renderTimer = setTimeout(render, ms);
   }
   function render(): void {
     renderTimer = undefined;
@@ -247,6 +249,10 @@ export function activate(context: vscode.ExtensionContext): void {
       const state = buildState();
       const ms = Date.now() - t0;
       if (ms > 200) log.info(`sidebar state built in ${ms} ms`);
+      if (activeChangedAt) {
+        log.trace(`editor switch → state sent: ${Date.now() - activeChangedAt} ms (built in ${ms} ms)`);
+        activeChangedAt = 0;
+      }
       const entry = service.get(currentKey);
       if (state) sidebar.update(state);
       else if (entry.error) {

@@ -95,7 +95,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
 
   private post(): void {
     if (!this.view || !this.state) return;
-    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state, seq: ++this.seq };
+    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state, seq: ++this.seq, sentAt: Date.now() };
     void this.view.webview.postMessage(msg);
   }
 

@@ -170,7 +170,9 @@ test('the sidebar validates messages and opens only paths it listed', () => {
     sections: [{ id: 'startup', title: 's', open: true, rows: [{ id: '1', label: 'CLAUDE.md', aria: 'a', path: '/r/CLAUDE.md' }] }],
   };
   sidebar.update(st);
-  assert.deepEqual(posted.at(-1), { type: 'state', version: PROTOCOL_VERSION, state: st, seq: 1 });
+  const sent = posted.at(-1) as { sentAt?: number };
+  assert.ok(typeof sent.sentAt === 'number' && sent.sentAt <= Date.now(), 'the time it was sent (the e2e measures the latency with it)');
+  assert.deepEqual({ ...sent, sentAt: 0 }, { type: 'state', version: PROTOCOL_VERSION, state: st, seq: 1, sentAt: 0 });
   onMessage({ type: 'open', path: '/etc/passwd' });
   onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 0 });
   onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 3 });

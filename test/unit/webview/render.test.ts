@@ -97,7 +97,7 @@ test('structure: sections in order with gauges before the session, headline, emp
 
 test('accessibility: headers are buttons with aria-expanded and a name that reads well; leaves have no group', () => {
   const { root } = setup();
-  const toggles = [...root.querySelectorAll('h2.section-head > button.section-toggle')];
+  const toggles = [...root.querySelectorAll('.section-head > h2 > button.section-toggle')];
   assert.equal(toggles.length, 6);
   const startup = root.querySelector('[data-section="startup"] .section-toggle')!;
   assert.equal(startup.getAttribute('aria-expanded'), 'true');
@@ -106,6 +106,7 @@ test('accessibility: headers are buttons with aria-expanded and a name that read
   for (const leaf of root.querySelectorAll('[role="treeitem"]:not([aria-expanded])')) assert.equal(leaf.querySelector('[role="group"]'), null, 'a leaf has no group');
   for (const ch of root.querySelectorAll('.codicon')) assert.equal(ch.getAttribute('aria-hidden'), 'true');
   const help = root.querySelector('[data-section="startup"] .help-toggle')!;
+  assert.equal(help.closest('h2'), null, 'the ? is beside the heading, not in its name');
   assert.equal(help.getAttribute('aria-label'), 'About Startup (eager)');
   assert.equal(help.getAttribute('aria-expanded'), 'false');
   // each tree is one tab stop
