@@ -37,6 +37,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
       document.body.dataset.paintedAt = String(Date.now());
       if (m.sentAt) document.body.dataset.sentAt = String(m.sentAt);
+      document.body.dataset.eventAt = m.eventAt ? String(m.eventAt) : '';
     });
   } else renderer.setBusy(m.busy);
 });

@@ -110,8 +110,9 @@ export interface ViewState {
 }
 
 export type HostMessage =
-  /** seq: increases with each state the host sends (the webview marks the painted one) */
-  | { type: 'state'; version: number; state: ViewState; seq?: number; sentAt?: number }
+  /** seq: increases with each state the host sends (the webview marks the painted one); sentAt, eventAt
+   *  (Date.now() when sent, and when the editor switch that caused it reached the host): for the e2e's latency figures */
+  | { type: 'state'; version: number; state: ViewState; seq?: number; sentAt?: number; eventAt?: number }
   | { type: 'busy'; busy: boolean };
 
 export type WebviewMessage =
@@ -182,7 +183,7 @@ export function isViewState(v: unknown): v is ViewState {
 export function parseHostMessage(v: unknown): HostMessage | undefined {
   if (!isObj(v)) return undefined;
   if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state))
-    return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}) };
+    return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) };
   if (v.type === 'busy' && typeof v.busy === 'boolean') return { type: 'busy', busy: v.busy };
   return undefined;
 }

@@ -2,10 +2,12 @@
 // /etc/claude-code/managed-settings.json, CLAUDE.md of the folders above the launch directory, the
 // memory folder, …), most of which do not exist. A path that does not exist can only be awaited
 // through its nearest existing folder; chokidar does that by watching and re-listing (readdir + stat)
-// that whole folder on every event in it, so a busy /tmp or /etc kept the extension busy. Here each
-// folder gets one fs.watch whose events are filtered by name before anything else happens: an event
-// about any other entry costs one Set lookup, no disk access. Only the folders the engine listed
-// itself (the memory folder, skills folders) pass every entry's events.
+// that whole folder on every event in it, so a busy /tmp or /etc kept the extension busy. Here:
+// - a folder the engine listed itself (the memory folder, a skills folder) gets one fs.watch: every
+//   entry's events matter there;
+// - every other path is polled by name (fs.watchFile: one stat per path and interval), so that a
+//   busy /tmp, /etc or ancestor folder sends the extension no event at all; a change to such a file
+//   shows after at most one interval (2 s).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -74,12 +76,23 @@ export interface WatchHandle {
   on?(event: 'error', fn: (err: unknown) => void): unknown;
 }
 export type WatchFn = (dir: string, listener: (event: string, name: string | Buffer | null) => void) => WatchHandle;
+/** calls `listener` when the path appears, changes or goes */
+export type PollFn = (file: string, listener: () => void) => WatchHandle;
 
 const nodeWatch: WatchFn = (dir, listener) => fs.watch(dir, { persistent: false }, listener);
+export const POLL_MS = 2000;
+const nodePoll: PollFn = (file, listener) => {
+  const fn = (cur: fs.Stats, prev: fs.Stats) => {
+    if (cur.mtimeMs !== prev.mtimeMs || cur.size !== prev.size || cur.ino !== prev.ino || cur.nlink !== prev.nlink) listener();
+  };
+  fs.watchFile(file, { persistent: false, interval: POLL_MS }, fn);
+  return { close: () => fs.unwatchFile(file, fn) };
+};
 
 /** keeps one watcher per planned folder; `changed` hears the full path of each event that matters */
 export class ExactWatcher {
   private readonly watchers = new Map<string, { handle: WatchHandle; names: Set<string> }>();
+  private readonly polls = new Map<string, WatchHandle>();
   /** events seen, and events passed on (for the log and the tests) */
   readonly stats = { events: 0, passed: 0 };
 
@@ -87,11 +100,42 @@ export class ExactWatcher {
     private readonly changed: (paths: string[]) => void,
     private readonly log: (msg: string) => void = () => undefined,
     private readonly watch: WatchFn = nodeWatch,
+    private readonly poll: PollFn = nodePoll,
   ) {}
 
   /** applies a plan; returns whether the watched folders changed */
-  apply(plan: WatchPlan): boolean {
+  apply(full: WatchPlan): boolean {
     let moved = false;
+    // exact names are polled; folders whose every entry matters are watched
+    const files = new Set<string>();
+    const plan: WatchPlan = new Map();
+    for (const [dir, names] of full) {
+      if (names.has('*')) plan.set(dir, names);
+      else for (const n of names) files.add(path.join(dir, n));
+    }
+    for (const [f, h] of this.polls) {
+      if (!files.has(f)) {
+        h.close();
+        this.polls.delete(f);
+        moved = true;
+      }
+    }
+    for (const f of files) {
+      if (this.polls.has(f)) continue;
+      try {
+        this.polls.set(
+          f,
+          this.poll(f, () => {
+            this.stats.events++;
+            this.stats.passed++;
+            this.changed([f]);
+          }),
+        );
+        moved = true;
+      } catch (e) {
+        this.log(`cannot poll ${f}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     for (const [dir, w] of this.watchers) {
       if (!plan.has(dir)) {
         w.handle.close();
@@ -134,16 +178,17 @@ export class ExactWatcher {
     return moved;
   }
 
-  /** folder → names, for the log */
+  /** what is watched, for the log */
   describe(): string {
-    return [...this.watchers]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([d, w]) => `${d} [${[...w.names].sort().join(', ')}]`)
-      .join('; ');
+    const dirs = [...this.watchers.keys()].sort();
+    const files = [...this.polls.keys()].sort();
+    return `folders (every entry): ${dirs.join(', ') || '-'}; files polled every ${POLL_MS / 1000} s: ${files.join(', ') || '-'}`;
   }
 
   close(): void {
     for (const w of this.watchers.values()) w.handle.close();
+    for (const h of this.polls.values()) h.close();
     this.watchers.clear();
+    this.polls.clear();
   }
 }

@@ -249,12 +249,10 @@ export function activate(context: vscode.ExtensionContext): void {
       const state = buildState();
       const ms = Date.now() - t0;
       if (ms > 200) log.info(`sidebar state built in ${ms} ms`);
-      if (activeChangedAt) {
-        log.trace(`editor switch → state sent: ${Date.now() - activeChangedAt} ms (built in ${ms} ms)`);
-        activeChangedAt = 0;
-      }
+      activeChangedAt = 0;
       const entry = service.get(currentKey);
-      if (state) sidebar.update(state);
+      const eventAt = activeChangedAt || undefined;
+      if (state) sidebar.update(state, eventAt);
       else if (entry.error) {
         log.error(`analysis failed: ${entry.error}`);
         sidebar.update(messageState(entry.options.cwd, t('The analysis failed: {0}', entry.error)));

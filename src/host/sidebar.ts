@@ -87,15 +87,16 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
     return this.state;
   }
 
-  update(state: ViewState): void {
+  /** `eventAt`: when the editor switch this state answers reached the host */
+  update(state: ViewState, eventAt?: number): void {
     this.state = state;
     this.openable = openablePaths(state);
-    this.post();
+    this.post(eventAt);
   }
 
-  private post(): void {
+  private post(eventAt?: number): void {
     if (!this.view || !this.state) return;
-    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state, seq: ++this.seq, sentAt: Date.now() };
+    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state, seq: ++this.seq, sentAt: Date.now(), ...(eventAt ? { eventAt } : {}) };
     void this.view.webview.postMessage(msg);
   }
 
