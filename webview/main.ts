@@ -20,25 +20,40 @@ const initial: UiMemory = {
   open: saved?.open && typeof saved.open === 'object' ? Object.fromEntries(Object.entries(saved.open).filter(([, v]) => typeof v === 'boolean')) : {},
   scroll: typeof saved?.scroll === 'number' && Number.isFinite(saved.scroll) ? saved.scroll : 0,
 };
+const hadState = Object.keys(initial.open).length > 0 || !!initial.scroll;
+// the host keeps a copy too (workspace state): a window reload can lose the webview's own state
+let hostTimer: ReturnType<typeof setTimeout> | undefined;
+const saveBoth = (m: UiMemory) => {
+  vscode.setState(m);
+  if (hostTimer) clearTimeout(hostTimer);
+  hostTimer = setTimeout(() => vscode.postMessage({ type: 'memory', memory: renderer.memory() }), 300);
+};
 const renderer = createRenderer(root, (m) => vscode.postMessage(m), initial, {
-  save: (m) => vscode.setState(m),
+  save: saveBoth,
   scroller: () => document.scrollingElement,
 });
+const painted = (m: { seq?: number; sentAt?: number; eventAt?: number }, t0: number) =>
+  // painted: the frame after the DOM change (read by the e2e's latency measurement)
+  requestAnimationFrame(() => {
+    document.body.dataset.painted = String(m.seq ?? 0);
+    document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
+    document.body.dataset.paintedAt = String(Date.now());
+    if (m.sentAt) document.body.dataset.sentAt = String(m.sentAt);
+    document.body.dataset.eventAt = m.eventAt ? String(m.eventAt) : '';
+  });
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const m = parseHostMessage(e.data);
   if (!m) return;
+  const t0 = performance.now();
   if (m.type === 'state') {
-    const t0 = performance.now();
     renderer.update(m.state);
-    // painted: the frame after the DOM change (read by the e2e's latency measurement)
-    requestAnimationFrame(() => {
-      document.body.dataset.painted = String(m.seq ?? 0);
-      document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
-      document.body.dataset.paintedAt = String(Date.now());
-      if (m.sentAt) document.body.dataset.sentAt = String(m.sentAt);
-      document.body.dataset.eventAt = m.eventAt ? String(m.eventAt) : '';
-    });
+    painted(m, t0);
+  } else if (m.type === 'sections') {
+    renderer.patch(m.sections);
+    painted(m, t0);
+  } else if (m.type === 'memory') {
+    if (!hadState) renderer.restore(m.memory);
   } else renderer.setBusy(m.busy);
 });
 let scrollTimer: ReturnType<typeof setTimeout> | undefined;
@@ -47,7 +62,7 @@ window.addEventListener(
   () => {
     recordScroll(renderer, document.scrollingElement?.scrollTop ?? 0);
     if (scrollTimer) clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(() => vscode.setState(renderer.memory()), 150);
+    scrollTimer = setTimeout(() => saveBoth(renderer.memory()), 150);
   },
   { passive: true },
 );

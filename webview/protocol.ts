@@ -113,10 +113,21 @@ export type HostMessage =
   /** seq: increases with each state the host sends (the webview marks the painted one); sentAt, eventAt
    *  (Date.now() when sent, and when the editor switch that caused it reached the host): for the e2e's latency figures */
   | { type: 'state'; version: number; state: ViewState; seq?: number; sentAt?: number; eventAt?: number }
+  /** only these sections changed (an editor switch): the webview replaces them and keeps the rest */
+  | { type: 'sections'; version: number; sections: Section[]; seq?: number; sentAt?: number; eventAt?: number }
+  /** what the user opened, closed and scrolled, as the host kept it (sent on ready: it survives reloads) */
+  | { type: 'memory'; memory: UiMemoryData }
   | { type: 'busy'; busy: boolean };
+
+/** the webview's UI memory as it travels: open state by id, scroll position */
+export interface UiMemoryData {
+  open: Record<string, boolean>;
+  scroll?: number;
+}
 
 export type WebviewMessage =
   | { type: 'ready' }
+  | { type: 'memory'; memory: UiMemoryData }
   | { type: 'open'; path: string; line?: number }
   | { type: 'command'; command: CommandId };
 
@@ -179,11 +190,37 @@ export function isViewState(v: unknown): v is ViewState {
   );
 }
 
+const MAX_MEMORY_KEYS = 2_000;
+
+/** UI memory from either side: booleans by id (ids bounded), a finite scroll position */
+export function parseUiMemory(v: unknown): UiMemoryData | undefined {
+  if (!isObj(v) || !isObj(v.open)) return undefined;
+  const open: Record<string, boolean> = {};
+  let n = 0;
+  for (const [k, b] of Object.entries(v.open)) {
+    if (typeof b !== 'boolean' || k.length > 1_000) continue;
+    if (++n > MAX_MEMORY_KEYS) break;
+    open[k] = b;
+  }
+  return isNum(v.scroll) && v.scroll >= 0 ? { open, scroll: v.scroll } : { open };
+}
+
+const timing = (v: Obj) => ({ ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) });
+
 /** A message from the host, or undefined when it is not one this webview understands. */
 export function parseHostMessage(v: unknown): HostMessage | undefined {
   if (!isObj(v)) return undefined;
   if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state))
-    return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) };
+    return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...timing(v) };
+  if (v.type === 'sections' && v.version === PROTOCOL_VERSION && Array.isArray(v.sections)) {
+    const budget = { rows: MAX_ROWS };
+    if (v.sections.every((x) => isSection(x, budget))) return { type: 'sections', version: PROTOCOL_VERSION, sections: v.sections as Section[], ...timing(v) };
+    return undefined;
+  }
+  if (v.type === 'memory') {
+    const memory = parseUiMemory(v.memory);
+    return memory ? { type: 'memory', memory } : undefined;
+  }
   if (v.type === 'busy' && typeof v.busy === 'boolean') return { type: 'busy', busy: v.busy };
   return undefined;
 }
@@ -194,6 +231,10 @@ export function parseWebviewMessage(v: unknown): WebviewMessage | undefined {
   switch (v.type) {
     case 'ready':
       return { type: 'ready' };
+    case 'memory': {
+      const memory = parseUiMemory(v.memory);
+      return memory ? { type: 'memory', memory } : undefined;
+    }
     case 'open':
       if (!isStr(v.path, 4096) || !v.path || !isLine(v.line)) return undefined;
       return v.line === undefined ? { type: 'open', path: v.path } : { type: 'open', path: v.path, line: v.line as number };

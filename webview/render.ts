@@ -4,17 +4,17 @@
 // of sections, branches and help texts, and the scroll position, live in a UiMemory the entry point
 // keeps with the webview's getState/setState, so they survive editor switches and reloads.
 // Kept free of custom element definitions so it runs in happy-dom.
-import type { Action, Gauge, Row, Section, ViewState, WebviewMessage } from './protocol.js';
+import type { Action, Gauge, Row, Section, UiMemoryData, ViewState, WebviewMessage } from './protocol.js';
 
-export interface UiMemory {
-  /** open state of sections (`section/<id>`), branches (row id) and help texts (`help/<id>`) the user toggled */
-  open: Record<string, boolean>;
-  /** scroll position of the view */
-  scroll?: number;
-}
+/** open state of sections (`section/<id>`), branches (row id) and help texts (`help/<id>`) the user toggled; the scroll position */
+export type UiMemory = UiMemoryData;
 
 export interface Renderer {
   update(state: ViewState): void;
+  /** replaces these sections only (by id), keeping the rest of the view as it is */
+  patch(sections: Section[]): void;
+  /** the memory the host kept, when the webview's own state is empty (after a reload); applied by the next draw */
+  restore(m: UiMemory): void;
   setBusy(busy: boolean): void;
   memory(): UiMemory;
 }
@@ -190,7 +190,38 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
 
   const scroller = () => opts.scroller?.() ?? null;
 
+  let helpLabelNow = '{0}: ?';
+  let current: ViewState | undefined;
+
+  const refocusAfter = (refocus: string | undefined) => {
+    if (!refocus) return;
+    const [kind, id] = [refocus.slice(0, refocus.indexOf(':')), refocus.slice(refocus.indexOf(':') + 1)];
+    const again = root.querySelector<HTMLElement>(kind === 'id' ? `[data-id="${cssEscape(id)}"]` : `[data-toggle="${cssEscape(id)}"]`);
+    if (again) {
+      focusItem(again, false);
+      again.focus({ preventScroll: true });
+    }
+  };
+
+  function patch(sections: Section[]): void {
+    if (!current) return;
+    const refocus = focusedId();
+    const sc = scroller();
+    const y = sc?.scrollTop ?? 0;
+    for (const s of sections) {
+      const old = root.querySelector(`section.section[data-section="${cssEscape(s.id)}"]`);
+      const k = current.sections.findIndex((x) => x.id === s.id);
+      if (!old || k < 0) return update({ ...current, sections: current.sections.map((x) => sections.find((n) => n.id === x.id) ?? x) });
+      current.sections[k] = s;
+      old.replaceWith(contentSection(s, helpLabelNow));
+    }
+    if (sc) sc.scrollTop = y;
+    refocusAfter(refocus);
+  }
+
   function update(state: ViewState): void {
+    current = { ...state, sections: [...state.sections] };
+    helpLabelNow = state.helpLabel ?? '{0}: ?';
     const refocus = focusedId();
     const sc = scroller();
     const y = first ? (mem.scroll ?? 0) : (sc?.scrollTop ?? 0);
@@ -226,14 +257,7 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     root.setAttribute('aria-busy', 'false');
     if (sc) sc.scrollTop = y;
     first = false;
-    if (refocus) {
-      const [kind, id] = [refocus.slice(0, refocus.indexOf(':')), refocus.slice(refocus.indexOf(':') + 1)];
-      const again = root.querySelector<HTMLElement>(kind === 'id' ? `[data-id="${cssEscape(id)}"]` : `[data-toggle="${cssEscape(id)}"]`);
-      if (again) {
-        focusItem(again, false);
-        again.focus({ preventScroll: true });
-      }
-    }
+    refocusAfter(refocus);
   }
 
   // ---- interaction --------------------------------------------------------------------------------
@@ -390,6 +414,12 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
 
   return {
     update,
+    patch,
+    restore: (m) => {
+      mem.open = { ...m.open, ...mem.open };
+      if (first && m.scroll !== undefined) mem.scroll = m.scroll;
+      if (current) update(current);
+    },
     setBusy: (busy) => root.setAttribute('aria-busy', String(busy)),
     memory: () => mem,
   };

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace } from '../engine/checks/index.js';
-import type { CommandId, ViewState } from '../../webview/protocol.js';
+import { parseUiMemory, type CommandId, type ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
 import type { Translate } from './format.js';
@@ -205,6 +205,8 @@ export function activate(context: vscode.ExtensionContext): void {
       open: openFile,
       command: (id: CommandId) => void vscode.commands.executeCommand(`claudeLayers.${id}`),
       visible: () => scheduleRender(),
+      saveMemory: (m) => void context.workspaceState.update('claudeLayers.uiMemory', m),
+      loadMemory: () => parseUiMemory(context.workspaceState.get<unknown>('claudeLayers.uiMemory')),
     },
     t('Claude Context Layers'),
   );

@@ -2,7 +2,7 @@
 // extension's own dist/ and media/ folders, and the typed protocol both ways (validated here too).
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { openablePaths, parseWebviewMessage, PROTOCOL_VERSION, type CommandId, type HostMessage, type ViewState } from '../../webview/protocol.js';
+import { openablePaths, parseWebviewMessage, PROTOCOL_VERSION, type CommandId, type HostMessage, type UiMemoryData, type ViewState } from '../../webview/protocol.js';
 
 export const VIEW_ID = 'claudeLayers.sidebar';
 
@@ -48,6 +48,9 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       open(path: string, line?: number): void;
       command(id: CommandId): void;
       visible(): void;
+      /** the webview's UI memory, to keep (and the one kept, to send back on ready) */
+      saveMemory?(m: UiMemoryData): void;
+      loadMemory?(): UiMemoryData | undefined;
     },
     private readonly title: string,
   ) {}
@@ -64,7 +67,12 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       view.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parseWebviewMessage(raw);
         if (!m) return;
-        if (m.type === 'ready') this.post();
+        if (m.type === 'ready') {
+          this.sent = undefined; // a new page: the whole state
+          const kept = this.handlers.loadMemory?.();
+          if (kept) void view.webview.postMessage({ type: 'memory', memory: kept } satisfies HostMessage);
+          this.post();
+        } else if (m.type === 'memory') this.handlers.saveMemory?.(m.memory);
         else if (m.type === 'open') {
           if (this.openable.has(m.path)) this.handlers.open(m.path, m.line);
         } else this.handlers.command(m.command);
@@ -74,6 +82,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       }),
       view.onDidDispose(() => {
         this.view = undefined;
+        this.sent = undefined;
       }),
     );
     this.handlers.visible();
@@ -94,10 +103,25 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
     this.post(eventAt);
   }
 
+  /** what the webview has: the JSON of the header and gauges part, and of each section */
+  private sent: { rest: string; sections: Map<string, string>; order: string } | undefined;
+
   private post(eventAt?: number): void {
     if (!this.view || !this.state) return;
-    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state, seq: ++this.seq, sentAt: Date.now(), ...(eventAt ? { eventAt } : {}) };
-    void this.view.webview.postMessage(msg);
+    const st = this.state;
+    const { sections, ...restState } = st;
+    const now = { rest: JSON.stringify(restState), sections: new Map(sections.map((s) => [s.id, JSON.stringify(s)])), order: sections.map((s) => s.id).join() };
+    const timing = { seq: ++this.seq, sentAt: Date.now(), ...(eventAt ? { eventAt } : {}) };
+    const prev = this.sent;
+    this.sent = now;
+    // only some sections changed (an editor switch): send those, the webview keeps the rest
+    if (prev && prev.rest === now.rest && prev.order === now.order) {
+      const changed = sections.filter((s) => prev.sections.get(s.id) !== now.sections.get(s.id));
+      if (!changed.length) return;
+      void this.view.webview.postMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: changed, ...timing } satisfies HostMessage);
+      return;
+    }
+    void this.view.webview.postMessage({ type: 'state', version: PROTOCOL_VERSION, state: st, ...timing } satisfies HostMessage);
   }
 
   dispose(): void {

@@ -181,6 +181,19 @@ test('the sidebar validates messages and opens only paths it listed', () => {
   onMessage('not an object');
   assert.deepEqual(opened, ['/r/CLAUDE.md']);
   assert.deepEqual(commands, ['refresh']);
+
+  // an editor switch changes a section: only that section travels; a new page gets everything
+  const st2: ViewState = { ...st, sections: [{ ...st.sections[0]!, title: 's2' }] };
+  sidebar.update(st2, 123);
+  const patch = posted.at(-1) as { type: string; sections: unknown[]; eventAt?: number };
+  assert.equal(patch.type, 'sections');
+  assert.deepEqual(patch.sections, st2.sections);
+  assert.equal(patch.eventAt, 123);
+  const n = posted.length;
+  sidebar.update(st2);
+  assert.equal(posted.length, n, 'nothing changed: nothing sent');
+  onMessage({ type: 'ready' });
+  assert.equal((posted.at(-1) as { type: string }).type, 'state');
 });
 
 test('claudePath comes from user settings only, never from the workspace', () => {

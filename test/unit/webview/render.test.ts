@@ -196,6 +196,22 @@ test('Space and Enter on a section header toggle it (native button); the state s
   assert.equal((document.activeElement as unknown as HTMLElement | null)?.getAttribute('data-id'), 's/0');
 });
 
+test('a patch replaces only the sections it carries; the memory kept by the host applies after a reload', () => {
+  const { root, r } = setup();
+  const startupEl = root.querySelector('section[data-section="startup"]');
+  const next = state().sections.find((x) => x.id === 'active')!;
+  r.patch([{ ...next, headline: 'Reading README.md injects nothing', rows: [] }]);
+  assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading README.md injects nothing');
+  assert.equal(root.querySelector('section[data-section="startup"]'), startupEl, 'the other sections are the same elements');
+  r.restore({ open: { 'section/startup': false, 'e/g': true } });
+  assert.equal(root.querySelector('[data-section="startup"] .section-toggle')!.getAttribute('aria-expanded'), 'false');
+  assert.equal(root.querySelector('[data-id="e/g"]')!.getAttribute('aria-expanded'), 'true');
+  assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading README.md injects nothing', 'the patched section survives the redraw');
+  assert.deepEqual(parseHostMessage({ type: 'memory', memory: { open: { a: true, b: 'x' }, scroll: 3 } }), { type: 'memory', memory: { open: { a: true }, scroll: 3 } });
+  assert.equal(parseHostMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: [{ id: 'nope' }] }), undefined);
+  assert.deepEqual(parseWebviewMessage({ type: 'memory', memory: { open: { 'section/x': false } } }), { type: 'memory', memory: { open: { 'section/x': false } } });
+});
+
 test('protocol: valid messages pass, anything else is dropped', () => {
   const s = state();
   assert.ok(isViewState(s));
