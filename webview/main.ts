@@ -23,10 +23,12 @@ const initial: UiMemory = {
 const hadState = Object.keys(initial.open).length > 0 || !!initial.scroll;
 // the host keeps a copy too (workspace state): a window reload can lose the webview's own state
 let hostTimer: ReturnType<typeof setTimeout> | undefined;
-const saveBoth = (m: UiMemory) => {
+const saveBoth = (m: UiMemory, soon = false) => {
   vscode.setState(m);
   if (hostTimer) clearTimeout(hostTimer);
-  hostTimer = setTimeout(() => vscode.postMessage({ type: 'memory', memory: renderer.memory() }), 300);
+  // a toggle goes to the host at once; a scroll after it settles
+  if (soon) hostTimer = setTimeout(() => vscode.postMessage({ type: 'memory', memory: renderer.memory() }), 300);
+  else vscode.postMessage({ type: 'memory', memory: m });
 };
 const renderer = createRenderer(root, (m) => vscode.postMessage(m), initial, {
   save: saveBoth,
@@ -62,7 +64,7 @@ window.addEventListener(
   () => {
     recordScroll(renderer, document.scrollingElement?.scrollTop ?? 0);
     if (scrollTimer) clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(() => saveBoth(renderer.memory()), 150);
+    scrollTimer = setTimeout(() => saveBoth(renderer.memory(), true), 150);
   },
   { passive: true },
 );
