@@ -276,9 +276,9 @@ export function activate(context: vscode.ExtensionContext): void {
     index,
     probes: (except) => {
       const out = new Set<string>();
-      for (const e of vscode.window.visibleTextEditors) if (e.document.uri.scheme === 'file' && e.document.uri.toString() !== except.toString()) out.add(e.document.uri.fsPath);
+      // the file the user came from (and the active one): what "does it match?" is most likely about
       for (const p of [activeFile, previousFile]) if (p && p !== except.fsPath) out.add(p);
-      return [...out].slice(0, 3);
+      return [...out].slice(0, 2);
     },
     t,
     locale,
@@ -356,6 +356,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }
     publish();
+    changed.fire(); // lenses and decorations that depend on the lint (a glob that matches nothing)
     scheduleRender();
   }
   sub({ dispose: () => lintTimer && clearTimeout(lintTimer) });

@@ -182,7 +182,7 @@ async function switchLatency(name, how) {
   const sent = Number(await webview().locator('body').getAttribute('data-sent-at')) || at;
   const event = Number(await webview().locator('body').getAttribute('data-event-at')) || sent;
   // the whole span, and its parts: VS Code until the host hears of the switch, our build and send, until painted
-  return { ms: at - t0, vscode: event - t0, host: sent - event, webview: at - sent };
+  return { ms: at - t0, vscode: event - t0, host: sent - event, webview: at - sent, render: Number(await webview().locator('body').getAttribute('data-render-ms')) };
 }
 
 const pct = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil((p / 100) * list.length) - 1)];
@@ -448,7 +448,8 @@ try {
       const ms = list.map((x) => x.ms);
       return `p50 ${pct(ms, 50)} ms, p95 ${pct(ms, 95)} ms (${list.map((x) => `${x.ms}=${x.vscode}+${x.host}+${x.webview}`).join(', ')})`;
     };
-    const line = `benchmark: editor switch → sidebar painted (total=VS Code until the extension host hears of it+our build and send+transport and paint): tab click ${fmtL(byTab)}; Quick Open ${fmtL(byQuickOpen)}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+    const renders = [...byTab, ...byQuickOpen].map((x) => x.render);
+    const line = `benchmark: editor switch → sidebar painted (total=VS Code until the extension host hears of it+our build and send+transport and paint): tab click ${fmtL(byTab)}; Quick Open ${fmtL(byQuickOpen)}; webview DOM update + frame p50 ${pct(renders, 50)} ms; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`;
     console.log(line);
     fs.writeFileSync(`${SHOTS}/benchmark.txt`, `${line}\n`);
     if ((await activeTab()) !== 'README.md') await quickOpen('README.md');
@@ -548,6 +549,26 @@ try {
   await webview().locator('[data-id="gauge/memory-lines"]').click();
   const cutLens = await until(async () => (await lensTexts()).find((t) => /are not loaded/.test(t)), 'CodeLens on the cut line');
   check(cutLens === `lines ${memCut.from}-${memCut.to} are not loaded`, `CodeLens on the cut line: ${cutLens}`);
+  const dimmed = await until(
+    () =>
+      page.evaluate((from) => {
+        const out = { past: 0, before: 0 };
+        for (const line of document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line')) {
+          const top = parseFloat(line.style.top);
+          const spans = [...line.querySelectorAll('span span')];
+          if (!spans.length) continue;
+          const faint = spans.some((e) => Number(getComputedStyle(e).opacity) < 1);
+          const n = Number([...document.querySelectorAll('.editor-group-container.active .line-numbers')].find((l) => Math.abs(parseFloat(l.parentElement?.style.top ?? 'NaN') - top) < 1)?.textContent);
+          if (!n) continue;
+          if (n >= from && faint) out.past++;
+          if (n < from && faint) out.before++;
+        }
+        return out.past > 0 ? out : undefined;
+      }, memCut.from),
+    'dimmed lines past the cut',
+    10_000,
+  ).catch(() => ({ past: 0, before: -1 }));
+  check(dimmed.past > 0 && dimmed.before === 0, `MEMORY.md: the lines past the cut are dimmed, the ones before are not (${dimmed.past} dimmed past the cut, ${dimmed.before} before)`);
   await shot('04-memory-cut-dark');
 
   // live: edit the rule's paths: on disk while client.ts is active
