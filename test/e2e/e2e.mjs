@@ -763,6 +763,7 @@ try {
   // before the reload: a collapsed section and the session step must come back
   await webview().locator('section[data-section="notLoaded"] .section-toggle').click();
   check(!(await sectionOpen('notLoaded')), 'Not loaded collapsed before the reload');
+  await new Promise((r) => setTimeout(r, 2_000)); // as a person would: not within milliseconds of the click
 
   // zh-cn: the display language comes from argv.json (read by code-server on each page load); the
   // stand-in language pack (zh-cn-pack/) makes it resolve to zh-cn offline. The workbench stays English
