@@ -3,7 +3,7 @@
 // they scrolled is kept with getState/setState (it survives editor switches, the view being hidden
 // and window reloads). No inline handlers, no innerHTML.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { parseHostMessage, type WebviewMessage } from './protocol.js';
+import { parseHostMessage, parseUiMemory, type WebviewMessage } from './protocol.js';
 import { createRenderer, recordScroll, type UiMemory } from './render.js';
 
 interface VsCodeApi {
@@ -15,12 +15,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('app')!;
-const saved = vscode.getState() as Partial<UiMemory> | undefined;
-const initial: UiMemory = {
-  open: saved?.open && typeof saved.open === 'object' ? Object.fromEntries(Object.entries(saved.open).filter(([, v]) => typeof v === 'boolean')) : {},
-  scroll: typeof saved?.scroll === 'number' && Number.isFinite(saved.scroll) ? saved.scroll : 0,
-};
-const hadState = Object.keys(initial.open).length > 0 || !!initial.scroll;
+const saved = vscode.getState();
+const initial: UiMemory = parseUiMemory(saved) ?? { open: {}, scroll: 0 };
 // the host keeps a copy too (workspace state): a window reload can lose the webview's own state
 let hostTimer: ReturnType<typeof setTimeout> | undefined;
 const saveBoth = (m: UiMemory, soon = false) => {
@@ -55,7 +51,9 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
     renderer.patch(m.sections);
     painted(m, t0);
   } else if (m.type === 'memory') {
-    if (!hadState) renderer.restore(m.memory);
+    renderer.restore(m.memory);
+    // which copy won (the e2e reads it when a reload loses something)
+    document.body.dataset.memory = `webview ${initial.savedAt ?? 0} ${Object.keys(initial.open).length}; host ${m.memory.savedAt ?? 0} ${Object.keys(m.memory.open).length}`;
   } else renderer.setBusy(m.busy);
 });
 let scrollTimer: ReturnType<typeof setTimeout> | undefined;

@@ -123,6 +123,8 @@ export type HostMessage =
 export interface UiMemoryData {
   open: Record<string, boolean>;
   scroll?: number;
+  /** Date.now() of the change: of two copies (the webview's, the host's) the newer wins */
+  savedAt?: number;
 }
 
 export type WebviewMessage =
@@ -202,7 +204,7 @@ export function parseUiMemory(v: unknown): UiMemoryData | undefined {
     if (++n > MAX_MEMORY_KEYS) break;
     open[k] = b;
   }
-  return isNum(v.scroll) && v.scroll >= 0 ? { open, scroll: v.scroll } : { open };
+  return { open, ...(isNum(v.scroll) && v.scroll >= 0 ? { scroll: v.scroll } : {}), ...(isNum(v.savedAt) ? { savedAt: v.savedAt } : {}) };
 }
 
 const timing = (v: Obj) => ({ ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) });

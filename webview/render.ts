@@ -13,7 +13,7 @@ export interface Renderer {
   update(state: ViewState): void;
   /** replaces these sections only (by id), keeping the rest of the view as it is */
   patch(sections: Section[]): void;
-  /** the memory the host kept, when the webview's own state is empty (after a reload); applied by the next draw */
+  /** the memory the host kept (after a reload), applied when it is newer than the webview's own */
   restore(m: UiMemory): void;
   setBusy(busy: boolean): void;
   memory(): UiMemory;
@@ -49,9 +49,12 @@ const safeId = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
 
 export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory = { open: {} }, opts: RendererOptions = {}): Renderer {
   const doc = root.ownerDocument;
-  const mem: UiMemory = { open: { ...initial.open }, scroll: initial.scroll };
+  const mem: UiMemory = { open: { ...initial.open }, scroll: initial.scroll, savedAt: initial.savedAt };
   let first = true;
-  const save = () => opts.save?.({ open: { ...mem.open }, scroll: mem.scroll });
+  const save = () => {
+    mem.savedAt = Date.now();
+    opts.save?.({ open: { ...mem.open }, scroll: mem.scroll, savedAt: mem.savedAt });
+  };
 
   const codicon = (name: string, cls = '') => el(doc, 'span', { class: `codicon codicon-${name}${cls ? ` ${cls}` : ''}`, 'aria-hidden': 'true' });
 
@@ -416,7 +419,10 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     update,
     patch,
     restore: (m) => {
-      mem.open = { ...m.open, ...mem.open };
+      // the newer copy wins
+      if ((m.savedAt ?? 0) < (mem.savedAt ?? 0)) return;
+      mem.open = { ...mem.open, ...m.open };
+      mem.savedAt = m.savedAt;
       if (first && m.scroll !== undefined) mem.scroll = m.scroll;
       if (current) update(current);
     },

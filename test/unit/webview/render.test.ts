@@ -197,7 +197,7 @@ test('Space and Enter on a section header toggle it (native button); the state s
 });
 
 test('a patch replaces only the sections it carries; the memory kept by the host applies after a reload', () => {
-  const { root, r } = setup();
+  const { window, root, r } = setup();
   const startupEl = root.querySelector('section[data-section="startup"]');
   const next = state().sections.find((x) => x.id === 'active')!;
   r.patch([{ ...next, headline: 'Reading README.md injects nothing', rows: [] }]);
@@ -207,6 +207,11 @@ test('a patch replaces only the sections it carries; the memory kept by the host
   assert.equal(root.querySelector('[data-section="startup"] .section-toggle')!.getAttribute('aria-expanded'), 'false');
   assert.equal(root.querySelector('[data-id="e/g"]')!.getAttribute('aria-expanded'), 'true');
   assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading README.md injects nothing', 'the patched section survives the redraw');
+  // a copy older than the webview's own change is ignored
+  root.querySelector('[data-section="startup"] .section-toggle')!.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
+  assert.equal(r.memory().open['section/startup'], true);
+  r.restore({ open: { 'section/startup': false }, savedAt: 1 });
+  assert.equal(r.memory().open['section/startup'], true, 'the older copy lost');
   assert.deepEqual(parseHostMessage({ type: 'memory', memory: { open: { a: true, b: 'x' }, scroll: 3 } }), { type: 'memory', memory: { open: { a: true }, scroll: 3 } });
   assert.equal(parseHostMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: [{ id: 'nope' }] }), undefined);
   assert.deepEqual(parseWebviewMessage({ type: 'memory', memory: { open: { 'section/x': false } } }), { type: 'memory', memory: { open: { 'section/x': false } } });
