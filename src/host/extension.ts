@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
-import { lintWorkspace } from '../engine/checks/index.js';
+import { lintWorkspace, skillsView } from '../engine/checks/index.js';
 import { parseUiMemory, type CommandId, type ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
@@ -308,14 +308,17 @@ export function activate(context: vscode.ExtensionContext): void {
         const a = service.get(decodeURIComponent(uri.query) || currentKey).analysis;
         if (!a) return t('No analysis for this folder.');
         const startup = renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) ?? t('Nothing reaches the first request: no CLAUDE.md, rule or MEMORY.md loads.');
-        // below the startup block, exactly what a Read of the active file adds (the marker lines are ours)
+        // below the startup block, the skills listing (a message of its own) and exactly what a Read of
+        // the active file adds; the marker lines between them are ours
+        const marker = (s: string) => `\n\n${'─'.repeat(8)} ${s} ${'─'.repeat(8)}\n\n`;
+        const listing = skillsView(a)?.text;
+        const withSkills = listing ? `${startup}${marker(t('the skills listing, a message of its own ({0} chars):', listing.length))}${listing}` : startup;
         const file = activeFile;
-        if (!file) return startup;
+        if (!file) return withSkills;
         const inj = a.lazyFor(file, 'Read');
         const lazy = renderLazy(a.profile, inj).join('');
         const rel = path.relative(a.env.cwd, file) || file;
-        const marker = (s: string) => `\n\n${'─'.repeat(8)} ${s} ${'─'.repeat(8)}\n\n`;
-        return `${startup}${marker(inj.length ? t('then a Read of {0} adds ({1} chars):', rel, lazy.length) : t('then a Read of {0} adds nothing', rel))}${lazy}`;
+        return `${withSkills}${marker(inj.length ? t('then a Read of {0} adds ({1} chars):', rel, lazy.length) : t('then a Read of {0} adds nothing', rel))}${lazy}`;
       },
     }),
   );
