@@ -252,9 +252,10 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
           label,
           description: t('paths: {0}', pats),
           detail: t('{0}\nloaded when a touched file matches {1}, matched from {2}', r.path, pats, rel(r.base) === '.' ? r.base : rel(r.base)),
-          aria: t('{0}, lazy rule, loaded when a file matching {1} is read', label, pats),
+          aria: t('{0}, lazy rule, loaded when a file matching {1} is read', label, pats) + (c.mark(r.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
           path: r.path,
           line: r.line,
+          mark: c.mark(r.path),
         };
       }),
     });

@@ -516,6 +516,32 @@ try {
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
 
+  // legacy.md: its lens agrees with its diagnostic; its paths: string becomes a list by a quick fix (unsaved: the row says so)
+  await quickOpen('legacy.md');
+  const legacyLens = await until(async () => (await lensTexts()).find((t) => t.startsWith('lazy:') && /no file matches now/.test(t)), 'the CodeLens of legacy.md', 20_000).catch(async () => (await lensTexts()).join(' | '));
+  check(/no file matches now: it never loads/.test(legacyLens), `legacy.md's CodeLens agrees with its diagnostic: ${legacyLens}`);
+  await hoverText('paths:', 'paths');
+  await page.mouse.down();
+  await page.mouse.up();
+  await page.keyboard.press('Control+.');
+  const toList = page.locator('.action-widget .monaco-list-row', { hasText: 'Write paths: as a YAML list' }).first();
+  const hasToList = await toList.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  check(hasToList, 'a quick fix offers to write the paths: string as a list');
+  if (hasToList) {
+    await shot('02c-quick-fix-paths-list-dark');
+    await toList.click();
+    await until(async () => (await editorText()).includes('paths: ["lib/legacy/**"]'), 'paths: as a list', 10_000);
+    check((await editorText()).includes('paths: ["lib/legacy/**"]'), 'legacy.md: paths: is now a YAML list');
+    const mark = await until(async () => {
+      const m = webview().locator('[data-section="elsewhere"] [role="treeitem"]', { hasText: 'legacy.md' }).first().locator('.row-mark');
+      return (await m.count()) ? await m.textContent() : undefined;
+    }, 'the unsaved mark on the legacy.md row', 10_000).catch(() => '');
+    check(mark === 'unsaved', `an unsaved rule is marked in its row (${mark}): Claude Code reads the saved file`);
+    await shot('02d-unsaved-mark-dark');
+    await page.keyboard.press('Control+Z');
+    await until(async () => (await editorText()).includes('paths: "lib/legacy/**"'), 'the undo', 10_000);
+  } else await page.keyboard.press('Escape');
+
   // quick fix: globs: → paths: in testing.md, saved; the rule leaves the startup section
   await quickOpen('testing.md');
   const eagerLens = await until(async () => (await lensTexts()).find((t) => t.startsWith('eager')), 'CodeLens on testing.md');
