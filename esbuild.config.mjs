@@ -21,5 +21,8 @@ if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // the codicon font for the sidebar's icons (chevrons, severities, help), served from dist/ under the webview's CSP
+  fs.mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
   if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
 }

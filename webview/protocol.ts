@@ -31,6 +31,8 @@ export interface Row {
   children?: Row[];
   /** for groups: start expanded */
   open?: boolean;
+  /** a mark after the label, e.g. "unsaved" (the text on disk is what Claude Code reads) */
+  mark?: string;
 }
 
 export interface Section {
@@ -46,6 +48,8 @@ export interface Section {
   /** action buttons drawn in the section (session: add the active file, clear) */
   actions?: Action[];
   open: boolean;
+  /** what the section lists and how its numbers are counted (the `?` button shows it) */
+  help?: string;
 }
 
 export interface Gauge {
@@ -57,6 +61,8 @@ export interface Gauge {
   text: string;
   /** a second line: the cut, the ratio used, the source of a figure */
   note?: string;
+  /** a visible line: what the figure counts, and why it differs from the rows */
+  counts?: string;
   /** tooltip: how the figure is made */
   detail?: string;
   level: GaugeLevel;
@@ -66,8 +72,8 @@ export interface Gauge {
   line?: number;
 }
 
-export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear';
-export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear'];
+export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear' | 'setClaudePath';
+export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear', 'setClaudePath'];
 
 export interface Action {
   command: CommandId;
@@ -85,6 +91,8 @@ export interface Header {
   folder?: string;
   /** set in an untrusted workspace: nothing is executed */
   restricted?: string;
+  /** an action next to the version note (e.g. "Set the path to claude…") */
+  versionAction?: Action;
   change: Action;
 }
 
@@ -92,17 +100,36 @@ export interface ViewState {
   header: Header;
   gauges: Gauge[];
   gaugesTitle: string;
+  /** the `?` text of the gauges */
+  gaugesHelp?: string;
+  /** the `?` button's name, `{0}` = the section title */
+  helpLabel?: string;
   sections: Section[];
   /** an error the host met while analysing (shown instead of sections when there is no analysis) */
   message?: string;
 }
 
 export type HostMessage =
-  | { type: 'state'; version: number; state: ViewState }
+  /** seq: increases with each state the host sends (the webview marks the painted one); sentAt, eventAt
+   *  (Date.now() when sent, and when the editor switch that caused it reached the host): for the e2e's latency figures */
+  | { type: 'state'; version: number; state: ViewState; seq?: number; sentAt?: number; eventAt?: number }
+  /** only these sections changed (an editor switch): the webview replaces them and keeps the rest */
+  | { type: 'sections'; version: number; sections: Section[]; seq?: number; sentAt?: number; eventAt?: number }
+  /** what the user opened, closed and scrolled, as the host kept it (sent on ready: it survives reloads) */
+  | { type: 'memory'; memory: UiMemoryData }
   | { type: 'busy'; busy: boolean };
+
+/** the webview's UI memory as it travels: open state by id, scroll position */
+export interface UiMemoryData {
+  open: Record<string, boolean>;
+  scroll?: number;
+  /** Date.now() of the change: of two copies (the webview's, the host's) the newer wins */
+  savedAt?: number;
+}
 
 export type WebviewMessage =
   | { type: 'ready' }
+  | { type: 'memory'; memory: UiMemoryData }
   | { type: 'open'; path: string; line?: number }
   | { type: 'command'; command: CommandId };
 
@@ -130,7 +157,7 @@ function isRow(v: unknown, depth: number, budget: { rows: number }): v is Row {
   if (!isObj(v) || --budget.rows < 0 || depth > 4) return false;
   return (
     isStr(v.id) && isStr(v.label) && isStr(v.aria) && optStr(v.description) && optStr(v.badge) && optStr(v.detail) && optStr(v.path) &&
-    isLine(v.line) && (v.severity === undefined || isSeverity(v.severity)) && (v.open === undefined || typeof v.open === 'boolean') &&
+    isLine(v.line) && (v.severity === undefined || isSeverity(v.severity)) && (v.open === undefined || typeof v.open === 'boolean') && optStr(v.mark) &&
     (v.children === undefined || (Array.isArray(v.children) && v.children.every((c) => isRow(c, depth + 1, budget))))
   );
 }
@@ -138,14 +165,14 @@ function isRow(v: unknown, depth: number, budget: { rows: number }): v is Row {
 function isSection(v: unknown, budget: { rows: number }): v is Section {
   return (
     isObj(v) && typeof v.id === 'string' && (SECTION_IDS as readonly string[]).includes(v.id) && isStr(v.title) && optStr(v.summary) &&
-    optStr(v.headline) && optStr(v.empty) && typeof v.open === 'boolean' && Array.isArray(v.rows) && v.rows.every((r) => isRow(r, 0, budget)) &&
+    optStr(v.headline) && optStr(v.empty) && optStr(v.help) && typeof v.open === 'boolean' && Array.isArray(v.rows) && v.rows.every((r) => isRow(r, 0, budget)) &&
     (v.actions === undefined || (Array.isArray(v.actions) && v.actions.every(isAction)))
   );
 }
 
 function isGauge(v: unknown): v is Gauge {
   return (
-    isObj(v) && isStr(v.id) && isStr(v.label) && isNum(v.value) && isNum(v.max) && isStr(v.text) && optStr(v.note) && optStr(v.detail) && isStr(v.aria) && optStr(v.path) && isLine(v.line) &&
+    isObj(v) && isStr(v.id) && isStr(v.label) && isNum(v.value) && isNum(v.max) && isStr(v.text) && optStr(v.note) && optStr(v.counts) && optStr(v.detail) && isStr(v.aria) && optStr(v.path) && isLine(v.line) &&
     (v.level === 'ok' || v.level === 'warn' || v.level === 'over')
   );
 }
@@ -153,22 +180,49 @@ function isGauge(v: unknown): v is Gauge {
 function isHeader(v: unknown): v is Header {
   return (
     isObj(v) && isStr(v.version) && optStr(v.versionNote) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
-    isAction(v.change)
+    isAction(v.change) && (v.versionAction === undefined || isAction(v.versionAction))
   );
 }
 
 export function isViewState(v: unknown): v is ViewState {
   const budget = { rows: MAX_ROWS };
   return (
-    isObj(v) && isHeader(v.header) && isStr(v.gaugesTitle) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
+    isObj(v) && isHeader(v.header) && isStr(v.gaugesTitle) && optStr(v.gaugesHelp) && optStr(v.helpLabel) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
     v.sections.every((s) => isSection(s, budget)) && optStr(v.message)
   );
 }
 
+const MAX_MEMORY_KEYS = 2_000;
+
+/** UI memory from either side: booleans by id (ids bounded), a finite scroll position */
+export function parseUiMemory(v: unknown): UiMemoryData | undefined {
+  if (!isObj(v) || !isObj(v.open)) return undefined;
+  const open: Record<string, boolean> = {};
+  let n = 0;
+  for (const [k, b] of Object.entries(v.open)) {
+    if (typeof b !== 'boolean' || k.length > 1_000) continue;
+    if (++n > MAX_MEMORY_KEYS) break;
+    open[k] = b;
+  }
+  return { open, ...(isNum(v.scroll) && v.scroll >= 0 ? { scroll: v.scroll } : {}), ...(isNum(v.savedAt) ? { savedAt: v.savedAt } : {}) };
+}
+
+const timing = (v: Obj) => ({ ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) });
+
 /** A message from the host, or undefined when it is not one this webview understands. */
 export function parseHostMessage(v: unknown): HostMessage | undefined {
   if (!isObj(v)) return undefined;
-  if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state)) return { type: 'state', version: PROTOCOL_VERSION, state: v.state };
+  if (v.type === 'state' && v.version === PROTOCOL_VERSION && isViewState(v.state))
+    return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...timing(v) };
+  if (v.type === 'sections' && v.version === PROTOCOL_VERSION && Array.isArray(v.sections)) {
+    const budget = { rows: MAX_ROWS };
+    if (v.sections.every((x) => isSection(x, budget))) return { type: 'sections', version: PROTOCOL_VERSION, sections: v.sections as Section[], ...timing(v) };
+    return undefined;
+  }
+  if (v.type === 'memory') {
+    const memory = parseUiMemory(v.memory);
+    return memory ? { type: 'memory', memory } : undefined;
+  }
   if (v.type === 'busy' && typeof v.busy === 'boolean') return { type: 'busy', busy: v.busy };
   return undefined;
 }
@@ -179,6 +233,10 @@ export function parseWebviewMessage(v: unknown): WebviewMessage | undefined {
   switch (v.type) {
     case 'ready':
       return { type: 'ready' };
+    case 'memory': {
+      const memory = parseUiMemory(v.memory);
+      return memory ? { type: 'memory', memory } : undefined;
+    }
     case 'open':
       if (!isStr(v.path, 4096) || !v.path || !isLine(v.line)) return undefined;
       return v.line === undefined ? { type: 'open', path: v.path } : { type: 'open', path: v.path, line: v.line as number };

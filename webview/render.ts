@@ -1,20 +1,32 @@
 // Draws a ViewState with DOM calls only: every file name, pattern and content excerpt goes in as a
-// text node or an attribute value, never as markup. Interaction (click, Enter, Space) becomes a typed
-// message to the host. Kept free of the custom element definitions so it runs in happy-dom.
-import type { Action, Gauge, Row, Section, ViewState, WebviewMessage } from './protocol.js';
+// text node or an attribute value, never as markup. Sections are disclosure buttons (aria-expanded)
+// in headings, rows an ARIA tree with roving focus (arrows, Home/End, Enter/Space); the open state
+// of sections, branches and help texts, and the scroll position, live in a UiMemory the entry point
+// keeps with the webview's getState/setState, so they survive editor switches and reloads.
+// Kept free of custom element definitions so it runs in happy-dom.
+import type { Action, Gauge, Row, Section, UiMemoryData, ViewState, WebviewMessage } from './protocol.js';
 
-export interface UiMemory {
-  /** open state of sections and branches the user toggled, by id */
-  open: Record<string, boolean>;
-}
+/** open state of sections (`section/<id>`), branches (row id) and help texts (`help/<id>`) the user toggled; the scroll position */
+export type UiMemory = UiMemoryData;
 
 export interface Renderer {
   update(state: ViewState): void;
+  /** replaces these sections only (by id), keeping the rest of the view as it is */
+  patch(sections: Section[]): void;
+  /** the memory the host kept (after a reload), applied when it is newer than the webview's own */
+  restore(m: UiMemory): void;
   setBusy(busy: boolean): void;
   memory(): UiMemory;
 }
 
 type Post = (m: WebviewMessage) => void;
+
+export interface RendererOptions {
+  /** called whenever the memory changes (a toggle, a scroll) */
+  save?: (m: UiMemory) => void;
+  /** the element that scrolls (the document's scrolling element in the webview) */
+  scroller?: () => { scrollTop: number } | null;
+}
 
 function el(doc: Document, tag: string, attrs: Record<string, string | undefined> = {}, ...children: (Node | string | undefined)[]): HTMLElement {
   const e = doc.createElement(tag);
@@ -23,11 +35,28 @@ function el(doc: Document, tag: string, attrs: Record<string, string | undefined
   return e;
 }
 
-const SEVERITY_MARK: Record<string, string> = { error: '✕', warning: '⚠', info: 'ℹ' };
+const SEVERITY_ICON: Record<string, string> = { error: 'error', warning: 'warning', info: 'info' };
 
-export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory = { open: {} }): Renderer {
+/** splits a path-like label before its last segment: the segment is what tells rows apart */
+export function splitLabel(label: string): [string, string] {
+  const trimmed = label.endsWith('/') ? label.slice(0, -1) : label;
+  const i = trimmed.lastIndexOf('/');
+  if (i <= 0) return ['', label];
+  return [label.slice(0, i + 1), label.slice(i + 1)];
+}
+
+const safeId = (s: string) => s.replace(/[^A-Za-z0-9_-]/g, '_');
+
+export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory = { open: {} }, opts: RendererOptions = {}): Renderer {
   const doc = root.ownerDocument;
-  const mem: UiMemory = { open: { ...initial.open } };
+  const mem: UiMemory = { open: { ...initial.open }, scroll: initial.scroll, savedAt: initial.savedAt };
+  let first = true;
+  const save = () => {
+    mem.savedAt = Date.now();
+    opts.save?.({ open: { ...mem.open }, scroll: mem.scroll, savedAt: mem.savedAt });
+  };
+
+  const codicon = (name: string, cls = '') => el(doc, 'span', { class: `codicon codicon-${name}${cls ? ` ${cls}` : ''}`, 'aria-hidden': 'true' });
 
   const button = (a: Action, secondary = true) => {
     const b = el(doc, 'vscode-button', { 'data-command': a.command }, a.label);
@@ -35,28 +64,62 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     return b;
   };
 
-  const rowItem = (r: Row, depth: number): HTMLElement => {
-    const item = el(doc, 'vscode-tree-item', { 'data-id': r.id, 'aria-label': r.aria, title: r.detail ?? r.aria, 'data-file': r.path, 'data-line': r.line?.toString() });
-    if (depth > 0) item.setAttribute('slot', 'children');
-    if (r.severity) {
-      item.append(el(doc, 'span', { slot: 'icon-leaf', class: `sev sev-${r.severity}`, 'aria-hidden': 'true' }, SEVERITY_MARK[r.severity]));
+  const labelEl = (label: string): HTMLElement => {
+    const [dir, name] = splitLabel(label);
+    const box = el(doc, 'span', { class: 'row-label' });
+    if (dir) box.append(el(doc, 'span', { class: 'label-dir' }, dir));
+    box.append(el(doc, 'span', { class: 'label-name' }, name));
+    return box;
+  };
+
+  const itemEl = (r: Row, level: number): HTMLElement => {
+    const branch = !!r.children?.length;
+    const open = branch && (mem.open[r.id] ?? r.open ?? false);
+    const li = el(doc, 'li', {
+      role: 'treeitem',
+      class: 'item',
+      'aria-level': String(level),
+      'aria-label': r.aria,
+      'aria-expanded': branch ? String(open) : undefined,
+      tabindex: '-1',
+      'data-id': r.id,
+      'data-file': r.path,
+      'data-line': r.line?.toString(),
+    });
+    const row = el(doc, 'div', { class: 'row', title: r.detail ?? r.aria });
+    row.style.paddingLeft = `${4 + (level - 1) * 12}px`; // CSSOM, allowed under the CSP (no inline style attribute)
+    row.append(branch ? codicon(open ? 'chevron-down' : 'chevron-right', 'twistie') : el(doc, 'span', { class: 'twistie', 'aria-hidden': 'true' }));
+    if (r.severity) row.append(codicon(SEVERITY_ICON[r.severity]!, `sev sev-${r.severity}`));
+    const text = el(doc, 'div', { class: 'row-text' });
+    const line = el(doc, 'div', { class: 'row-line' }, labelEl(r.label));
+    if (r.mark) line.append(el(doc, 'span', { class: 'row-mark' }, r.mark));
+    text.append(line);
+    if (r.description) text.append(el(doc, 'div', { class: 'row-description' }, r.description));
+    row.append(text);
+    if (r.badge) row.append(el(doc, 'span', { class: 'row-badge' }, r.badge));
+    li.append(row);
+    if (branch) {
+      const group = el(doc, 'ul', { role: 'group', class: 'group' });
+      if (!open) group.hidden = true;
+      for (const c of r.children!) group.append(itemEl(c, level + 1));
+      li.append(group);
     }
-    item.append(el(doc, 'span', { class: 'row-label' }, r.label));
-    if (r.description) item.append(el(doc, 'span', { slot: 'description', class: 'row-description' }, r.description));
-    if (r.badge) item.append(el(doc, 'vscode-badge', { slot: 'decoration', class: 'row-badge' }, r.badge));
-    if (r.children?.length) {
-      const open = mem.open[r.id] ?? r.open ?? false;
-      if (open) item.setAttribute('open', '');
-      for (const c of r.children) item.append(rowItem(c, depth + 1));
-    }
-    return item;
+    return li;
+  };
+
+  const treeEl = (label: string, rows: Row[]): HTMLElement => {
+    const tree = el(doc, 'ul', { role: 'tree', class: 'tree', 'aria-label': label });
+    for (const r of rows) tree.append(itemEl(r, 1));
+    const firstItem = tree.querySelector('[role="treeitem"]');
+    firstItem?.setAttribute('tabindex', '0');
+    return tree;
   };
 
   const gaugeEl = (g: Gauge): HTMLElement => {
     const pct = g.max > 0 ? Math.min(100, (g.value / g.max) * 100) : 0;
     const fill = el(doc, 'div', { class: `fill level-${g.level}` });
-    fill.style.width = `${pct.toFixed(2)}%`; // CSSOM, allowed under the CSP (no inline style attribute)
-    const box = el(
+    fill.style.width = `${pct.toFixed(2)}%`;
+    return el(
       doc,
       'div',
       {
@@ -71,44 +134,106 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
         'data-id': `gauge/${g.id}`,
         'data-file': g.path,
         'data-line': g.line?.toString(),
-        title: [g.text, g.note, g.detail].filter(Boolean).join('\n'),
+        title: [g.text, g.note, g.counts, g.detail].filter(Boolean).join('\n'),
       },
       el(doc, 'div', { class: 'gauge-head' }, el(doc, 'span', { class: 'gauge-label' }, g.label), el(doc, 'span', { class: 'gauge-text' }, g.text)),
       el(doc, 'div', { class: 'bar', 'aria-hidden': 'true' }, fill),
       g.note ? el(doc, 'div', { class: 'gauge-note' }, g.note) : undefined,
+      g.counts ? el(doc, 'div', { class: 'gauge-counts' }, g.counts) : undefined,
     );
-    return box;
   };
 
-  const sectionEl = (s: Section): HTMLElement => {
-    const open = mem.open[`section/${s.id}`] ?? s.open;
-    const c = el(doc, 'vscode-collapsible', { 'data-section': s.id, heading: s.title, description: s.summary, 'aria-label': s.summary ? `${s.title}, ${s.summary}` : s.title });
-    if (open) c.setAttribute('open', '');
-    const body = el(doc, 'div', { class: 'section-body' });
-    if (s.headline) body.append(el(doc, 'p', { class: 'headline', role: 'status' }, s.headline));
-    if (s.actions?.length) body.append(el(doc, 'div', { class: 'actions' }, ...s.actions.map((a) => button(a))));
-    if (s.rows.length) {
-      const tree = el(doc, 'vscode-tree', { 'aria-label': s.title, 'indent-guides': 'onHover' });
-      for (const r of s.rows) tree.append(rowItem(r, 0));
-      body.append(tree);
-    } else if (s.empty) body.append(el(doc, 'p', { class: 'empty' }, s.empty));
-    c.append(body);
-    return c;
+  /** a disclosure section: a heading holding the toggle button (and the `?` button), then the body */
+  const sectionEl = (id: string, title: string, summary: string | undefined, help: string | undefined, helpLabel: string, defaultOpen: boolean, body: Node[]): HTMLElement => {
+    const open = mem.open[`section/${id}`] ?? defaultOpen;
+    const sid = safeId(id);
+    const toggle = el(
+      doc,
+      'button',
+      { type: 'button', class: 'section-toggle', id: `head-${sid}`, 'aria-expanded': String(open), 'aria-controls': `body-${sid}`, 'aria-label': summary ? `${title}, ${summary}` : title, 'data-toggle': id },
+      codicon(open ? 'chevron-down' : 'chevron-right', 'chevron'),
+      el(doc, 'span', { class: 'section-title' }, title),
+      summary ? el(doc, 'span', { class: 'section-summary' }, summary) : undefined,
+    );
+    // the heading holds only the disclosure button (its name is the heading's name); the ? sits beside it
+    const head = el(doc, 'div', { class: 'section-head' }, el(doc, 'h2', { class: 'section-heading' }, toggle));
+    const bodyEl = el(doc, 'div', { class: 'section-body', id: `body-${sid}`, role: 'region', 'aria-labelledby': `head-${sid}` });
+    const parts: Node[] = [head];
+    if (help) {
+      const helpOpen = mem.open[`help/${id}`] ?? false;
+      head.append(
+        el(doc, 'button', { type: 'button', class: 'icon-button help-toggle', 'aria-label': helpLabel, title: helpLabel, 'aria-expanded': String(helpOpen), 'aria-controls': `help-${sid}`, 'data-help': id }, codicon('question')),
+      );
+      // the help shows even when the section is collapsed: it sits between the heading and the body
+      const helpText = el(doc, 'p', { class: 'help-text', id: `help-${sid}` }, help);
+      if (!helpOpen) helpText.hidden = true;
+      parts.push(helpText);
+    }
+    bodyEl.append(...body);
+    if (!open) bodyEl.hidden = true;
+    return el(doc, 'section', { class: `section${open ? ' open' : ''}`, 'data-section': id }, ...parts, bodyEl);
+  };
+
+  const contentSection = (s: Section, helpLabel: string): HTMLElement => {
+    const body: Node[] = [];
+    if (s.headline) body.push(el(doc, 'p', { class: 'headline', role: 'status' }, s.headline));
+    if (s.actions?.length) body.push(el(doc, 'div', { class: 'actions' }, ...s.actions.map((a) => button(a))));
+    if (s.rows.length) body.push(treeEl(s.title, s.rows));
+    else if (s.empty) body.push(el(doc, 'p', { class: 'empty' }, s.empty));
+    return sectionEl(s.id, s.title, s.summary, s.help, helpLabel.replace('{0}', s.title), s.open, body);
   };
 
   const focusedId = (): string | undefined => {
     let a: Element | null = doc.activeElement;
-    while (a && !(a as HTMLElement).dataset?.id) a = a.parentElement;
-    return (a as HTMLElement | null)?.dataset?.id;
+    while (a && a !== root && !(a as HTMLElement).dataset?.id && !(a as HTMLElement).dataset?.toggle) a = a.parentElement;
+    const h = a as HTMLElement | null;
+    if (!h || h === root) return undefined;
+    return h.dataset.id ? `id:${h.dataset.id}` : `toggle:${h.dataset.toggle}`;
   };
 
-  function update(state: ViewState): void {
+  const scroller = () => opts.scroller?.() ?? null;
+
+  let helpLabelNow = '{0}: ?';
+  let current: ViewState | undefined;
+
+  const refocusAfter = (refocus: string | undefined) => {
+    if (!refocus) return;
+    const [kind, id] = [refocus.slice(0, refocus.indexOf(':')), refocus.slice(refocus.indexOf(':') + 1)];
+    const again = root.querySelector<HTMLElement>(kind === 'id' ? `[data-id="${cssEscape(id)}"]` : `[data-toggle="${cssEscape(id)}"]`);
+    if (again) {
+      focusItem(again, false);
+      again.focus({ preventScroll: true });
+    }
+  };
+
+  function patch(sections: Section[]): void {
+    if (!current) return;
     const refocus = focusedId();
+    const sc = scroller();
+    const y = sc?.scrollTop ?? 0;
+    for (const s of sections) {
+      const old = root.querySelector(`section.section[data-section="${cssEscape(s.id)}"]`);
+      const k = current.sections.findIndex((x) => x.id === s.id);
+      if (!old || k < 0) return update({ ...current, sections: current.sections.map((x) => sections.find((n) => n.id === x.id) ?? x) });
+      current.sections[k] = s;
+      old.replaceWith(contentSection(s, helpLabelNow));
+    }
+    if (sc) sc.scrollTop = y;
+    refocusAfter(refocus);
+  }
+
+  function update(state: ViewState): void {
+    current = { ...state, sections: [...state.sections] };
+    helpLabelNow = state.helpLabel ?? '{0}: ?';
+    const refocus = focusedId();
+    const sc = scroller();
+    const y = first ? (mem.scroll ?? 0) : (sc?.scrollTop ?? 0);
     const h = state.header;
+    const helpLabel = state.helpLabel ?? '{0}: ?';
     const header = el(
       doc,
       'header',
-      { class: 'header', 'aria-label': `${h.version}, ${h.model}, ${h.launchDir}` },
+      { class: 'header', 'aria-label': [h.version, h.model, h.launchDir].filter(Boolean).join(', ') },
       el(
         doc,
         'div',
@@ -118,27 +243,27 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
       ),
       el(doc, 'div', { class: 'launch', title: h.launchDir }, h.folder ? `${h.folder}: ${h.launchDir}` : h.launchDir),
       h.versionNote ? el(doc, 'div', { class: 'note' }, h.versionNote) : undefined,
+      h.versionAction ? el(doc, 'div', { class: 'actions header-actions' }, button(h.versionAction)) : undefined,
       h.restricted ? el(doc, 'div', { class: 'restricted', role: 'status' }, h.restricted) : undefined,
     );
-    const gauges = el(doc, 'section', { class: 'gauges', 'aria-label': state.gaugesTitle }, ...state.gauges.map(gaugeEl));
-    const gaugeBox = el(doc, 'vscode-collapsible', { 'data-section': 'gauges', heading: state.gaugesTitle, 'aria-label': state.gaugesTitle }, gauges);
-    if (mem.open['section/gauges'] ?? true) gaugeBox.setAttribute('open', '');
+    const gauges = el(doc, 'div', { class: 'gauges', role: 'group', 'aria-label': state.gaugesTitle }, ...state.gauges.map(gaugeEl));
+    const gaugeBox = sectionEl('gauges', state.gaugesTitle, undefined, state.gaugesHelp, helpLabel.replace('{0}', state.gaugesTitle), true, [gauges]);
     const parts: Node[] = [header];
     if (state.message) parts.push(el(doc, 'p', { class: 'message', role: 'alert' }, state.message));
     // the file-related sections first, then the budgets, then the step-by-step session
-    const sections = state.sections.map(sectionEl);
+    const sections = state.sections.map((s) => contentSection(s, helpLabel));
     const session = state.sections.findIndex((s) => s.id === 'session');
     if (session >= 0) sections.splice(session, 0, gaugeBox);
     else sections.push(gaugeBox);
     parts.push(...sections);
     root.replaceChildren(...parts);
     root.setAttribute('aria-busy', 'false');
-    if (refocus) {
-      const again = root.querySelector<HTMLElement>(`[data-id="${cssEscape(refocus)}"]`);
-      again?.focus();
-    }
+    if (sc) sc.scrollTop = y;
+    first = false;
+    refocusAfter(refocus);
   }
 
+  // ---- interaction --------------------------------------------------------------------------------
   const openFrom = (target: Element | null): boolean => {
     const host = target?.closest<HTMLElement>('[data-file]');
     const file = host?.dataset.file;
@@ -156,48 +281,159 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     return true;
   };
 
-  // Capture phase: vscode-tree and vscode-tree-item stop click and Enter from bubbling. At the root the
-  // target is already retargeted from the item's shadow DOM to the item itself.
-  root.addEventListener(
-    'click',
-    (e) => {
-      const t = e.target as Element | null;
-      if (commandFrom(t)) return;
-      openFrom(t);
-    },
-    true,
-  );
-  root.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.key !== 'Enter' && e.key !== ' ') return;
-      const t = e.target as Element | null;
-      // vscode-button turns Enter/Space into a click itself; rows and gauges open here
-      if (t?.closest('[data-command]')) return;
-      if (t?.matches('.gauge') ? openFrom(t) : e.key === 'Enter' && openFrom(t)) e.preventDefault();
-    },
-    true,
-  );
-  root.addEventListener('vsc-collapsible-toggle', (e) => {
-    const t = e.target as HTMLElement;
-    const id = t.dataset.section;
-    if (id) mem.open[`section/${id}`] = (e as CustomEvent<{ open: boolean }>).detail.open;
-  });
-  const rememberBranches = () =>
-    // remember branch states the user toggled (vscode-tree-item has no toggle event)
-    queueMicrotask(() => {
-      for (const item of root.querySelectorAll<HTMLElement & { open?: boolean }>('vscode-tree-item[data-id]')) {
-        if (item.querySelector(':scope > vscode-tree-item') && typeof item.open === 'boolean') mem.open[item.dataset.id!] = item.open;
-      }
+  const toggleSection = (btn: HTMLElement) => {
+    const id = btn.dataset.toggle!;
+    const open = btn.getAttribute('aria-expanded') !== 'true';
+    btn.setAttribute('aria-expanded', String(open));
+    const chevron = btn.querySelector('.chevron');
+    chevron?.classList.toggle('codicon-chevron-down', open);
+    chevron?.classList.toggle('codicon-chevron-right', !open);
+    const body = doc.getElementById(btn.getAttribute('aria-controls') ?? '');
+    if (body) body.hidden = !open;
+    btn.closest('.section')?.classList.toggle('open', open);
+    mem.open[`section/${id}`] = open;
+    save();
+  };
+
+  const toggleHelp = (btn: HTMLElement) => {
+    const open = btn.getAttribute('aria-expanded') !== 'true';
+    btn.setAttribute('aria-expanded', String(open));
+    const text = doc.getElementById(btn.getAttribute('aria-controls') ?? '');
+    if (text) text.hidden = !open;
+    mem.open[`help/${btn.dataset.help}`] = open;
+    save();
+  };
+
+  const isBranch = (item: HTMLElement) => item.hasAttribute('aria-expanded');
+  const setBranch = (item: HTMLElement, open: boolean) => {
+    if (!isBranch(item)) return;
+    item.setAttribute('aria-expanded', String(open));
+    const group = item.querySelector<HTMLElement>(':scope > [role="group"]');
+    if (group) group.hidden = !open;
+    const tw = item.querySelector(':scope > .row > .twistie');
+    tw?.classList.toggle('codicon-chevron-down', open);
+    tw?.classList.toggle('codicon-chevron-right', !open);
+    mem.open[item.dataset.id!] = open;
+    save();
+  };
+
+  const visibleItems = (tree: Element): HTMLElement[] =>
+    [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')].filter((i) => {
+      for (let g = i.parentElement; g && g !== tree; g = g.parentElement) if (g.hidden) return false;
+      return true;
     });
-  root.addEventListener('click', rememberBranches, true);
-  root.addEventListener('keydown', rememberBranches, true);
+
+  /** roving tabindex: the focused item is the tree's one tab stop */
+  function focusItem(item: HTMLElement, move = true): void {
+    const tree = item.closest('[role="tree"]');
+    if (!tree || item.getAttribute('role') !== 'treeitem') return;
+    for (const i of tree.querySelectorAll<HTMLElement>('[role="treeitem"][tabindex="0"]')) i.setAttribute('tabindex', '-1');
+    item.setAttribute('tabindex', '0');
+    if (move) item.focus();
+  }
+
+  const treeKey = (e: KeyboardEvent, item: HTMLElement): boolean => {
+    const tree = item.closest('[role="tree"]')!;
+    const items = visibleItems(tree);
+    const k = items.indexOf(item);
+    switch (e.key) {
+      case 'ArrowDown':
+        if (items[k + 1]) focusItem(items[k + 1]!);
+        return true;
+      case 'ArrowUp':
+        if (k > 0) focusItem(items[k - 1]!);
+        return true;
+      case 'Home':
+        if (items[0]) focusItem(items[0]);
+        return true;
+      case 'End':
+        if (items.length) focusItem(items[items.length - 1]!);
+        return true;
+      case 'ArrowRight':
+        if (isBranch(item)) {
+          if (item.getAttribute('aria-expanded') !== 'true') setBranch(item, true);
+          else {
+            const child = item.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]');
+            if (child) focusItem(child);
+          }
+        }
+        return true;
+      case 'ArrowLeft':
+        if (isBranch(item) && item.getAttribute('aria-expanded') === 'true') setBranch(item, false);
+        else {
+          const parent = item.parentElement?.closest<HTMLElement>('[role="treeitem"]');
+          if (parent) focusItem(parent);
+        }
+        return true;
+      case 'Enter':
+        if (!openFrom(item)) setBranch(item, item.getAttribute('aria-expanded') !== 'true');
+        return true;
+      case ' ':
+        if (isBranch(item)) setBranch(item, item.getAttribute('aria-expanded') !== 'true');
+        else openFrom(item);
+        return true;
+      default:
+        return false;
+    }
+  };
+
+  root.addEventListener('click', (e) => {
+    const t = e.target as Element | null;
+    if (!t) return;
+    if (commandFrom(t)) return;
+    const tog = t.closest<HTMLElement>('[data-toggle]');
+    if (tog) return toggleSection(tog);
+    const help = t.closest<HTMLElement>('[data-help]');
+    if (help) return toggleHelp(help);
+    const gauge = t.closest<HTMLElement>('.gauge');
+    if (gauge) {
+      openFrom(gauge);
+      return;
+    }
+    const item = t.closest<HTMLElement>('[role="treeitem"]');
+    if (!item) return;
+    focusItem(item);
+    // the chevron toggles; elsewhere a row with a file opens it, a group toggles
+    if (t.closest('.twistie') || !item.dataset.file) setBranch(item, item.getAttribute('aria-expanded') !== 'true');
+    else openFrom(item);
+  });
+  root.addEventListener('keydown', (e) => {
+    const t = e.target as HTMLElement | null;
+    if (!t || t.closest('[data-command]')) return; // vscode-button turns Enter/Space into a click itself
+    if (t.matches('button')) return; // native buttons: Enter and Space click
+    if (t.matches('.gauge')) {
+      if ((e.key === 'Enter' || e.key === ' ') && openFrom(t)) e.preventDefault();
+      return;
+    }
+    if (t.getAttribute('role') === 'treeitem' && treeKey(e, t)) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  });
+  root.addEventListener('focusin', (e) => {
+    const t = e.target as HTMLElement | null;
+    if (t?.getAttribute('role') === 'treeitem') focusItem(t, false);
+  });
 
   return {
     update,
+    patch,
+    restore: (m) => {
+      // the newer copy wins
+      if ((m.savedAt ?? 0) < (mem.savedAt ?? 0)) return;
+      mem.open = { ...mem.open, ...m.open };
+      mem.savedAt = m.savedAt;
+      if (first && m.scroll !== undefined) mem.scroll = m.scroll;
+      if (current) update(current);
+    },
     setBusy: (busy) => root.setAttribute('aria-busy', String(busy)),
     memory: () => mem,
   };
+}
+
+/** records the scroll position in a renderer's memory (the entry point calls it on scroll) */
+export function recordScroll(r: Renderer, y: number): void {
+  r.memory().scroll = Math.max(0, Math.round(y));
 }
 
 function cssEscape(s: string): string {

@@ -4,18 +4,19 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PROFILES, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
-import { lintWorkspace } from '../engine/checks/index.js';
-import type { CommandId, ViewState } from '../../webview/protocol.js';
+import { PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
+import { lintWorkspace, skillsView } from '../engine/checks/index.js';
+import { parseUiMemory, type CommandId, type ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
 import type { Translate } from './format.js';
-import { present, type VersionInfo } from './present.js';
+import { present, statusFigures, type VersionInfo } from './present.js';
 import {
   FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, publishDiagnostics, QuickFixProvider, SELECTOR,
   type HostContext,
 } from './providers.js';
 import { reportText } from './report.js';
+import { Decorations } from './decorations.js';
 import { SidebarProvider, VIEW_ID } from './sidebar.js';
 import { detectVersion } from './version-detect.js';
 import { Watchers } from './watchers.js';
@@ -37,13 +38,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const folders = () => vscode.workspace.workspaceFolders ?? [];
   const folderOfKey = (key: string) => folders().find((f) => f.uri.toString() === key);
   const keyOf = (f: vscode.WorkspaceFolder | undefined) => (f ? f.uri.toString() : NO_FOLDER);
-  let detected: { version?: string; error?: string } = {};
+  let detected: { version?: string; error?: string; reason?: VersionInfo['why']; executable?: string } = {};
 
   const versionInfo = (key: string): VersionInfo => {
     const cfg = readConfig(folderOfKey(key));
     if (cfg.claudeVersion) return { requested: cfg.claudeVersion, source: 'setting' };
     if (detected.version) return { requested: detected.version, source: 'detected' };
-    return { source: 'newest' };
+    return { source: 'newest', why: vscode.workspace.isTrusted ? detected.reason : 'untrusted', executable: detected.executable, error: detected.error };
   };
 
   const optionsFor = (key: string): EngineOptions => {
@@ -107,7 +108,27 @@ export function activate(context: vscode.ExtensionContext): void {
   let currentKey = keyOf(folders()[0]);
   let activeFile: string | undefined;
   let previousFile: string | undefined;
+  // the step-by-step session's files, per folder: kept in the workspace state, so they survive reloads
+  const SESSIONS_KEY = 'claudeLayers.sessions';
   const sessions = new Map<string, string[]>();
+  {
+    const stored = context.workspaceState.get<unknown>(SESSIONS_KEY);
+    if (stored && typeof stored === 'object')
+      for (const [k, v] of Object.entries(stored as Record<string, unknown>))
+        if (Array.isArray(v)) sessions.set(k, v.filter((p): p is string => typeof p === 'string').slice(0, 200));
+  }
+  const saveSessions = () => void context.workspaceState.update(SESSIONS_KEY, Object.fromEntries(sessions));
+
+  // files with unsaved changes (the rows mark them: Claude Code reads the saved text)
+  const dirty = new Set<string>();
+  const trackDirty = (doc: vscode.TextDocument) => {
+    if (doc.uri.scheme !== 'file') return;
+    const p = doc.uri.fsPath;
+    if (doc.isDirty === dirty.has(p)) return;
+    if (doc.isDirty) dirty.add(p);
+    else dirty.delete(p);
+    scheduleRender();
+  };
 
   const setActive = (editor: vscode.TextEditor | undefined) => {
     if (editor && editor.document.uri.scheme !== 'file') return; // output panels, previews: keep the last file
@@ -119,11 +140,13 @@ export function activate(context: vscode.ExtensionContext): void {
     if (p === activeFile) return;
     if (activeFile) previousFile = activeFile;
     activeFile = p;
+    activeChangedAt = Date.now();
+    for (const u of previews) previewChanged.fire(vscode.Uri.parse(u));
     if (editor) {
       const f = vscode.workspace.getWorkspaceFolder(editor.document.uri);
       if (f) currentKey = keyOf(f);
     }
-    scheduleRender();
+    scheduleRender(0); // an editor switch is drawn at once; other triggers are debounced
   };
 
   const analysisFor = (uri: vscode.Uri): Analysis | undefined => {
@@ -152,6 +175,7 @@ export function activate(context: vscode.ExtensionContext): void {
       trusted: vscode.workspace.isTrusted,
       nestedFiles: folder ? index.nestedInstructionFiles(folder) : [],
       sessionFiles: sessions.get(currentKey) ?? [],
+      dirtyFiles: dirty,
       diagnostics: lints.get(currentKey)?.analysis === a ? lints.get(currentKey)!.diagnostics : undefined,
       t,
       locale,
@@ -181,26 +205,56 @@ export function activate(context: vscode.ExtensionContext): void {
       open: openFile,
       command: (id: CommandId) => void vscode.commands.executeCommand(`claudeLayers.${id}`),
       visible: () => scheduleRender(),
+      saveMemory: (m) => void context.workspaceState.update('claudeLayers.uiMemory', m),
+      loadMemory: () => parseUiMemory(context.workspaceState.get<unknown>('claudeLayers.uiMemory')),
     },
     t('Claude Context Layers'),
   );
   sub(sidebar, vscode.window.registerWebviewViewProvider(VIEW_ID, sidebar));
 
+  // ---- the status bar item (left, theme colours only): what a Read of the active file injects, startup tokens
+  const status = vscode.window.createStatusBarItem('claudeLayers.status', vscode.StatusBarAlignment.Left, 20);
+  status.name = t('Claude Context Layers');
+  status.command = 'claudeLayers.showSidebar';
+  sub(status);
+  const statusEnabled = () => vscode.workspace.getConfiguration(SECTION).get<boolean>('statusBar.enabled', true) !== false;
+  function updateStatus(): void {
+    const a = service.get(currentKey).analysis;
+    if (!statusEnabled() || !a) {
+      status.hide();
+      return;
+    }
+    try {
+      const s = statusFigures({ analysis: a, activeFile, model: modelFor(a), t, locale, today: new Date().toISOString().slice(0, 10) });
+      status.text = s.text;
+      status.tooltip = s.tooltip;
+      status.accessibilityInformation = { label: s.aria, role: 'button' };
+      status.show();
+    } catch (e) {
+      log.error(`status bar: ${e instanceof Error ? e.message : String(e)}`);
+      status.hide();
+    }
+  }
+
   let renderTimer: ReturnType<typeof setTimeout> | undefined;
-  function scheduleRender(): void {
+  let activeChangedAt = 0;
+  function scheduleRender(ms = 30): void {
     if (renderTimer) clearTimeout(renderTimer);
-    renderTimer = setTimeout(render, 30);
+    renderTimer = setTimeout(render, ms);
   }
   function render(): void {
     renderTimer = undefined;
+    updateStatus();
     if (!sidebar.visible) return;
     try {
       const t0 = Date.now();
       const state = buildState();
       const ms = Date.now() - t0;
       if (ms > 200) log.info(`sidebar state built in ${ms} ms`);
+      activeChangedAt = 0;
       const entry = service.get(currentKey);
-      if (state) sidebar.update(state);
+      const eventAt = activeChangedAt || undefined;
+      if (state) sidebar.update(state, eventAt);
       else if (entry.error) {
         log.error(`analysis failed: ${entry.error}`);
         sidebar.update(messageState(entry.options.cwd, t('The analysis failed: {0}', entry.error)));
@@ -222,9 +276,9 @@ export function activate(context: vscode.ExtensionContext): void {
     index,
     probes: (except) => {
       const out = new Set<string>();
-      for (const e of vscode.window.visibleTextEditors) if (e.document.uri.scheme === 'file' && e.document.uri.toString() !== except.toString()) out.add(e.document.uri.fsPath);
+      // the file the user came from (and the active one): what "does it match?" is most likely about
       for (const p of [activeFile, previousFile]) if (p && p !== except.fsPath) out.add(p);
-      return [...out].slice(0, 3);
+      return [...out].slice(0, 2);
     },
     t,
     locale,
@@ -240,6 +294,8 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeActionsProvider(SELECTOR, new QuickFixProvider(hostCtx), { providedCodeActionKinds: QuickFixProvider.kinds }),
   );
 
+  sub(new Decorations(hostCtx));
+
   // ---- read-only preview of the startup request ------------------------------------------------------
   const previewChanged = new vscode.EventEmitter<vscode.Uri>();
   const previews = new Set<string>();
@@ -251,7 +307,18 @@ export function activate(context: vscode.ExtensionContext): void {
         previews.add(uri.toString());
         const a = service.get(decodeURIComponent(uri.query) || currentKey).analysis;
         if (!a) return t('No analysis for this folder.');
-        return renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) ?? t('Nothing reaches the first request: no CLAUDE.md, rule or MEMORY.md loads.');
+        const startup = renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) ?? t('Nothing reaches the first request: no CLAUDE.md, rule or MEMORY.md loads.');
+        // below the startup block, the skills listing (a message of its own) and exactly what a Read of
+        // the active file adds; the marker lines between them are ours
+        const marker = (s: string) => `\n\n${'─'.repeat(8)} ${s} ${'─'.repeat(8)}\n\n`;
+        const listing = skillsView(a)?.text;
+        const withSkills = listing ? `${startup}${marker(t('the skills listing, a message of its own ({0} chars):', listing.length))}${listing}` : startup;
+        const file = activeFile;
+        if (!file) return withSkills;
+        const inj = a.lazyFor(file, 'Read');
+        const lazy = renderLazy(a.profile, inj).join('');
+        const rel = path.relative(a.env.cwd, file) || file;
+        return `${withSkills}${marker(inj.length ? t('then a Read of {0} adds ({1} chars):', rel, lazy.length) : t('then a Read of {0} adds nothing', rel))}${lazy}`;
       },
     }),
   );
@@ -292,6 +359,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }
     publish();
+    changed.fire(); // lenses and decorations that depend on the lint (a glob that matches nothing)
     scheduleRender();
   }
   sub({ dispose: () => lintTimer && clearTimeout(lintTimer) });
@@ -312,6 +380,11 @@ export function activate(context: vscode.ExtensionContext): void {
     }).dispose },
     index.onDidChange(() => scheduleRender()),
     vscode.window.onDidChangeActiveTextEditor(setActive),
+    vscode.workspace.onDidChangeTextDocument((e) => trackDirty(e.document)),
+    vscode.workspace.onDidSaveTextDocument(trackDirty),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (dirty.delete(d.uri.fsPath)) scheduleRender();
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('files.exclude')) {
         index.reset();
@@ -340,7 +413,7 @@ export function activate(context: vscode.ExtensionContext): void {
       return;
     }
     const d = await detectVersion(true, claudePathSetting());
-    if (d.version !== detected.version) {
+    if (d.version !== detected.version || d.reason !== detected.reason) {
       detected = d;
       log.info(d.version ? `claude --version: ${d.version} (${d.executable})` : `version not detected: ${d.error}`);
       service.reconfigure();
@@ -354,6 +427,14 @@ export function activate(context: vscode.ExtensionContext): void {
     service.refreshAll();
   });
   command('claudeLayers.showSidebar', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`));
+  command('claudeLayers.showLog', () => log.show());
+  // claudePath lives in user settings only (machine scope): the file dialog writes it there
+  command('claudeLayers.setClaudePath', async () => {
+    const picked = await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectFolders: false, canSelectMany: false, openLabel: t('Use this claude'), title: t('Locate the claude executable') });
+    if (!picked?.[0]) return;
+    await vscode.workspace.getConfiguration(SECTION).update('claudePath', picked[0].fsPath, vscode.ConfigurationTarget.Global);
+    void detect();
+  });
   command('claudeLayers.copyReport', async () => {
     const state = sidebar.current ?? buildState();
     if (!state) return;
@@ -373,10 +454,12 @@ export function activate(context: vscode.ExtensionContext): void {
       return;
     }
     sessions.set(currentKey, [...(sessions.get(currentKey) ?? []), activeFile]);
+    saveSessions();
     scheduleRender();
   });
   command('claudeLayers.sessionClear', () => {
     sessions.delete(currentKey);
+    saveSessions();
     scheduleRender();
   });
   command('claudeLayers.configure', () => configure());

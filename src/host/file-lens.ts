@@ -46,7 +46,7 @@ export function fileLenses(a: Analysis, file: string, raw: string, model: string
   if (path.basename(file) === 'MEMORY.md') {
     const fig = memoryFigures(a, file);
     if (!fig) return lenses;
-    const head = t('{0}/{1} lines · {2}/{3} units', f.num(fig.lines), f.num(fig.maxLines), f.num(fig.units), f.num(fig.maxUnits));
+    const head = t('{0}/{1} lines · {2}/{3} chars', f.num(fig.lines), f.num(fig.maxLines), f.num(fig.units), f.num(fig.maxUnits));
     const own = !!a.memory.index && path.normalize(a.memory.index.path) === norm;
     if (!own) {
       lenses.push({ line: 0, title: `${head} · ${t("not this project's memory index ({0})", c.rel(a.memory.location.dir))}` });

@@ -1,4 +1,7 @@
-// Small formatting helpers shared by the sidebar, the lenses and the hovers.
+// Small formatting helpers shared by the sidebar, the lenses, the hovers and the status bar: one
+// definition of each number. chars = UTF-16 code units (JavaScript's length, the unit Claude Code
+// counts its limits in); lines = newline-separated lines; ≈tokens = ceil(chars ÷ the model's
+// chars-per-token ratio); display width (skills listing only) = terminal columns, wide characters 2.
 /** vscode.l10n.t's shape, so that pure code can be tested with a plain formatter */
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -7,6 +10,7 @@ export const englishT: Translate = (message, ...args) => message.replace(/\{(\d+
 
 export class Fmt {
   private readonly nf: Intl.NumberFormat;
+  private readonly compactNf: Intl.NumberFormat;
   constructor(
     readonly t: Translate,
     locale: string,
@@ -20,6 +24,18 @@ export class Fmt {
       nf = new Intl.NumberFormat('en-US');
     }
     this.nf = nf;
+    let cf: Intl.NumberFormat;
+    try {
+      cf = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+    } catch {
+      cf = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+    }
+    this.compactNf = cf;
+  }
+
+  /** "5.3K" (the status bar) */
+  compact(n: number): string {
+    return this.compactNf.format(n);
   }
 
   num(n: number): string {
@@ -32,6 +48,11 @@ export class Fmt {
 
   chars(n: number): string {
     return this.t('{0} chars', this.num(n));
+  }
+
+  /** "2,310 chars · ≈770 tokens" */
+  charsTokens(chars: number): string {
+    return this.t('{0} chars · ≈{1} tokens', this.num(chars), this.num(this.tokens(chars)));
   }
 
   /** "2,310 chars · 45 lines · ≈770 tokens" */

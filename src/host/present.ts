@@ -25,6 +25,11 @@ export interface VersionInfo {
   /** the version asked for (setting or detection), if any */
   requested?: string;
   source: 'setting' | 'detected' | 'newest';
+  /** for 'newest': why no version was detected (undefined while the detection runs) */
+  why?: 'untrusted' | 'not-found' | 'not-absolute' | 'failed';
+  /** the executable that failed, and how */
+  executable?: string;
+  error?: string;
 }
 
 export interface PresentInput {
@@ -38,6 +43,8 @@ export interface PresentInput {
   nestedFiles?: readonly string[];
   /** files picked for the step-by-step session, in order */
   sessionFiles?: readonly string[];
+  /** files with unsaved changes in an editor: Claude Code reads the saved text, the rows say so */
+  dirtyFiles?: ReadonlySet<string>;
   /** diagnostics to list under "Not loaded" (the workspace lint's, when it has run); else the analysis' own */
   diagnostics?: readonly Diagnostic[];
   t: Translate;
@@ -51,11 +58,14 @@ export interface Ctx {
   t: Translate;
   rel: (p: string) => string;
   model: string;
+  /** a "unsaved" mark for files with unsaved changes */
+  mark: (p: string) => string | undefined;
 }
 
-export function makeCtx(a: Analysis, model: string, t: Translate, locale: string): Ctx {
+export function makeCtx(a: Analysis, model: string, t: Translate, locale: string, dirty?: ReadonlySet<string>): Ctx {
   const f = new Fmt(t, locale, bytesPerToken(model));
-  return { a, f, t, model, rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.' };
+  const unsaved = t('unsaved');
+  return { a, f, t, model, rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.', mark: (p) => (dirty?.has(p) ? unsaved : undefined) };
 }
 
 /** why a startup entry is in the request */
@@ -99,8 +109,9 @@ function entryRow(c: Ctx, id: string, e: InstructionEntry): Row {
     description: `${e.type} · ${why}${preview ? ` · ${preview}` : ''}`,
     badge: c.f.chars(e.text.length),
     detail: `${e.path}\n${size}\n${why}${preview ? `\n${preview}` : ''}`,
-    aria: t('{0}, {1}, {2}, eager: {3}', label, e.type, size, why),
+    aria: t('{0}, {1}, {2}, eager: {3}', label, e.type, size, why) + (c.mark(e.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
     path: e.path.startsWith('<') ? undefined : e.path,
+    mark: c.mark(e.path),
   };
 }
 
@@ -115,9 +126,31 @@ function lazyRow(c: Ctx, id: string, i: LazyInjection): Row {
     description: `${i.reason}${i.viaHook ? ` · ${t('sent as hook context')}` : ''}`,
     badge: c.f.chars(i.text.length),
     detail: `${i.path}\n${size}\n${i.reason}${preview ? `\n${preview}` : ''}`,
-    aria: t('{0}, {1}, injected because: {2}', label, size, i.reason),
+    aria: t('{0}, {1}, injected because: {2}', label, size, i.reason) + (c.mark(i.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
     path: i.path,
+    mark: c.mark(i.path),
   };
+}
+
+/** Claude Code's own text around injected files (reminder tags, separators, the hook prefix) */
+export function lazyFraming(c: Ctx, inj: LazyInjection[]): number {
+  const total = renderLazy(c.a.profile, inj).join('').length;
+  return total - inj.reduce((n, i) => n + i.text.length, 0);
+}
+
+/** a row for Claude Code's own text around the files: with it, a section's rows add up to its headline */
+export function framingRow(c: Ctx, id: string, chars: number, what: string): Row {
+  const { t, f } = c;
+  const label = t("Claude Code's framing");
+  return { id, label, description: what, badge: f.chars(chars), detail: `${label}: ${what}\n${f.charsTokens(chars)}`, aria: t('{0}, {1}: {2}', label, f.chars(chars), what) };
+}
+
+/** the rows of one tool call's injections, the framing last */
+export function lazyRows(c: Ctx, idPrefix: string, inj: LazyInjection[]): Row[] {
+  const rows = inj.map((i, k) => lazyRow(c, `${idPrefix}/${k}`, i));
+  const framing = lazyFraming(c, inj);
+  if (inj.length && framing > 0) rows.push(framingRow(c, `${idPrefix}/framing`, framing, c.t('reminder tags around each file')));
+  return rows;
 }
 
 /** "Reading client.ts injects 3 files, 2,140 chars" */
@@ -127,8 +160,8 @@ export function lazyHeadline(c: Ctx, tool: TouchTool, file: string, inj: LazyInj
   const chars = renderLazy(c.a.profile, inj).join('').length;
   const verb: Record<TouchTool, string> = { Read: t('Reading {0}', name), Edit: t('Editing {0}', name), Write: t('Writing {0}', name), Bash: t('A command on {0}', name) };
   if (inj.length === 0) return t('{0} injects nothing', verb[tool]);
-  if (inj.length === 1) return t('{0} injects 1 file, {1} chars', verb[tool], f.num(chars));
-  return t('{0} injects {1} files, {2} chars', verb[tool], inj.length, f.num(chars));
+  if (inj.length === 1) return t('{0} injects 1 file, {1} chars, ≈{2} tokens', verb[tool], f.num(chars), f.num(f.tokens(chars)));
+  return t('{0} injects {1} files, {2} chars, ≈{3} tokens', verb[tool], inj.length, f.num(chars), f.num(f.tokens(chars)));
 }
 
 function inWorkingDirs(a: Analysis, p: string): boolean {
@@ -138,7 +171,13 @@ function inWorkingDirs(a: Analysis, p: string): boolean {
 function activeSection(c: Ctx, file: string | undefined): { section: Section; injected: Set<string> } {
   const { t, a } = c;
   const injected = new Set<string>();
-  const base: Section = { id: 'active', title: t('When this file is read (lazy)'), rows: [], open: true };
+  const base: Section = {
+    id: 'active',
+    title: t('When this file is read (lazy)'),
+    rows: [],
+    open: true,
+    help: t('What reaches the request the first time Claude reads the active file: nested CLAUDE.md files of its folders and rules whose paths: match it. Each is sent once per session. The headline is the sum of the rows, framing included.'),
+  };
   if (!file) return { section: { ...base, empty: t('Open a file to see what reading it injects.') }, injected };
   const name = path.basename(file);
   const title = t('When {0} is read (lazy)', name);
@@ -148,7 +187,7 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
     return { section: { ...base, title, headline: t('{0} is outside the launch directory: touching it injects nothing', name) }, injected };
   const read = a.lazyFor(file, 'Read');
   for (const i of read) injected.add(i.path);
-  const rows = read.map((i, k) => lazyRow(c, `active/read/${k}`, i));
+  const rows = lazyRows(c, 'active/read', read);
   const layers = typeof lazySkills(a)?.lazyFor === 'function' ? lazySkills(a)!.lazyFor!(file) : [];
   layers.forEach((l, k) => {
     const label = l.kind === 'path-gated' ? t('skills listed after this read (paths:)') : t('skills of a nested folder listed after this read');
@@ -176,7 +215,7 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
         label: lazyHeadline(c, d.tool, file, d.list),
         aria: lazyHeadline(c, d.tool, file, d.list),
         open: true,
-        children: d.list.map((i, k) => lazyRow(c, `active/${d.tool}/${k}`, i)),
+        children: lazyRows(c, `active/${d.tool}`, d.list),
       });
     }
   }
@@ -213,9 +252,10 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
           label,
           description: t('paths: {0}', pats),
           detail: t('{0}\nloaded when a touched file matches {1}, matched from {2}', r.path, pats, rel(r.base) === '.' ? r.base : rel(r.base)),
-          aria: t('{0}, lazy rule, loaded when a file matching {1} is read', label, pats),
+          aria: t('{0}, lazy rule, loaded when a file matching {1} is read', label, pats) + (c.mark(r.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
           path: r.path,
           line: r.line,
+          mark: c.mark(r.path),
         };
       }),
     });
@@ -273,7 +313,14 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
       })),
     });
   }
-  return { id: 'elsewhere', title: t('Lazy elsewhere'), rows: groups, open: true, empty: t('No conditional rules or nested instruction files.') };
+  return {
+    id: 'elsewhere',
+    title: t('Lazy elsewhere'),
+    rows: groups,
+    open: true,
+    empty: t('No conditional rules or nested instruction files.'),
+    help: t('Files that load later, when Claude touches a matching file: rules with paths:, CLAUDE.md files in sub-folders, path-gated skills. Not in the request yet.'),
+  };
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -294,7 +341,15 @@ function notLoadedSection(c: Ctx, all: readonly Diagnostic[]): Section {
     path: d.path.startsWith('<') ? undefined : d.path,
     line: d.line,
   }));
-  return { id: 'notLoaded', title: t('Not loaded and other problems'), summary: rows.length ? c.f.num(rows.length) : undefined, rows, open: rows.length > 0, empty: t('Nothing dropped: every instruction file found loads.') };
+  return {
+    id: 'notLoaded',
+    title: t('Not loaded and other problems'),
+    summary: rows.length ? c.f.num(rows.length) : undefined,
+    rows,
+    open: rows.length > 0,
+    empty: t('Nothing dropped: every instruction file found loads.'),
+    help: t('Instruction files Claude Code never reads or reads differently than written (wrong name, globs: instead of paths:, a glob that matches nothing, MEMORY.md past its cut), and other findings of the workspace check. The Problems panel lists the same, with quick fixes.'),
+  };
 }
 
 function level(value: number, max: number, warnAt = 0.8): GaugeLevel {
@@ -302,60 +357,85 @@ function level(value: number, max: number, warnAt = 0.8): GaugeLevel {
   return value >= max * warnAt ? 'warn' : 'ok';
 }
 
-function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): Gauge[] {
+/** the Startup section's figures: one source for its summary, its gauge and the status bar */
+export interface StartupFigures {
+  /** the CLAUDE.md block as sent (files, preamble, wrapper) */
+  block: number;
+  /** Σ of the file rows */
+  files: number;
+  /** Claude Code's text around the files in the block */
+  framing: number;
+  /** the skills listing text (0 when none) */
+  skills: number;
+  /** block + skills: the sum of the section's rows */
+  total: number;
+}
+
+export function startupFigures(a: Analysis, block: string, skills: SkillsView | undefined): StartupFigures {
+  const files = a.startup.reduce((n, e) => n + e.text.length, 0);
+  const sk = skills?.entries.length && skills.text ? skills.text.length : 0;
+  return { block: block.length, files, framing: Math.max(0, block.length - files), skills: sk, total: block.length + sk };
+}
+
+function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Gauge[] {
   const { t, f, a, model } = c;
   const win = contextWindow(model, a.profile.version);
   const out: Gauge[] = [];
-  const tok = f.tokens(startupChars);
+  const tok = f.tokens(fig.total);
   out.push({
     id: 'startup',
     label: t('Startup instructions'),
     value: tok,
     max: win.tokens,
-    text: t('≈{0} of {1} tokens ({2} chars)', f.num(tok), f.num(win.tokens), f.num(startupChars)),
+    text: t('≈{0} of {1} tokens ({2} chars)', f.num(tok), f.num(win.tokens), f.num(fig.total)),
     note: t('{0} chars per token · {1}', f.ratio, model),
+    counts: t("the sum of the Startup rows: files, Claude Code's framing and the skills listing"),
     detail: `${f.ratioNote(model)}${win.known ? '' : `\n${t('context window of an unknown model assumed')}`}`,
     level: level(tok, win.tokens, 0.05),
     aria: t('Startup instructions: about {0} of {1} tokens', f.num(tok), f.num(win.tokens)),
   });
 
   const mem = a.memory;
+  const memEntry = a.startup.find((e) => e.type === 'AutoMem');
   if (!mem.enabled) {
     out.push({ id: 'memory', label: 'MEMORY.md', value: 0, max: 200, text: t('auto-memory is off'), note: mem.why, level: 'ok', aria: t('MEMORY.md: auto-memory is off, {0}', mem.why) });
   } else if (!mem.index) {
     const p = path.join(mem.location.dir, 'MEMORY.md');
     out.push({ id: 'memory', label: 'MEMORY.md', value: 0, max: 200, text: t('no MEMORY.md yet'), note: c.rel(p), level: 'ok', aria: t('MEMORY.md: none in {0}', c.rel(p)) });
   } else {
-    const fig = memoryFigures(a)!;
-    const state = fig.truncated && fig.cut ? t('lines {0}-{1} are not loaded', fig.cut.from, fig.cut.to) : fig.truncated ? t('cut') : t('loaded in full');
-    const lost = fig.lostLinks.length ? ` · ${fig.lostLinks.length === 1 ? t('1 topic link lost') : t('{0} topic links lost', fig.lostLinks.length)}` : '';
-    const lvLines: GaugeLevel = fig.lines > fig.maxLines ? 'over' : level(fig.lines, fig.maxLines, 0.85);
-    const lvUnits: GaugeLevel = fig.units > fig.maxUnits ? 'over' : level(fig.units, fig.maxUnits, 0.85);
-    const why = t('MEMORY.md is cut at 200 lines or 25,000 UTF-16 units, counted after frontmatter and comments are removed; line numbers here are the file\'s own');
+    const fm = memoryFigures(a)!;
+    const state = fm.truncated && fm.cut ? t('lines {0}-{1} are not loaded', fm.cut.from, fm.cut.to) : fm.truncated ? t('cut') : t('loaded in full');
+    const lost = fm.lostLinks.length ? ` · ${fm.lostLinks.length === 1 ? t('1 topic link lost') : t('{0} topic links lost', fm.lostLinks.length)}` : '';
+    const lvLines: GaugeLevel = fm.lines > fm.maxLines ? 'over' : level(fm.lines, fm.maxLines, 0.85);
+    const lvUnits: GaugeLevel = fm.units > fm.maxUnits ? 'over' : level(fm.units, fm.maxUnits, 0.85);
+    const why = t('MEMORY.md is cut at 200 lines or 25,000 chars (UTF-16 units), counted after frontmatter and comments are removed; line numbers here are the file\'s own');
+    const sent = memEntry ? t('the whole index before the cut; its Startup row counts the {0} chars sent', f.num(memEntry.text.length)) : t('the whole index before the cut');
     out.push({
       id: 'memory-lines',
       label: t('MEMORY.md lines'),
-      value: fig.lines,
-      max: fig.maxLines,
-      text: `${f.num(fig.lines)}/${f.num(fig.maxLines)}`,
+      value: fm.lines,
+      max: fm.maxLines,
+      text: `${f.num(fm.lines)}/${f.num(fm.maxLines)}`,
       note: state + lost,
-      detail: fig.lostLinks.length ? `${why}\n${t('Topic files the model no longer learns about: {0}', fig.lostLinks.join(', '))}` : why,
-      level: fig.truncated ? 'over' : lvLines,
-      aria: t('MEMORY.md: {0} of {1} lines, {2}', f.num(fig.lines), f.num(fig.maxLines), state + lost),
-      path: fig.path,
-      line: fig.cut?.from,
+      counts: sent,
+      detail: fm.lostLinks.length ? `${why}\n${t('Topic files the model no longer learns about: {0}', fm.lostLinks.join(', '))}` : why,
+      level: fm.truncated ? 'over' : lvLines,
+      aria: t('MEMORY.md: {0} of {1} lines, {2}', f.num(fm.lines), f.num(fm.maxLines), state + lost),
+      path: fm.path,
+      line: fm.cut?.from,
     });
     out.push({
       id: 'memory-units',
       label: t('MEMORY.md size'),
-      value: fig.units,
-      max: fig.maxUnits,
-      text: t('{0}/{1} units', f.num(fig.units), f.num(fig.maxUnits)),
+      value: fm.units,
+      max: fm.maxUnits,
+      text: t('{0}/{1} chars', f.num(fm.units), f.num(fm.maxUnits)),
       note: t('after frontmatter and comments'),
-      detail: t('UTF-16 units after frontmatter and comments are removed'),
+      counts: sent,
+      detail: why,
       level: lvUnits,
-      aria: t('MEMORY.md: {0} of {1} units', f.num(fig.units), f.num(fig.maxUnits)),
-      path: fig.path,
+      aria: t('MEMORY.md: {0} of {1} chars', f.num(fm.units), f.num(fm.maxUnits)),
+      path: fm.path,
     });
   }
 
@@ -369,6 +449,7 @@ function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): G
       max: skills.budget,
       text: t('{0}/{1} display width', f.num(skills.used), f.num(skills.budget)),
       note: t('{0} descriptions cut, {1} skills name only', cut, demoted),
+      counts: t("display width, as Claude Code measures its budget (wide characters count 2, built-in skills' descriptions included); its Startup row counts the {0} chars of the listing text", f.num(fig.skills)),
       level: demoted ? 'over' : level(skills.used, skills.budget),
       aria: t('Skills listing: {0} of {1}, {2} cut, {3} name only', f.num(skills.used), f.num(skills.budget), cut, demoted),
     });
@@ -386,6 +467,7 @@ function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): G
       max: LARGE_FILE_CHARS,
       text: `${f.num(n)}/${f.num(LARGE_FILE_CHARS)} · ${c.rel(largest.path)}`,
       note: t('/memory flags 40,000 chars and more; still loads in full'),
+      counts: t("the file's content only; its Startup row ({0} chars) adds the \"Contents of …\" line", f.num(largest.text.length)),
       detail: t("Claude Code's /memory view flags files of 40,000 chars and more; they still load in full"),
       level: n >= LARGE_FILE_CHARS ? 'warn' : 'ok',
       aria: t('Largest instruction file {0}: {1} chars', c.rel(largest.path), f.num(n)),
@@ -395,9 +477,8 @@ function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): G
 
   const fx = fixedParts(a.profile.version);
   const memSection = mem.enabled ? fx.memorySectionBase + mem.location.dir.length : 0;
-  const skillsChars = skills?.text?.length ?? fx.defaultSkillsListing;
-  const fixed = fx.system + fx.tools + fx.messages + memSection + (skills?.text ? 0 : fx.defaultSkillsListing);
-  const yours = startupChars + (skills?.text ? skillsChars : 0);
+  const fixed = fx.system + fx.tools + fx.messages + memSection + (fig.skills ? 0 : fx.defaultSkillsListing);
+  const yours = fig.total;
   const total = fixed + yours;
   const totalTok = f.tokens(total);
   const share = total ? Math.round((yours / total) * 100) : 0;
@@ -408,7 +489,8 @@ function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): G
     max: win.tokens,
     text: t('≈{0} of {1} tokens · {2}% yours', f.num(totalTok), f.num(win.tokens), share),
     note: t('fixed parts as measured on Claude Code {0}', a.profile.version),
-    detail: t('fixed parts measured on Claude Code {0}: system prompt {1}, tools {2}, other parts {3} chars', a.profile.version, f.num(fx.system + memSection), f.num(fx.tools), f.num(fx.messages + (skills?.text ? 0 : fx.defaultSkillsListing))),
+    counts: t("yours = the Startup rows (≈{0} tokens); the rest (≈{1} tokens) is Claude Code's system prompt and tools", f.num(f.tokens(yours)), f.num(f.tokens(fixed))),
+    detail: t('fixed parts measured on Claude Code {0}: system prompt {1}, tools {2}, other parts {3} chars', a.profile.version, f.num(fx.system + memSection), f.num(fx.tools), f.num(fx.messages + (fig.skills ? 0 : fx.defaultSkillsListing))),
     level: level(totalTok, win.tokens, 0.5),
     aria: t('Whole first request: about {0} of {1} tokens, {2} percent from your files', f.num(totalTok), f.num(win.tokens), share),
   });
@@ -432,7 +514,7 @@ function sessionSection(c: Ctx, files: readonly string[]): Section {
       aria: t('{0}: adds {1} files, {2} chars; {3} so far', label, inj.length, f.num(chars), f.num(total)),
       path: file,
       open: true,
-      children: inj.map((i, j) => lazyRow(c, `session/${k}/${j}`, i)),
+      children: lazyRows(c, `session/${k}`, inj),
     };
   });
   return {
@@ -442,6 +524,7 @@ function sessionSection(c: Ctx, files: readonly string[]): Section {
     rows,
     open: files.length > 0,
     empty: t('Add files in the order a task reads them to see what each read adds (each file is injected once per session).'),
+    help: t('A sequence of reads you pick: each step shows only what is new in the request (a file already injected is not sent again). The steps stay across editor switches and reloads.'),
     actions: [
       { command: 'sessionAddActive', label: t('Add the active file') },
       ...(files.length ? [{ command: 'sessionClear' as const, label: t('Clear') }] : []),
@@ -466,21 +549,23 @@ function skillRows(c: Ctx, skills: SkillsView): Row[] {
 
 export function present(input: PresentInput): ViewState {
   const { analysis: a, t } = input;
-  const c = makeCtx(a, input.model, t, input.locale);
+  const c = makeCtx(a, input.model, t, input.locale, input.dirtyFiles);
   const { f } = c;
   const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
   const skills = skillsView(a);
 
+  const fig = startupFigures(a, block, skills);
   const startupRows = a.startup.map((e, k) => entryRow(c, `startup/${k}`, e));
+  if (fig.framing > 0) startupRows.push(framingRow(c, 'startup/framing', fig.framing, t('preamble, separators and the reminder around the files')));
   if (skills?.entries.length) {
     const listed = skillRows(c, skills);
     const label = t('Skills listing');
     startupRows.push({
       id: 'startup/skills',
       label,
-      description: skills.text ? f.chars(skills.text.length) : undefined,
-      badge: f.num(listed.length),
-      aria: t('{0}, {1} skills', label, listed.length),
+      description: listed.length === 1 ? t('1 skill, a message of its own') : t('{0} skills, a message of their own', listed.length),
+      badge: fig.skills ? f.chars(fig.skills) : undefined,
+      aria: t('{0}, {1} skills, {2}', label, listed.length, f.chars(fig.skills)),
       open: false,
       children: listed,
     });
@@ -488,9 +573,14 @@ export function present(input: PresentInput): ViewState {
   const startup: Section = {
     id: 'startup',
     title: t('Startup (eager)'),
-    summary: t('{0} files · {1} · ≈{2} tokens ({3} chars/token)', a.startup.length, f.chars(block.length), f.num(f.tokens(block.length)), f.ratio),
+    summary: t('{0} files · {1} · ≈{2} tokens', a.startup.length, f.chars(fig.total), f.num(f.tokens(fig.total))),
     rows: startupRows,
     open: true,
+    help: t(
+      'What Claude Code puts into the first request, before you type anything: CLAUDE.md files, rules without paths:, @imports, MEMORY.md, the skills listing.\nchars = UTF-16 units, as Claude Code counts its limits; ≈tokens = chars ÷ {0} ({1}). The section total is the sum of its rows; "framing" is Claude Code\'s own text around the files.',
+      f.ratio,
+      c.model,
+    ),
     empty: t('Nothing: no CLAUDE.md, rule or MEMORY.md reaches the first request.'),
   };
   const { section: active, injected } = activeSection(c, input.activeFile);
@@ -499,15 +589,24 @@ export function present(input: PresentInput): ViewState {
   const session = sessionSection(c, input.sessionFiles ?? []);
 
   const versionNote = a.diagnostics.find((d) => d.rule === 'unknown-version')?.message;
+  const v = input.version;
+  const newestWhy: Record<NonNullable<VersionInfo['why']>, string> = {
+    untrusted: t('newest known profile: the workspace is not trusted, so claude --version is not run (set claudeLayers.claudeVersion to choose)'),
+    'not-found': t('newest known profile: claude is not on PATH and claudeLayers.claudePath is not set'),
+    'not-absolute': t('newest known profile: claudeLayers.claudePath must be an absolute path'),
+    failed: t('newest known profile: {0} --version failed: {1}', v.executable ?? 'claude', v.error ?? ''),
+  };
   const sourceNote: Record<VersionInfo['source'], string> = {
     setting: t('from the setting claudeLayers.claudeVersion'),
     detected: t('detected with claude --version'),
-    newest: t('newest known profile (set claudeLayers.claudeVersion, or trust the workspace to detect it)'),
+    newest: v.why ? newestWhy[v.why] : t('newest known profile (detecting the installed version…)'),
   };
+  const versionAction = v.source === 'newest' && v.why && v.why !== 'untrusted' ? { command: 'setClaudePath' as const, label: t('Set the path to claude…') } : undefined;
   return {
     header: {
       version: t('Claude Code {0}', a.profile.version),
-      versionNote: versionNote ?? sourceNote[input.version.source],
+      versionNote: versionNote ?? sourceNote[v.source],
+      versionAction: versionNote ? undefined : versionAction,
       model: input.model,
       launchDir: a.env.cwd,
       folder: input.folderName,
@@ -515,7 +614,52 @@ export function present(input: PresentInput): ViewState {
       change: { command: 'configure', label: t('Change…') },
     },
     gaugesTitle: t('Gauges'),
-    gauges: gauges(c, block.length, skills),
+    gaugesHelp: t('Budgets and limits. Each gauge says in its last line what it counts and how that differs from the rows above: MEMORY.md is measured before its cut, the skills listing in display width, the largest file without its "Contents of" line.'),
+    helpLabel: t('About {0}'),
+    gauges: gauges(c, fig, skills),
     sections: [startup, active, elsewhere, notLoaded, session],
+  };
+}
+
+/** The status bar item: what a Read of the active file injects, and the startup instructions' tokens. */
+export interface StatusFigures {
+  text: string;
+  tooltip: string;
+  aria: string;
+}
+
+export function statusFigures(input: Pick<PresentInput, 'analysis' | 'activeFile' | 'model' | 't' | 'locale' | 'today'>): StatusFigures {
+  const { analysis: a, t } = input;
+  const c = makeCtx(a, input.model, t, input.locale);
+  const { f } = c;
+  const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
+  const fig = startupFigures(a, block, skillsView(a));
+  const tok = f.tokens(fig.total);
+  const win = contextWindow(input.model, a.profile.version);
+  const share = win.tokens ? (tok / win.tokens) * 100 : 0;
+  const startup = t('startup ≈{0} of {1} tokens ({2}% of the context window), {3} files', f.num(tok), f.num(win.tokens), share < 10 ? share.toFixed(1) : Math.round(share), a.startup.length);
+  const file = input.activeFile;
+  let read = '';
+  let readLine = '';
+  if (file) {
+    const name = path.basename(file);
+    if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file))) {
+      read = t('eager');
+      readLine = t('{0} is already in the first request (eager)', name);
+    } else if (inWorkingDirs(a, file)) {
+      const inj = a.lazyFor(file, 'Read');
+      read = inj.length === 1 ? t('+1 file') : t('+{0} files', inj.length);
+      readLine = lazyHeadline(c, 'Read', file, inj);
+      if (inj.length) readLine += ` (${inj.map((i) => c.rel(i.path)).join(', ')})`;
+    } else {
+      read = t('+{0} files', 0);
+      readLine = t('{0} is outside the launch directory: touching it injects nothing', name);
+    }
+  }
+  const tokText = t('{0} tok', f.compact(tok));
+  return {
+    text: `$(layers) ${read ? `${read} · ` : ''}${tokText}`,
+    tooltip: [readLine, startup, t('Click to show the Claude Context Layers sidebar')].filter(Boolean).join('\n'),
+    aria: [readLine, startup].filter(Boolean).join('; '),
   };
 }

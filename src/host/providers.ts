@@ -11,6 +11,7 @@ import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/content.js';
 import type { Translate } from './format.js';
 import { RULE_KEYS, scanFrontmatter, SKILL_KEYS } from './frontmatter-scan.js';
 import { globReport } from './glob-report.js';
+import { foldersOf, isScalarValue, literalPrefix, nearestFolder, pathsListLine } from './quick-fix-edits.js';
 import { includeLinks } from './include-links.js';
 import { owningFolder } from './present.js';
 import { memoryFigures } from './memory-view.js';
@@ -100,7 +101,8 @@ export class GlobHoverProvider implements vscode.HoverProvider {
       md.appendMarkdown('\n\n');
       for (const p of r.probes) md.appendMarkdown(`${p.matches ? t('{0}: matches', codeSpan(rel(p.file))) : t('{0}: does not match', codeSpan(rel(p.file)))}  \n`);
     }
-    for (const w of r.warnings) {
+    // "0 workspace files match" is already said above: no second "no file matches"
+    for (const w of r.warnings.filter((x) => !(r.used && x === t('no workspace file matches')))) {
       md.appendMarkdown('\n\n⚠ ');
       text(md, w);
     }
@@ -127,6 +129,10 @@ export class LensProvider implements vscode.CodeLensProvider {
     if (!a) return [];
     const raw = doc.getText();
     const lenses = fileLenses(a, file, raw, this.host.modelFor(a), this.host.t, this.host.locale);
+    // the workspace check found that no file matches: the lens says so too, instead of a bare "lazy: when …"
+    const dead = vscode.languages.getDiagnostics?.(doc.uri).some((d) => d.source === DIAGNOSTIC_SOURCE && d.code === 'glob-matches-nothing');
+    const conditional = a.conditionalRules.some((r) => path.normalize(r.path) === path.normalize(file));
+    if (dead && conditional && lenses[0]?.line === 0) lenses[0].title = `${lenses[0].title} · ${this.host.t('no file matches now: it never loads')}`;
     return lenses.map(
       (l) => new vscode.CodeLens(new vscode.Range(l.line, 0, l.line, 0), { title: l.title, command: 'claudeLayers.showSidebar', tooltip: this.host.t('Show Claude Context Layers') }),
     );
@@ -235,19 +241,7 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
     const file = doc.uri.fsPath;
     const related = (rule: RegExp) => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === DIAGNOSTIC_SOURCE && rule.test(String(d.code)));
 
-    // globs: → paths:
-    if (isRuleFile(file) || isSkillFile(file)) {
-      const scan = scanFrontmatter(doc.getText());
-      const key = scan?.keys.find((k) => k.key === 'globs');
-      if (scan && key && !scan.keys.some((k) => k.key === 'paths') && range.start.line <= scan.endLine) {
-        const fix = new vscode.CodeAction(t('Rename globs: to paths: (Claude Code reads only paths:)'), vscode.CodeActionKind.QuickFix);
-        fix.edit = new vscode.WorkspaceEdit();
-        fix.edit.replace(doc.uri, new vscode.Range(key.line, 0, key.line, 5), 'paths');
-        fix.diagnostics = related(/^frontmatter-key-ignored$/);
-        fix.isPreferred = true;
-        out.push(fix);
-      }
-    }
+    if (isRuleFile(file) || isSkillFile(file)) out.push(...this.frontmatterFixes(doc, range, related));
 
     // claude.md → CLAUDE.md
     const base = path.basename(file);
@@ -272,14 +266,92 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
         const target = vscode.Uri.file(path.join(path.dirname(file), 'overflow.md'));
         const moved = [];
         for (let l = from; l <= to; l++) moved.push(doc.lineAt(l).text);
-        const fix = new vscode.CodeAction(t('Move lines {0}-{1} into the topic file overflow.md', from + 1, to + 1), vscode.CodeActionKind.QuickFix);
+        const fix = new vscode.CodeAction(t('Move lines {0}-{1} into the topic file overflow.md (preview)', from + 1, to + 1), vscode.CodeActionKind.QuickFix);
         fix.edit = new vscode.WorkspaceEdit();
-        fix.edit.createFile(target, { ignoreIfExists: true });
-        fix.edit.insert(target, new vscode.Position(0, 0), `${moved.join('\n')}\n`);
-        fix.edit.replace(doc.uri, new vscode.Range(from, 0, to, doc.lineAt(to).text.length), t('- [More notes](overflow.md): entries moved out of the index to stay under the limits'));
+        // shown in the refactor preview first: the user sees both files before anything is written
+        const meta = { label: t('Move the lines past the MEMORY.md cut into a topic file'), needsConfirmation: true };
+        fix.edit.createFile(target, { ignoreIfExists: true }, meta);
+        fix.edit.insert(target, new vscode.Position(0, 0), `${moved.join('\n')}\n`, meta);
+        fix.edit.replace(doc.uri, new vscode.Range(from, 0, to, doc.lineAt(to).text.length), t('- [More notes](overflow.md): entries moved out of the index to stay under the limits'), meta);
         fix.diagnostics = related(/^memory-over-budget$/);
         out.push(fix);
       }
+    }
+    return out;
+  }
+
+  /** `globs:` → `paths:` as a list, a `paths:` string → a list, a leading `./` removed, a dead glob's folder corrected */
+  private frontmatterFixes(doc: vscode.TextDocument, range: vscode.Range, related: (rule: RegExp) => vscode.Diagnostic[]): vscode.CodeAction[] {
+    const { t } = this.host;
+    const out: vscode.CodeAction[] = [];
+    const scan = scanFrontmatter(doc.getText());
+    if (!scan || range.start.line > scan.endLine) return out;
+    const patterns = scan.patterns.map((p) => p.raw);
+    const hasPaths = scan.keys.some((k) => k.key === 'paths');
+    const globs = scan.keys.find((k) => k.key === 'globs');
+    const edit = (title: string, fn: (e: vscode.WorkspaceEdit) => void, diags: vscode.Diagnostic[] = [], preferred = false) => {
+      const fix = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+      fix.edit = new vscode.WorkspaceEdit();
+      fn(fix.edit);
+      if (diags.length) fix.diagnostics = diags;
+      fix.isPreferred = preferred;
+      out.push(fix);
+    };
+    const lineRange = (l: number) => new vscode.Range(l, 0, l, doc.lineAt(l).text.length);
+
+    // globs: → paths:, written as a list when it was a string
+    if (globs && !hasPaths) {
+      const line = doc.lineAt(globs.line).text;
+      edit(
+        t('Rename globs: to paths: (Claude Code reads only paths:)'),
+        (e) => (isScalarValue(line) && patterns.length ? e.replace(doc.uri, lineRange(globs.line), pathsListLine(line, patterns)) : e.replace(doc.uri, new vscode.Range(globs.line, 0, globs.line, 5), 'paths')),
+        related(/^frontmatter-key-ignored$/),
+        true,
+      );
+    }
+    const key = scan.patternKey === 'paths' ? scan.keys.find((k) => k.key === 'paths') : undefined;
+    if (!key) return out;
+    // a `paths:` string → a list (Claude Code splits the string at commas; the list keeps the same patterns)
+    const keyLine = doc.lineAt(key.line).text;
+    const endLine = range.end?.line ?? range.start.line;
+    if (isScalarValue(keyLine) && patterns.length && range.start.line <= key.line && endLine >= key.line)
+      edit(t('Write paths: as a YAML list'), (e) => e.replace(doc.uri, lineRange(key.line), pathsListLine(keyLine, patterns)));
+
+    const onRange = scan.patterns.filter((p) => p.line >= range.start.line && p.line <= endLine);
+    // a leading ./ never matches
+    const dotted = onRange.filter((p) => p.raw.startsWith('./'));
+    if (dotted.length)
+      edit(t('Remove the leading ./ (patterns are relative to the folder that holds .claude)'), (e) => {
+        for (const p of dotted) e.delete(doc.uri, new vscode.Range(p.line, p.start, p.line, p.start + (/^(\.\/)+/.exec(p.raw)![0].length)));
+      });
+
+    // a glob that matches nothing, when one existing folder is obviously meant
+    const a = this.host.analysisFor(doc.uri);
+    const folder = this.host.folderFor(doc.uri);
+    if (!a || !folder || !onRange.length) return out;
+    const base = patternBase(doc.uri.fsPath, a);
+    const ix = this.host.index.index(folder);
+    if (!ix) return out;
+    let dirs: Set<string> | undefined;
+    for (const p of onRange) {
+      if (p.raw.startsWith('./') || p.raw.startsWith('!')) continue;
+      const m = this.host.index.matches(folder, base, [p.raw], 1);
+      if (!m || m.total > 0) continue;
+      const prefix = literalPrefix(p.raw);
+      if (!prefix) continue;
+      if (!dirs) {
+        const rel = path.relative(ix.root, base).split(path.sep).join('/');
+        const files = ix.list().filter((f) => !rel || f.startsWith(`${rel}/`)).map((f) => (rel ? f.slice(rel.length + 1) : f));
+        dirs = foldersOf(files);
+      }
+      const near = nearestFolder(prefix, dirs);
+      if (!near) continue;
+      const at = p.raw.replace(/^\/+/, '').length === p.raw.length ? 0 : p.raw.length - p.raw.replace(/^\/+/, '').length;
+      edit(
+        t('Change {0} to {1} (the folder that exists)', prefix, near),
+        (e) => e.replace(doc.uri, new vscode.Range(p.line, p.start + at, p.line, p.start + at + prefix.length), near),
+        related(/^glob-matches-nothing$/),
+      );
     }
     return out;
   }

@@ -66,6 +66,11 @@ export class ReadRecorder implements FileAccess {
     return out;
   }
 
+  /** what a watcher should await: every path looked at, and every folder listed */
+  watchTargets(): { paths: string[]; listed: string[] } {
+    return { paths: [...this.paths], listed: [...this.dirs] };
+  }
+
   forget(): void {
     this.paths.clear();
     this.dirs.clear();

@@ -2,13 +2,14 @@
 // extension's own dist/ and media/ folders, and the typed protocol both ways (validated here too).
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { openablePaths, parseWebviewMessage, PROTOCOL_VERSION, type CommandId, type HostMessage, type ViewState } from '../../webview/protocol.js';
+import { openablePaths, parseWebviewMessage, PROTOCOL_VERSION, type CommandId, type HostMessage, type UiMemoryData, type ViewState } from '../../webview/protocol.js';
 
 export const VIEW_ID = 'claudeLayers.sidebar';
 
 export function webviewHtml(webview: Pick<vscode.Webview, 'cspSource' | 'asWebviewUri'>, extensionUri: vscode.Uri, nonce: string, title: string): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'sidebar.css'));
+  const codicons = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicons', 'codicon.css'));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
@@ -23,6 +24,7 @@ export function webviewHtml(webview: Pick<vscode.Webview, 'cspSource' | 'asWebvi
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${codicons.toString()}">
 <link rel="stylesheet" href="${style.toString()}">
 <title>${esc(title)}</title>
 </head>
@@ -37,6 +39,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   private view: vscode.WebviewView | undefined;
   private state: ViewState | undefined;
   private openable = new Set<string>();
+  private seq = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -45,6 +48,9 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       open(path: string, line?: number): void;
       command(id: CommandId): void;
       visible(): void;
+      /** the webview's UI memory, to keep (and the one kept, to send back on ready) */
+      saveMemory?(m: UiMemoryData): void;
+      loadMemory?(): UiMemoryData | undefined;
     },
     private readonly title: string,
   ) {}
@@ -61,7 +67,12 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       view.webview.onDidReceiveMessage((raw: unknown) => {
         const m = parseWebviewMessage(raw);
         if (!m) return;
-        if (m.type === 'ready') this.post();
+        if (m.type === 'ready') {
+          this.sent = undefined; // a new page: the whole state
+          const kept = this.handlers.loadMemory?.();
+          if (kept) void view.webview.postMessage({ type: 'memory', memory: kept } satisfies HostMessage);
+          this.post();
+        } else if (m.type === 'memory') this.handlers.saveMemory?.(m.memory);
         else if (m.type === 'open') {
           if (this.openable.has(m.path)) this.handlers.open(m.path, m.line);
         } else this.handlers.command(m.command);
@@ -71,6 +82,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       }),
       view.onDidDispose(() => {
         this.view = undefined;
+        this.sent = undefined;
       }),
     );
     this.handlers.visible();
@@ -84,16 +96,32 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
     return this.state;
   }
 
-  update(state: ViewState): void {
+  /** `eventAt`: when the editor switch this state answers reached the host */
+  update(state: ViewState, eventAt?: number): void {
     this.state = state;
     this.openable = openablePaths(state);
-    this.post();
+    this.post(eventAt);
   }
 
-  private post(): void {
+  /** what the webview has: the JSON of the header and gauges part, and of each section */
+  private sent: { rest: string; sections: Map<string, string>; order: string } | undefined;
+
+  private post(eventAt?: number): void {
     if (!this.view || !this.state) return;
-    const msg: HostMessage = { type: 'state', version: PROTOCOL_VERSION, state: this.state };
-    void this.view.webview.postMessage(msg);
+    const st = this.state;
+    const { sections, ...restState } = st;
+    const now = { rest: JSON.stringify(restState), sections: new Map(sections.map((s) => [s.id, JSON.stringify(s)])), order: sections.map((s) => s.id).join() };
+    const timing = { seq: ++this.seq, sentAt: Date.now(), ...(eventAt ? { eventAt } : {}) };
+    const prev = this.sent;
+    this.sent = now;
+    // only some sections changed (an editor switch): send those, the webview keeps the rest
+    if (prev && prev.rest === now.rest && prev.order === now.order) {
+      const changed = sections.filter((s) => prev.sections.get(s.id) !== now.sections.get(s.id));
+      if (!changed.length) return;
+      void this.view.webview.postMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: changed, ...timing } satisfies HostMessage);
+      return;
+    }
+    void this.view.webview.postMessage({ type: 'state', version: PROTOCOL_VERSION, state: st, ...timing } satisfies HostMessage);
   }
 
   dispose(): void {

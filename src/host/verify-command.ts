@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { SettingSource } from '../engine/index.js';
 import {
-  lastSessionReport, NotRunnable, planVerify, renderLastSession, renderPlan, renderVerify, runVerify, sideDocument, type VerifyOptions, type VerifyResult,
+  lastSessionReport, planVerify, renderLastSession, renderPlan, renderVerify, runVerify, sideDocument, type VerifyOptions, type VerifyResult,
 } from '../ground-truth/index.js';
 
 export const VERIFY_SCHEME = 'claude-layers-verify';
@@ -77,11 +77,29 @@ export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: (
     await vscode.window.showTextDocument(doc, { preview: false });
   };
 
+  /** why verify cannot start, in the extension's words, with the actions that fix it */
+  const notRunnable = async (e: unknown) => {
+    const msg = e instanceof Error ? e.message : String(e);
+    const locate = t('Locate claude…');
+    const settings = t('Open Settings');
+    const showLog = t('Show Log');
+    let text: string;
+    if (/not found on PATH/.test(msg)) text = t('Claude Context Layers: claude is not on PATH and claudeLayers.claudePath is not set.');
+    else if (/must be absolute|not an executable/.test(msg)) text = t('Claude Context Layers: claudeLayers.claudePath is not an executable file.');
+    else text = t('Claude Context Layers: verify cannot start: {0}', msg);
+    const pick = await vscode.window.showErrorMessage(text, locate, settings, showLog);
+    if (pick === locate) await vscode.commands.executeCommand('claudeLayers.setClaudePath');
+    else if (pick === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'claudeLayers.claudePath');
+    else if (pick === showLog) await vscode.commands.executeCommand('claudeLayers.showLog');
+  };
+
   const showResult = async (r: VerifyResult) => {
     const details = renderVerify(r);
     if (r.verdict === 'error') {
-      const pick = await vscode.window.showErrorMessage(t('Claude Context Layers: could not verify: {0}', r.summary), t('Show Details'));
-      if (pick) await openDoc('verify-report.txt', details);
+      const settings = t('Open Settings');
+      const pick = await vscode.window.showErrorMessage(t('Claude Context Layers: could not verify: {0}', r.summary), t('Show Details'), settings);
+      if (pick === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'claudeLayers');
+      else if (pick) await openDoc('verify-report.txt', details);
       return;
     }
     const verdict = r.verdict === 'match' ? t('MATCH') : t('MISMATCH');
@@ -120,7 +138,7 @@ export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: (
         try {
           plan = await planVerify(o);
         } catch (e) {
-          void vscode.window.showErrorMessage(t('Claude Context Layers: {0}', e instanceof NotRunnable || e instanceof Error ? e.message : String(e)));
+          void notRunnable(e);
           return;
         }
         if (plan.blockers.length) {

@@ -1,38 +1,25 @@
 // Live updates. Inside the workspace, VS Code's own file watcher; outside it (~/.claude, the memory
-// folder, /etc/claude-code, folders above the launch directory, add-dirs), chokidar on exactly the
-// folders the engine looked into (each non-recursively; a folder that does not exist yet is watched
-// through its nearest existing parent). Every event goes to the AnalysisService, which decides
+// folder, /etc/claude-code, folders above the launch directory, add-dirs), exactly the paths the
+// engine looked at (exact-watch.ts: one fs.watch per folder that holds them, events filtered by
+// name, never a re-listing of /tmp or /etc). Every event goes to the AnalysisService, which decides
 // whether the change can matter.
-import type { FSWatcher } from 'chokidar';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AnalysisService } from './analysis-service.js';
 import { isInside } from '../engine/environment.js';
+import { ExactWatcher, nodeExists, planWatches } from './exact-watch.js';
 import type { WorkspaceIndex } from './workspace-index.js';
-
-function nearestExisting(dir: string): string | undefined {
-  for (let d = dir; ; d = path.dirname(d)) {
-    try {
-      if (fs.statSync(d).isDirectory()) return d;
-    } catch {
-      /* go up */
-    }
-    if (path.dirname(d) === d) return undefined;
-  }
-}
 
 export class Watchers implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly workspaceWatchers = new Map<string, vscode.Disposable>();
-  private external: FSWatcher | undefined;
-  private readonly externalDirs = new Set<string>();
+  private readonly external: ExactWatcher;
 
   constructor(
     private readonly service: AnalysisService,
     private readonly index: WorkspaceIndex,
     private readonly log: (msg: string) => void,
   ) {
+    this.external = new ExactWatcher((paths) => this.service.pathsChanged(paths), log);
     this.syncWorkspace();
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.syncWorkspace()));
   }
@@ -61,34 +48,16 @@ export class Watchers implements vscode.Disposable {
     return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && isInside(p, f.uri.fsPath));
   }
 
-  /** watch the folders outside the workspace that the engine has read (after each analysis) */
+  /** watch the paths outside the workspace that the engine has looked at (after each analysis) */
   syncExternal(): void {
-    const want = new Set<string>();
-    for (const d of this.service.fs.watchedFolders()) {
-      if (this.insideWorkspace(d)) continue;
-      const e = nearestExisting(d);
-      if (e && !this.insideWorkspace(e)) want.add(e);
-    }
-    const add = [...want].filter((d) => !this.externalDirs.has(d));
-    const remove = [...this.externalDirs].filter((d) => !want.has(d));
-    if (!add.length && !remove.length) return;
-    if (!this.external) {
-      // chokidar is loaded when something outside the workspace needs watching
-      const { watch } = require('chokidar') as typeof import('chokidar');
-      this.external = watch([], { depth: 0, ignoreInitial: true, persistent: true, followSymlinks: true });
-      this.external.on('all', (_event, p) => this.service.pathsChanged([path.resolve(p)]));
-      this.external.on('error', (err) => this.log(`watcher: ${err instanceof Error ? err.message : String(err)}`));
-    }
-    if (remove.length) void this.external.unwatch(remove);
-    if (add.length) this.external.add(add);
-    for (const d of remove) this.externalDirs.delete(d);
-    for (const d of add) this.externalDirs.add(d);
-    this.log(`watching outside the workspace: ${[...this.externalDirs].sort().join(', ')}`);
+    const { paths, listed } = this.service.fs.watchTargets();
+    const plan = planWatches(paths, listed, nodeExists, (p) => this.insideWorkspace(p));
+    if (this.external.apply(plan)) this.log(`watching outside the workspace: ${this.external.describe()}`);
   }
 
   dispose(): void {
     for (const d of this.workspaceWatchers.values()) d.dispose();
     for (const d of this.disposables) d.dispose();
-    void this.external?.close();
+    this.external.close();
   }
 }

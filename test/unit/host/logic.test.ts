@@ -15,7 +15,7 @@ import { globReport } from '../../../src/host/glob-report.js';
 import { includeLinks } from '../../../src/host/include-links.js';
 import { memoryFigures } from '../../../src/host/memory-view.js';
 import { bytesPerToken, contextWindow, versionAtLeast } from '../../../src/host/model-info.js';
-import { present } from '../../../src/host/present.js';
+import { present, statusFigures } from '../../../src/host/present.js';
 import { reportText } from '../../../src/host/report.js';
 import { parseVersion, findOnPath } from '../../../src/host/version-detect.js';
 import { isViewState } from '../../../webview/protocol.js';
@@ -49,19 +49,29 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
     const s = input(a, { activeFile: t.p('repo/src/api/client.ts'), nestedFiles: [t.p('repo/pkg/CLAUDE.md'), t.p('repo/pkg/.claude/rules/pkgrule.md')] });
     assert.ok(isViewState(s), 'the state passes the protocol validation');
     const sec = Object.fromEntries(s.sections.map((x) => [x.id, x]));
-    const fileRows = sec.startup!.rows.filter((r) => r.id !== 'startup/skills');
+    const fileRows = sec.startup!.rows.filter((r) => r.id !== 'startup/skills' && r.id !== 'startup/framing');
     assert.deepEqual(fileRows.map((r) => r.label), ['CLAUDE.md', 'docs/testing.md', '.claude/rules/style.md']);
     const root = sec.startup!.rows[0]!;
     assert.equal(root.description, 'Project · CLAUDE.md of the launch directory · Use pnpm, never npm.');
     assert.match(root.badge!, /^\d+ chars$/);
     assert.match(root.detail!, /\d+ chars · 6 lines · ≈\d+ tokens/);
-    assert.match(sec.startup!.summary!, /^3 files · [\d,]+ chars · ≈[\d,]+ tokens \(3 chars\/token\)$/);
+    assert.match(sec.startup!.summary!, /^3 files · [\d,]+ chars · ≈[\d,]+ tokens$/);
+    // one definition of each number: the section's total is the sum of its rows, framing and skills included
+    const num = (x: string | undefined) => Number((x ?? '').replace(/[^\d]/g, '') || 0);
+    const sumRows = (rows: { badge?: string }[]) => rows.reduce((n, r) => n + num(r.badge), 0);
+    assert.equal(sumRows(sec.startup!.rows), num(/· ([\d,]+) chars/.exec(sec.startup!.summary!)![1]), 'startup summary = Σ rows');
+    assert.ok(sec.startup!.rows.some((r) => r.id === 'startup/framing'), "Claude Code's framing is a row of its own");
+    const gStart = s.gauges.find((g) => g.id === 'startup')!;
+    assert.equal(num(/\(([\d,]+) chars\)/.exec(gStart.text)![1]), sumRows(sec.startup!.rows), 'the startup gauge counts the same chars');
+    assert.ok(gStart.counts, 'the gauge says what it counts');
+    assert.ok(sec.startup!.help && sec.active!.help && sec.elsewhere!.help && sec.notLoaded!.help && sec.session!.help, 'every section has a ? text');
     assert.equal(sec.startup!.rows[1]!.description, 'Project · @-included by CLAUDE.md · Run pnpm test.');
 
     const act = sec.active!;
     assert.equal(act.title, 'When client.ts is read (lazy)');
-    assert.match(act.headline!, /^Reading client\.ts injects 1 file, [\d,]+ chars$/);
-    assert.deepEqual(act.rows.map((r) => [r.label, r.description]), [['.claude/rules/api.md', 'rule api.md: paths src/api/** matched']]);
+    assert.match(act.headline!, /^Reading client\.ts injects 1 file, [\d,]+ chars, ≈[\d,]+ tokens$/);
+    assert.deepEqual(act.rows.map((r) => [r.label, r.description]), [['.claude/rules/api.md', 'rule api.md: paths src/api/** matched'], ["Claude Code's framing", 'reminder tags around each file']]);
+    assert.equal(sumRows(act.rows), num(/, ([\d,]+) chars/.exec(act.headline!)![1]), 'lazy headline = Σ rows');
     assert.equal(act.summary, 'Edit, Write, Bash inject the same (Claude Code 2.1.328)');
 
     const groups = sec.elsewhere!.rows;
@@ -91,6 +101,23 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
       ['3. Read pkg/a.ts', '+1 file'],
     ]);
     assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
+
+    // truthful version notes: why nothing was detected, and the action that fixes it
+    const notFound = input(a, { version: { source: 'newest', why: 'not-found' } }).header;
+    assert.equal(notFound.versionNote, 'newest known profile: claude is not on PATH and claudeLayers.claudePath is not set');
+    assert.equal(notFound.versionAction?.command, 'setClaudePath');
+    const untrusted = input(a, { version: { source: 'newest', why: 'untrusted' } }).header;
+    assert.match(untrusted.versionNote!, /not trusted/);
+    assert.equal(untrusted.versionAction, undefined, 'nothing to set: trust is the way');
+    assert.match(input(a, { version: { source: 'newest', why: 'failed', executable: '/x/claude', error: 'EACCES' } }).header.versionNote!, /\/x\/claude --version failed: EACCES/);
+
+    // the status bar: the same figures as the sidebar (a Read's files, the Startup total's tokens)
+    const st = statusFigures({ analysis: a, activeFile: t.p('repo/src/api/client.ts'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' });
+    const startupTok = /≈([\d,]+) tokens/.exec(sec.startup!.summary!)![1]!;
+    assert.match(st.text, /^\$\(layers\) \+1 file · [\d.]+K? tok$/);
+    assert.ok(st.tooltip.startsWith(act.headline!), st.tooltip);
+    assert.ok(st.tooltip.includes(`startup ≈${startupTok} of 1,000,000 tokens`), st.tooltip);
+    assert.match(statusFigures({ analysis: a, activeFile: t.p('repo/CLAUDE.md'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' }).text, /^\$\(layers\) eager · /);
   } finally {
     t.cleanup();
   }
@@ -139,14 +166,14 @@ test('CodeLens texts: MEMORY.md figures and cut, eager and lazy instruction file
     fs.writeFileSync(path.join(dir, 'MEMORY.md'), raw);
     const a = analyze(opts);
     const lens = (p: string, text = fs.readFileSync(p, 'utf8')) => fileLenses(a, p, text, 'claude-opus-5-5', englishT, 'en');
-    assert.deepEqual(lens(path.join(dir, 'MEMORY.md')), [{ line: 0, title: `190/200 lines · ${(a.memory.index!.units).toLocaleString('en-US')}/25,000 units · loaded in full` }]);
+    assert.deepEqual(lens(path.join(dir, 'MEMORY.md')), [{ line: 0, title: `190/200 lines · ${(a.memory.index!.units).toLocaleString('en-US')}/25,000 chars · loaded in full` }]);
     fs.writeFileSync(path.join(dir, 'MEMORY.md'), `${raw}${Array.from({ length: 20 }, (_, i) => `- more ${i}`).join('\n')}\n`);
     const b = analyze(opts);
     const overLens = fileLenses(b, path.join(dir, 'MEMORY.md'), '', 'claude-opus-5-5', englishT, 'en');
-    assert.deepEqual(overLens.map((l) => l.title.replace(/[\d,]+\/25,000/, 'U')), ['210/200 lines · U units · cut at line 204', 'lines 204-213 are not loaded']);
+    assert.deepEqual(overLens.map((l) => l.title.replace(/[\d,]+\/25,000/, 'U')), ['210/200 lines · U chars · cut at line 204', 'lines 204-213 are not loaded']);
     assert.deepEqual(overLens.map((l) => l.line), [0, 203]);
     fs.writeFileSync(t.p('repo/notes/MEMORY.md'.replace('notes/', '')), '- a\n- b\n');
-    assert.match(fileLenses(b, t.p('repo/MEMORY.md'), '', 'm', englishT, 'en')[0]!.title, /^2\/200 lines · 7\/25,000 units · not this project's memory index/);
+    assert.match(fileLenses(b, t.p('repo/MEMORY.md'), '', 'm', englishT, 'en')[0]!.title, /^2\/200 lines · 7\/25,000 chars · not this project's memory index/);
 
     assert.match(lens(t.p('repo/CLAUDE.md'))[0]!.title, /^eager · [\d,]+ chars · ≈[\d,]+ tokens$/);
     assert.match(lens(t.p('repo/docs/testing.md'))[0]!.title, /^eager · [\d,]+ chars · ≈[\d,]+ tokens · @-included by CLAUDE\.md$/);

@@ -15,6 +15,9 @@ import { SidebarProvider, webviewHtml } from '../../../src/host/sidebar.js';
 import { PROTOCOL_VERSION, type ViewState } from '../../../webview/protocol.js';
 import { makeTree } from '../../helpers/fixture.js';
 import { WorkspaceIndex } from '../../../src/host/workspace-index.js';
+import YAML from 'yaml';
+import { foldersOf, literalPrefix, nearestFolder } from '../../../src/host/quick-fix-edits.js';
+import { inlineCosts } from '../../../src/host/decorations.js';
 import { DiagnosticCollection, state, textDocument, Uri, type WorkspaceEdit } from './vscode-fake.js';
 
 function host(a?: ReturnType<typeof analyze>): HostContext {
@@ -53,7 +56,33 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
   const [fix] = qf.provideCodeActions(rule as never, { start: { line: 1 } } as never);
   assert.match(fix!.title, /Rename globs: to paths:/);
   const e = (fix!.edit as unknown as WorkspaceEdit).edits[0]!;
-  assert.equal(e.kind === 'replace' && e.text, 'paths');
+  // a string becomes a list: VS Code's own validator wants an array, and Claude Code reads the same patterns
+  assert.equal(e.kind === 'replace' && e.text, 'paths: ["src/**"]');
+  const applied = (doc: string, edit: WorkspaceEdit) => {
+    const lines = doc.split('\n');
+    for (const x of [...edit.edits].reverse()) {
+      if (x.kind !== 'replace') continue;
+      const l = lines[x.range.start.line]!;
+      lines[x.range.start.line] = l.slice(0, x.range.start.character) + x.text + l.slice(x.range.end.character);
+    }
+    return lines.join('\n');
+  };
+  const fm = (doc: string) => YAML.parse(doc.split('---')[1]!) as Record<string, unknown>;
+  const two = textDocument('/r/.claude/rules/y.md', '---\nglobs: "src/**/*.ts, {a,b}/*.md"\n---\nbody');
+  const [fix2] = qf.provideCodeActions(two as never, { start: { line: 1 } } as never);
+  assert.deepEqual(fm(applied(two.getText(), fix2!.edit as unknown as WorkspaceEdit)), { paths: ['src/**/*.ts', '{a,b}/*.md'] });
+  const listed = textDocument('/r/.claude/rules/z.md', '---\nglobs:\n  - src/**\n---\nbody');
+  const [fix3] = qf.provideCodeActions(listed as never, { start: { line: 1 } } as never);
+  assert.deepEqual(fm(applied(listed.getText(), fix3!.edit as unknown as WorkspaceEdit)), { paths: ['src/**'] }, 'a list stays a list');
+
+  // paths: as a string → a list; a leading ./ removed
+  const str = textDocument('/r/.claude/rules/s.md', '---\npaths: ./src/**, docs/*.md\n---\nbody');
+  const fixes = qf.provideCodeActions(str as never, { start: { line: 1 }, end: { line: 1 } } as never);
+  assert.deepEqual(fixes.map((f) => f.title), ['Write paths: as a YAML list', 'Remove the leading ./ (patterns are relative to the folder that holds .claude)']);
+  assert.deepEqual(fm(applied(str.getText(), fixes[0]!.edit as unknown as WorkspaceEdit)), { paths: ['./src/**', 'docs/*.md'] });
+  assert.equal(applied(str.getText(), fixes[1]!.edit as unknown as WorkspaceEdit).split('\n')[1], 'paths: src/**, docs/*.md');
+  const flow = textDocument('/r/.claude/rules/f.md', '---\npaths: ["src/**"]\n---\nbody');
+  assert.deepEqual(qf.provideCodeActions(flow as never, { start: { line: 1 } } as never), [], 'a list needs no fix');
 
   const lower = textDocument('/r/pkg/claude.md', 'x');
   const [ren] = qf.provideCodeActions(lower as never, { start: { line: 0 } } as never);
@@ -73,12 +102,28 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
     const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
     const mem = textDocument(path.join(memDir, 'MEMORY.md'), raw);
     const [move] = new QuickFixProvider(host(a)).provideCodeActions(mem as never, { start: { line: 0 } } as never);
-    assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md/);
+    assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md \(preview\)/);
     const edits = (move!.edit as unknown as WorkspaceEdit).edits;
     assert.deepEqual(edits.map((x) => x.kind), ['create', 'insert', 'replace']);
+    assert.ok((move!.edit as unknown as WorkspaceEdit).meta.every((m) => m?.needsConfirmation === true), 'a preview edit the user confirms');
   } finally {
     t.cleanup();
   }
+});
+
+test('the folder a dead glob meant: only when one existing folder obviously fits', () => {
+  assert.equal(literalPrefix('lib/legacy/**'), 'lib/legacy');
+  assert.equal(literalPrefix('src/**/*.ts'), 'src');
+  assert.equal(literalPrefix('**/*.ts'), '');
+  assert.equal(literalPrefix('docs'), 'docs');
+  assert.equal(literalPrefix('README.md'), '');
+  const dirs = foldersOf(['src/lib/legacy/a.ts', 'src/api/client.ts', 'Docs/x.md', 'a/web/x', 'b/web/y']);
+  assert.ok(dirs.has('src/lib/legacy') && dirs.has('src/lib') && dirs.has('src'));
+  assert.equal(nearestFolder('lib/legacy', dirs), 'src/lib/legacy', 'the only folder ending with the prefix');
+  assert.equal(nearestFolder('docs', dirs), 'Docs', 'the same path in another case');
+  assert.equal(nearestFolder('web', dirs), undefined, 'two folders named web: not obvious');
+  assert.equal(nearestFolder('src/api', dirs), undefined, 'exists: nothing to fix');
+  assert.equal(nearestFolder('nowhere/else', dirs), undefined);
 });
 
 test('webview HTML: strict CSP with a nonce, no inline script, resources from the extension only', () => {
@@ -125,7 +170,9 @@ test('the sidebar validates messages and opens only paths it listed', () => {
     sections: [{ id: 'startup', title: 's', open: true, rows: [{ id: '1', label: 'CLAUDE.md', aria: 'a', path: '/r/CLAUDE.md' }] }],
   };
   sidebar.update(st);
-  assert.deepEqual(posted.at(-1), { type: 'state', version: PROTOCOL_VERSION, state: st });
+  const sent = posted.at(-1) as { sentAt?: number };
+  assert.ok(typeof sent.sentAt === 'number' && sent.sentAt <= Date.now(), 'the time it was sent (the e2e measures the latency with it)');
+  assert.deepEqual({ ...sent, sentAt: 0 }, { type: 'state', version: PROTOCOL_VERSION, state: st, seq: 1, sentAt: 0 });
   onMessage({ type: 'open', path: '/etc/passwd' });
   onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 0 });
   onMessage({ type: 'open', path: '/r/CLAUDE.md', line: 3 });
@@ -134,6 +181,19 @@ test('the sidebar validates messages and opens only paths it listed', () => {
   onMessage('not an object');
   assert.deepEqual(opened, ['/r/CLAUDE.md']);
   assert.deepEqual(commands, ['refresh']);
+
+  // an editor switch changes a section: only that section travels; a new page gets everything
+  const st2: ViewState = { ...st, sections: [{ ...st.sections[0]!, title: 's2' }] };
+  sidebar.update(st2, 123);
+  const patch = posted.at(-1) as { type: string; sections: unknown[]; eventAt?: number };
+  assert.equal(patch.type, 'sections');
+  assert.deepEqual(patch.sections, st2.sections);
+  assert.equal(patch.eventAt, 123);
+  const n = posted.length;
+  sidebar.update(st2);
+  assert.equal(posted.length, n, 'nothing changed: nothing sent');
+  onMessage({ type: 'ready' });
+  assert.equal((posted.at(-1) as { type: string }).type, 'state');
 });
 
 test('claudePath comes from user settings only, never from the workspace', () => {
@@ -193,10 +253,35 @@ test('glob hover, @import links and frontmatter completion through the providers
 test('claude --version runs only in a trusted workspace, without a shell', async () => {
   const t = makeTree({ 'bin/claude': { mode: 0o755, content: '#!/bin/sh\necho "2.1.328 (Claude Code)"\n' } });
   try {
-    assert.deepEqual(await detectVersion(false, t.p('bin/claude')), { error: 'workspace not trusted: nothing is run' });
+    assert.deepEqual(await detectVersion(false, t.p('bin/claude')), { error: 'workspace not trusted: nothing is run', reason: 'untrusted' });
     assert.deepEqual(await detectVersion(true, t.p('bin/claude')), { version: '2.1.328', executable: t.p('bin/claude') });
     assert.match((await detectVersion(true, 'relative/claude')).error!, /absolute/);
     assert.equal(findOnPath('claude', `relative:${t.p('bin')}`), t.p('bin/claude'));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('inline costs: an eager @import, a rule whose paths: match a file, a rule that never loads', () => {
+  const t = makeTree({
+    'repo/.git/HEAD': 'ref: refs/heads/main\n',
+    'repo/CLAUDE.md': '# Demo\n\n@docs/testing.md\n',
+    'repo/docs/testing.md': 'Run pnpm test.\n',
+    'repo/.claude/rules/api.md': '---\npaths: ["src/api/**"]\n---\nAPI RULE body\n',
+    'repo/.claude/rules/dead.md': '---\npaths: ["lib/**"]\n---\nDEAD\n',
+    'repo/src/api/client.ts': 'x',
+  });
+  try {
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.328' });
+    const h = { modelFor: () => 'claude-opus-5-5', t: englishT, locale: 'en', matchOne: (_b: string, p: readonly string[]) => (p[0]!.startsWith('src/api') ? t.p('repo/src/api/client.ts') : undefined) };
+    const imp = inlineCosts(a, t.p('repo/CLAUDE.md'), fs.readFileSync(t.p('repo/CLAUDE.md'), 'utf8'), h);
+    const entry = a.startup.find((e) => e.path === t.p('repo/docs/testing.md'))!;
+    assert.deepEqual(imp.map((c) => [c.line, c.text]), [[2, `${entry.text.length} chars · ≈${Math.ceil(entry.text.length / 3)} tokens · eager`]], 'the same chars as the sidebar row');
+    const rule = inlineCosts(a, t.p('repo/.claude/rules/api.md'), fs.readFileSync(t.p('repo/.claude/rules/api.md'), 'utf8'), h);
+    const inj = a.lazyFor(t.p('repo/src/api/client.ts'), 'Read')[0]!;
+    assert.deepEqual(rule.map((c) => [c.line, c.text]), [[1, `${inj.text.length} chars · ≈${Math.ceil(inj.text.length / 3)} tokens · on a matching Read`]]);
+    const dead = inlineCosts(a, t.p('repo/.claude/rules/dead.md'), fs.readFileSync(t.p('repo/.claude/rules/dead.md'), 'utf8'), h);
+    assert.deepEqual(dead.map((c) => c.text), ['no file matches: never loads']);
   } finally {
     t.cleanup();
   }

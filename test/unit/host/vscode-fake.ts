@@ -103,17 +103,26 @@ type Edit = { kind: 'replace'; uri: Uri; range: Range; text: string } | { kind: 
 
 export class WorkspaceEdit {
   readonly edits: Edit[] = [];
-  replace(uri: Uri, range: Range, text: string): void {
+  /** metadata (needsConfirmation: shown in the refactor preview first) of each edit, by index */
+  readonly meta: ({ needsConfirmation?: boolean } | undefined)[] = [];
+  replace(uri: Uri, range: Range, text: string, meta?: { needsConfirmation?: boolean }): void {
     this.edits.push({ kind: 'replace', uri, range, text });
+    this.meta.push(meta);
   }
-  insert(uri: Uri, pos: Position, text: string): void {
+  insert(uri: Uri, pos: Position, text: string, meta?: { needsConfirmation?: boolean }): void {
     this.edits.push({ kind: 'insert', uri, pos, text });
+    this.meta.push(meta);
+  }
+  delete(uri: Uri, range: Range): void {
+    this.edits.push({ kind: 'replace', uri, range, text: '' });
+    this.meta.push(undefined);
   }
   renameFile(from: Uri, to: Uri): void {
     this.edits.push({ kind: 'rename', from, to });
   }
-  createFile(uri: Uri): void {
+  createFile(uri: Uri, _options?: unknown, meta?: { needsConfirmation?: boolean }): void {
     this.edits.push({ kind: 'create', uri });
+    this.meta.push(meta);
   }
 }
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Window } from 'happy-dom';
-import { createRenderer } from '../../../webview/render.js';
+import { createRenderer, splitLabel, type UiMemory } from '../../../webview/render.js';
 import { isViewState, openablePaths, parseHostMessage, parseWebviewMessage, PROTOCOL_VERSION, type ViewState, type WebviewMessage } from '../../../webview/protocol.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>.md';
@@ -13,12 +13,14 @@ function state(): ViewState {
   return {
     header: { version: 'Claude Code 2.1.328', model: 'claude-opus-5-5', launchDir: '/w', versionNote: 'from the setting', change: { command: 'configure', label: 'Change…' } },
     gaugesTitle: 'Gauges',
-    gauges: [{ id: 'memory-lines', label: 'MEMORY.md lines', value: 210, max: 200, text: '210/200', note: 'lines 205-214 are not loaded', level: 'over', aria: 'MEMORY.md: 210 of 200 lines', path: '/m/MEMORY.md', line: 205 }],
+    helpLabel: 'About {0}',
+    gauges: [{ id: 'memory-lines', label: 'MEMORY.md lines', value: 210, max: 200, text: '210/200', note: 'lines 205-214 are not loaded', counts: 'lines of the file; the row counts what is sent', level: 'over', aria: 'MEMORY.md: 210 of 200 lines', path: '/m/MEMORY.md', line: 205 }],
     sections: [
       {
         id: 'startup',
         title: 'Startup (eager)',
         summary: '2 files',
+        help: 'What loads at startup.',
         open: true,
         rows: [
           { id: 's/0', label: 'CLAUDE.md', description: 'Project · launch directory', badge: '276 chars', aria: 'CLAUDE.md, eager', path: '/w/CLAUDE.md' },
@@ -52,36 +54,68 @@ function setup() {
 test('file names and contents are drawn as text, never as markup', () => {
   const { root } = setup();
   assert.equal(root.querySelectorAll('img, script, b, i').length, 0);
-  const item = root.querySelectorAll('[data-section="startup"] vscode-tree-item')[1]!;
+  const item = root.querySelectorAll('[data-section="startup"] [role="treeitem"]')[1]!;
   assert.equal(item.querySelector('.row-label')!.textContent, `.claude/rules/${HOSTILE}`);
+  assert.equal(item.querySelector('.label-name')!.textContent, HOSTILE);
+  assert.equal(item.querySelector('.label-dir')!.textContent, '.claude/rules/');
   assert.equal(item.querySelector('.row-description')!.textContent, 'Project · <script>alert("xss")</script>');
   assert.equal(item.getAttribute('aria-label'), `${HOSTILE} <b>x</b>`);
-  assert.equal(item.getAttribute('title'), '<i>tip</i>');
-  assert.equal(item.querySelector('.sev')!.textContent, '⚠');
-  assert.equal(item.querySelector('.sev')!.getAttribute('slot'), 'icon-leaf');
+  assert.equal(item.querySelector('.row')!.getAttribute('title'), '<i>tip</i>');
+  const sev = item.querySelector('.sev')!;
+  assert.ok(sev.classList.contains('codicon-warning') && sev.getAttribute('aria-hidden') === 'true', 'a codicon, not a character');
+  assert.equal(sev.textContent, '');
+});
+
+test('splitLabel keeps the last segment whole (middle ellipsis cuts only the folder)', () => {
+  assert.deepEqual(splitLabel('.claude/rules/api.md'), ['.claude/rules/', 'api.md']);
+  assert.deepEqual(splitLabel('packages/web/'), ['packages/', 'web/']);
+  assert.deepEqual(splitLabel('MEMORY.md (auto-memory)'), ['', 'MEMORY.md (auto-memory)']);
+  assert.deepEqual(splitLabel('1. Read src/api/client.ts'), ['1. Read src/api/', 'client.ts']);
+  assert.deepEqual(splitLabel('/etc'), ['', '/etc']);
 });
 
 test('structure: sections in order with gauges before the session, headline, empty text, branches', () => {
   const { root } = setup();
-  assert.deepEqual([...root.querySelectorAll('vscode-collapsible')].map((c) => c.getAttribute('data-section')), ['startup', 'active', 'elsewhere', 'notLoaded', 'gauges', 'session']);
+  assert.deepEqual([...root.querySelectorAll('section.section')].map((c) => c.getAttribute('data-section')), ['startup', 'active', 'elsewhere', 'notLoaded', 'gauges', 'session']);
   assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading client.ts injects 1 file, 249 chars');
   assert.equal(root.querySelector('[data-section="notLoaded"] .empty')!.textContent, 'Nothing dropped.');
-  assert.equal(root.querySelector('[data-section="startup"]')!.getAttribute('heading'), 'Startup (eager)');
-  assert.equal(root.querySelector('[data-section="notLoaded"]')!.hasAttribute('open'), false);
+  assert.equal(root.querySelector('[data-section="startup"] .section-title')!.textContent, 'Startup (eager)');
+  assert.equal(root.querySelector('[data-section="notLoaded"] .section-body')!.hasAttribute('hidden'), true);
   const branch = root.querySelector('[data-id="e/g"]')!;
-  assert.equal(branch.querySelector('[data-id="e/g/0"]')!.getAttribute('slot'), 'children');
+  assert.equal(branch.getAttribute('aria-expanded'), 'false');
+  assert.equal(branch.querySelector(':scope > [role="group"]')!.hasAttribute('hidden'), true);
+  assert.equal(branch.querySelector('[data-id="e/g/0"]')!.getAttribute('aria-level'), '2');
   const gauge = root.querySelector('[data-id="gauge/memory-lines"]')!;
   assert.equal(gauge.getAttribute('role'), 'meter');
   assert.equal(gauge.getAttribute('aria-valuenow'), '200');
   assert.equal(gauge.getAttribute('aria-valuemax'), '200');
   assert.equal(gauge.getAttribute('aria-label'), 'MEMORY.md: 210 of 200 lines');
+  assert.equal(gauge.querySelector('.gauge-counts')!.textContent, 'lines of the file; the row counts what is sent');
   assert.equal((gauge.querySelector('.fill') as unknown as HTMLElement).style.width, '100.00%');
   assert.equal(root.querySelector('header .version')!.textContent, 'Claude Code 2.1.328');
 });
 
+test('accessibility: headers are buttons with aria-expanded and a name that reads well; leaves have no group', () => {
+  const { root } = setup();
+  const toggles = [...root.querySelectorAll('.section-head > h2 > button.section-toggle')];
+  assert.equal(toggles.length, 6);
+  const startup = root.querySelector('[data-section="startup"] .section-toggle')!;
+  assert.equal(startup.getAttribute('aria-expanded'), 'true');
+  assert.equal(startup.getAttribute('aria-label'), 'Startup (eager), 2 files');
+  assert.equal(root.querySelector(`#${startup.getAttribute('aria-controls')}`)!.getAttribute('role'), 'region');
+  for (const leaf of root.querySelectorAll('[role="treeitem"]:not([aria-expanded])')) assert.equal(leaf.querySelector('[role="group"]'), null, 'a leaf has no group');
+  for (const ch of root.querySelectorAll('.codicon')) assert.equal(ch.getAttribute('aria-hidden'), 'true');
+  const help = root.querySelector('[data-section="startup"] .help-toggle')!;
+  assert.equal(help.closest('h2'), null, 'the ? is beside the heading, not in its name');
+  assert.equal(help.getAttribute('aria-label'), 'About Startup (eager)');
+  assert.equal(help.getAttribute('aria-expanded'), 'false');
+  // each tree is one tab stop
+  for (const tree of root.querySelectorAll('[role="tree"]')) assert.equal(tree.querySelectorAll('[tabindex="0"]').length, 1);
+});
+
 test('click and Enter open a row at its line; gauges open too; buttons send their command once', () => {
   const { window, root, posted } = setup();
-  const row = root.querySelector('[data-id="a/0"]')!;
+  const row = root.querySelector('[data-id="a/0"] .row-label')!;
   row.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
   assert.deepEqual(posted.at(-1), { type: 'open', path: '/w/.claude/rules/api.md', line: 2 });
   root.querySelector('[data-id="s/0"]')!.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
@@ -89,8 +123,9 @@ test('click and Enter open a row at its line; gauges open too; buttons send thei
   root.querySelector('[data-id="gauge/memory-lines"]')!.dispatchEvent(new window.KeyboardEvent('keydown', { key: ' ', bubbles: true }));
   assert.deepEqual(posted.at(-1), { type: 'open', path: '/m/MEMORY.md', line: 205 });
   const n = posted.length;
-  root.querySelector('[data-id="e/g"]')!.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
+  root.querySelector('[data-id="e/g"] .row')!.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
   assert.equal(posted.length, n, 'a group without a file opens nothing');
+  assert.equal(root.querySelector('[data-id="e/g"]')!.getAttribute('aria-expanded'), 'true', 'a click on a group toggles it');
   const add = root.querySelector('vscode-button[data-command="sessionAddActive"]')!;
   add.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
   assert.equal(posted.length, n, 'Enter on a button is left to the button, which clicks');
@@ -100,17 +135,86 @@ test('click and Enter open a row at its line; gauges open too; buttons send thei
   assert.deepEqual(posted.at(-1), { type: 'command', command: 'configure' });
 });
 
-test('the open state the user chose survives the next update; focus returns to the same row', () => {
-  const { window, document, root, r } = setup();
-  const startup = root.querySelector('[data-section="startup"]')!;
-  startup.dispatchEvent(new window.CustomEvent('vsc-collapsible-toggle', { detail: { open: false }, bubbles: true }));
-  const row = root.querySelector('[data-id="s/0"]') as unknown as HTMLElement;
-  row.setAttribute('tabindex', '0');
-  row.focus();
+test('keyboard in trees: arrows, Home/End, Right/Left open and close, Space toggles a group', () => {
+  const { window, document, root } = setup();
+  // happy-dom's own element and event types (not the lib.dom ones)
+  const key = (t: unknown, k: string) => (t as { dispatchEvent(e: unknown): boolean }).dispatchEvent(new window.KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+  const active = () => (document.activeElement as unknown as HTMLElement | null)?.getAttribute('data-id');
+  const s0 = root.querySelector('[data-id="s/0"]') as unknown as HTMLElement;
+  s0.focus();
+  key(s0, 'End');
+  assert.equal(active(), 's/1');
+  key(document.activeElement!, 'Home');
+  assert.equal(active(), 's/0');
+  key(document.activeElement!, 'ArrowDown');
+  assert.equal(active(), 's/1');
+  assert.equal(root.querySelector('[data-id="s/1"]')!.getAttribute('tabindex'), '0');
+  assert.equal(root.querySelector('[data-id="s/0"]')!.getAttribute('tabindex'), '-1');
+  const g = root.querySelector('[data-id="e/g"]') as unknown as HTMLElement;
+  g.focus();
+  key(g, 'ArrowRight');
+  assert.equal(g.getAttribute('aria-expanded'), 'true');
+  key(g, 'ArrowRight');
+  assert.equal(active(), 'e/g/0');
+  key(document.activeElement!, 'ArrowLeft');
+  assert.equal(active(), 'e/g');
+  key(g, ' ');
+  assert.equal(g.getAttribute('aria-expanded'), 'false');
+  key(g, 'End');
+  assert.equal(active(), 'e/g', 'a closed group hides its children from Home/End');
+});
+
+test('Space and Enter on a section header toggle it (native button); the state survives the next update and is saved', () => {
+  const window = new Window();
+  const document = window.document;
+  const root = document.createElement('main');
+  document.body.append(root);
+  const saved: UiMemory[] = [];
+  const scroller = { scrollTop: 0 };
+  const r = createRenderer(root as unknown as HTMLElement, () => undefined, { open: { 'section/active': false }, scroll: 120 }, { save: (m) => saved.push(m), scroller: () => scroller });
   r.update(state());
-  assert.equal(root.querySelector('[data-section="startup"]')!.hasAttribute('open'), false);
+  assert.equal(scroller.scrollTop, 120, 'the saved scroll position comes back on the first draw');
+  assert.equal(root.querySelector('[data-section="active"] .section-toggle')!.getAttribute('aria-expanded'), 'false', 'the saved open state comes back');
+  const btn = root.querySelector('[data-section="startup"] .section-toggle')!;
+  btn.dispatchEvent(new window.MouseEvent('click', { bubbles: true })); // a native button clicks on Space and Enter
+  assert.equal(btn.getAttribute('aria-expanded'), 'false');
+  assert.equal(root.querySelector('[data-section="startup"] .section-body')!.hasAttribute('hidden'), true);
+  assert.equal(saved.at(-1)!.open['section/startup'], false);
+  root.querySelector('[data-id="e/g"] .twistie')!.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
+  assert.equal(saved.at(-1)!.open['e/g'], true);
+  root.querySelector('[data-section="startup"] .help-toggle')!.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
+  assert.equal(root.querySelector('[data-section="startup"] .help-text')!.hasAttribute('hidden'), false);
+  const row = root.querySelector('[data-id="s/0"]') as unknown as HTMLElement;
+  row.focus();
+  scroller.scrollTop = 42;
+  r.update(state());
+  assert.equal(scroller.scrollTop, 42, 'a later update keeps the current scroll position');
+  assert.equal(root.querySelector('[data-section="startup"] .section-toggle')!.getAttribute('aria-expanded'), 'false');
+  assert.equal(root.querySelector('[data-id="e/g"]')!.getAttribute('aria-expanded'), 'true');
+  assert.equal(root.querySelector('[data-section="startup"] .help-text')!.hasAttribute('hidden'), false);
   assert.equal(r.memory().open['section/startup'], false);
   assert.equal((document.activeElement as unknown as HTMLElement | null)?.getAttribute('data-id'), 's/0');
+});
+
+test('a patch replaces only the sections it carries; the memory kept by the host applies after a reload', () => {
+  const { window, root, r } = setup();
+  const startupEl = root.querySelector('section[data-section="startup"]');
+  const next = state().sections.find((x) => x.id === 'active')!;
+  r.patch([{ ...next, headline: 'Reading README.md injects nothing', rows: [] }]);
+  assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading README.md injects nothing');
+  assert.equal(root.querySelector('section[data-section="startup"]'), startupEl, 'the other sections are the same elements');
+  r.restore({ open: { 'section/startup': false, 'e/g': true } });
+  assert.equal(root.querySelector('[data-section="startup"] .section-toggle')!.getAttribute('aria-expanded'), 'false');
+  assert.equal(root.querySelector('[data-id="e/g"]')!.getAttribute('aria-expanded'), 'true');
+  assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading README.md injects nothing', 'the patched section survives the redraw');
+  // a copy older than the webview's own change is ignored
+  root.querySelector('[data-section="startup"] .section-toggle')!.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
+  assert.equal(r.memory().open['section/startup'], true);
+  r.restore({ open: { 'section/startup': false }, savedAt: 1 });
+  assert.equal(r.memory().open['section/startup'], true, 'the older copy lost');
+  assert.deepEqual(parseHostMessage({ type: 'memory', memory: { open: { a: true, b: 'x' }, scroll: 3 } }), { type: 'memory', memory: { open: { a: true }, scroll: 3 } });
+  assert.equal(parseHostMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: [{ id: 'nope' }] }), undefined);
+  assert.deepEqual(parseWebviewMessage({ type: 'memory', memory: { open: { 'section/x': false } } }), { type: 'memory', memory: { open: { 'section/x': false } } });
 });
 
 test('protocol: valid messages pass, anything else is dropped', () => {
