@@ -72,8 +72,8 @@ export interface Gauge {
   line?: number;
 }
 
-export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear' | 'setClaudePath';
-export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear', 'setClaudePath'];
+export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionAddStep' | 'sessionClear' | 'setClaudePath';
+export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionAddStep', 'sessionClear', 'setClaudePath'];
 
 export interface Action {
   command: CommandId;

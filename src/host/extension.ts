@@ -3,6 +3,8 @@
 // file-lens.ts and glob-report.ts; this file only decides *when* to ask and where to draw.
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { validSteps, type TimelineStep } from './session-timeline.js';
+import { pickStep, registerSaveNotice, savedText } from './session-commands.js';
 import * as vscode from 'vscode';
 import { PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace, skillsView } from '../engine/checks/index.js';
@@ -108,15 +110,21 @@ export function activate(context: vscode.ExtensionContext): void {
   let currentKey = keyOf(folders()[0]);
   let activeFile: string | undefined;
   let previousFile: string | undefined;
-  // the step-by-step session's files, per folder: kept in the workspace state, so they survive reloads
+  // the session timeline's steps, per folder: kept in the workspace state, so they survive reloads
+  // (a plain path, as earlier versions stored, is a read of that file)
   const SESSIONS_KEY = 'claudeLayers.sessions';
-  const sessions = new Map<string, string[]>();
+  const sessions = new Map<string, TimelineStep[]>();
   {
     const stored = context.workspaceState.get<unknown>(SESSIONS_KEY);
     if (stored && typeof stored === 'object')
       for (const [k, v] of Object.entries(stored as Record<string, unknown>))
-        if (Array.isArray(v)) sessions.set(k, v.filter((p): p is string => typeof p === 'string').slice(0, 200));
+        if (Array.isArray(v)) sessions.set(k, validSteps(v.map((x) => (typeof x === 'string' ? { kind: 'read', file: x } : x))));
   }
+  const addStep = (step: TimelineStep) => {
+    sessions.set(currentKey, [...(sessions.get(currentKey) ?? []), step].slice(-200));
+    saveSessions();
+    scheduleRender();
+  };
   const saveSessions = () => void context.workspaceState.update(SESSIONS_KEY, Object.fromEntries(sessions));
 
   // files with unsaved changes (the rows mark them: Claude Code reads the saved text)
@@ -174,7 +182,8 @@ export function activate(context: vscode.ExtensionContext): void {
       model: modelFor(a),
       trusted: vscode.workspace.isTrusted,
       nestedFiles: folder ? index.nestedInstructionFiles(folder) : [],
-      sessionFiles: sessions.get(currentKey) ?? [],
+      sessionSteps: sessions.get(currentKey) ?? [],
+      readFile: savedText,
       dirtyFiles: dirty,
       diagnostics: lints.get(currentKey)?.analysis === a ? lints.get(currentKey)!.diagnostics : undefined,
       t,
@@ -453,9 +462,13 @@ export function activate(context: vscode.ExtensionContext): void {
       void vscode.window.showInformationMessage(t('Open the file to add first.'));
       return;
     }
-    sessions.set(currentKey, [...(sessions.get(currentKey) ?? []), activeFile]);
-    saveSessions();
-    scheduleRender();
+    addStep({ kind: 'read', file: activeFile });
+  });
+  command('claudeLayers.sessionAddStep', async (preset?: unknown) => {
+    const a = service.get(currentKey).analysis;
+    if (!a) return;
+    const step = await pickStep(preset, { analysis: a, activeFile, t, unsavedText: (p) => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === p && d.isDirty)?.getText() });
+    if (step) addStep(step);
   });
   command('claudeLayers.sessionClear', () => {
     sessions.delete(currentKey);
@@ -464,6 +477,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   command('claudeLayers.configure', () => configure());
   registerVerify(context, () => optionsFor(currentKey)); // registers 'claudeLayers.verify' and 'claudeLayers.lastSession'
+  registerSaveNotice(context, analysisFor, t);
 
   async function configure(): Promise<void> {
     const folder = folderOfKey(currentKey);

@@ -12,6 +12,7 @@ import { displayPath, skillsView, type SkillsView } from '../engine/checks/index
 import { isInside, isStrictlyInside } from '../engine/environment.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
+import { agentRows, buildTimeline, type TimelineStep } from './session-timeline.js';
 import { bytesPerToken, contextWindow, fixedParts } from './model-info.js';
 
 /** the lazy side of the engine's skills analysis, read defensively (it is being added as this is written) */
@@ -41,8 +42,10 @@ export interface PresentInput {
   trusted: boolean;
   /** instruction files strictly below the launch directory, found in the workspace */
   nestedFiles?: readonly string[];
-  /** files picked for the step-by-step session, in order */
-  sessionFiles?: readonly string[];
+  /** the steps of the session timeline, in order */
+  sessionSteps?: readonly TimelineStep[];
+  /** the text of a file as Claude Code would read it (the saved text) */
+  readFile?: (file: string) => string | undefined;
   /** files with unsaved changes in an editor: Claude Code reads the saved text, the rows say so */
   dirtyFiles?: ReadonlySet<string>;
   /** diagnostics to list under "Not loaded" (the workspace lint's, when it has run); else the analysis' own */
@@ -497,37 +500,36 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
   return out;
 }
 
-function sessionSection(c: Ctx, files: readonly string[]): Section {
+function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined): Section {
   const { t, f, a, rel } = c;
-  const s = a.session();
-  let total = 0;
-  const rows: Row[] = files.map((file, k) => {
-    const inj = inWorkingDirs(a, file) ? s.touch('Read', file) : [];
-    const chars = renderLazy(a.profile, inj).join('').length;
-    total += chars;
-    const label = t('{0}. Read {1}', k + 1, rel(file));
-    return {
-      id: `session/${k}`,
-      label,
-      description: inj.length === 1 ? t('+1 file') : inj.length ? t('+{0} files', inj.length) : t('nothing new'),
-      badge: t('+{0} chars', f.num(chars)),
-      aria: t('{0}: adds {1} files, {2} chars; {3} so far', label, inj.length, f.num(chars), f.num(total)),
-      path: file,
-      open: true,
-      children: lazyRows(c, `session/${k}`, inj),
-    };
-  });
+  const win = contextWindow(c.model, a.profile.version);
+  const tl = buildTimeline(a, steps, { t, num: (n) => f.num(n), tokens: (n) => f.tokens(n), rel, window: win.tokens }, read);
+  const startupChars = a.startupText?.length ?? 0;
+  const agents = agentRows(tl.result, startupChars, { t, num: (n) => f.num(n), tokens: (n) => f.tokens(n), rel, window: win.tokens });
+  const rows: Row[] = [...tl.rows];
+  if (agents.length)
+    rows.push({
+      id: 'session/agents',
+      label: t('Subagents'),
+      description: t('what each agent type gets in its first request'),
+      aria: t('Subagents: what each agent type gets in its first request, {0} types', agents.length),
+      children: agents,
+      open: steps.length === 0,
+    });
+  const share = win.tokens ? Math.round((tl.total / win.tokens) * 1000) / 10 : 0;
   return {
     id: 'session',
     title: t('A session, step by step'),
-    summary: files.length ? t('+{0} chars', f.num(total)) : undefined,
+    summary: steps.length ? t('≈{0} tokens · {1}%', f.num(tl.total), share) : undefined,
+    headline: steps.length ? t('After {0} steps the conversation holds ≈{1} tokens of instructions, notes and skill bodies ({2}% of {3}).', steps.length, f.num(tl.total), share, f.num(win.tokens)) : undefined,
     rows,
-    open: files.length > 0,
-    empty: t('Add files in the order a task reads them to see what each read adds (each file is injected once per session).'),
-    help: t('A sequence of reads you pick: each step shows only what is new in the request (a file already injected is not sent again). The steps stay across editor switches and reloads.'),
+    open: steps.length > 0,
+    empty: t('Add steps in the order a task takes them — a read of the active file, a skill, a subagent, your edit between turns, /compact, /clear — to see what each adds and what the model still holds.'),
+    help: t('Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
     actions: [
-      { command: 'sessionAddActive', label: t('Add the active file') },
-      ...(files.length ? [{ command: 'sessionClear' as const, label: t('Clear') }] : []),
+      { command: 'sessionAddStep', label: t('Add a step…') },
+      { command: 'sessionAddActive', label: t('Add a read of the active file') },
+      ...(steps.length ? [{ command: 'sessionClear' as const, label: t('Clear') }] : []),
     ],
   };
 }
@@ -586,7 +588,7 @@ export function present(input: PresentInput): ViewState {
   const { section: active, injected } = activeSection(c, input.activeFile);
   const elsewhere = elsewhereSection(c, input.activeFile, injected, input.nestedFiles ?? []);
   const notLoaded = notLoadedSection(c, input.diagnostics ?? a.diagnostics);
-  const session = sessionSection(c, input.sessionFiles ?? []);
+  const session = sessionSection(c, input.sessionSteps ?? [], input.readFile ?? (() => undefined));
 
   const versionNote = a.diagnostics.find((d) => d.rule === 'unknown-version')?.message;
   const v = input.version;

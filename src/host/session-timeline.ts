@@ -215,7 +215,8 @@ export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: Ti
       id,
       label,
       description,
-      badge: chars ? t('+{0} chars', num(chars)) : undefined,
+      // what the step adds to the main conversation (a subagent's context is its own; /compact and /clear start over)
+      badge: s.kind === 'agent' || s.kind === 'compact' || s.kind === 'clear' ? undefined : t('+{0} chars', num(chars)),
       detail: t('{0} — {1}. Running total ≈{2} tokens, {3}% of {4}.', label, description, num(tok), share, num(f.window)),
       aria: t('{0}: {1}; adds {2} chars; running total about {3} tokens, {4} percent of the context window', label, description, num(chars), num(tok), share),
       ...(children.length && { children, open: true }),

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const { chromium } = await import(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
+const { sessionTimeline } = await import('./session-timeline.mjs');
 const E2E_URL = process.env.E2E_URL;
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results/e2e';
 const WS = process.env.WS_DIR;
@@ -692,6 +693,7 @@ try {
     return rows.length ? rows : undefined;
   }, 'a session step');
   check(steps[0].label === '1. Read src/api/client.ts' && steps[0].description === 'nothing new' && steps[0].badge === '+0 chars', `session step: ${steps[0].label} ${steps[0].description} ${steps[0].badge}`);
+  await sessionTimeline({ page, webview, sectionRows, until, check, shot, quickOpen, toastText, pick, WS, HOME_DIR });
 
   // the read-only preview of the startup request text
   await page.locator('.part.sidebar .title-actions a[aria-label^="Preview the Startup Request Text"]').first().click();

@@ -94,12 +94,15 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
     const eager = input(a, { activeFile: t.p('repo/CLAUDE.md') });
     assert.equal(eager.sections.find((x) => x.id === 'active')!.headline, 'CLAUDE.md is already in the first request (eager)');
 
-    const session = input(a, { sessionFiles: [t.p('repo/src/api/client.ts'), t.p('repo/src/api/retry.ts'), t.p('repo/pkg/a.ts')] }).sections.find((x) => x.id === 'session')!;
+    const steps = [t.p('repo/src/api/client.ts'), t.p('repo/src/api/retry.ts'), t.p('repo/pkg/a.ts')].map((file) => ({ kind: 'read' as const, file }));
+    const session = input(a, { sessionSteps: steps }).sections.find((x) => x.id === 'session')!;
     assert.deepEqual(session.rows.map((r) => [r.label, r.description]), [
       ['1. Read src/api/client.ts', '+1 file'],
       ['2. Read src/api/retry.ts', 'nothing new'],
       ['3. Read pkg/a.ts', '+1 file'],
+      ['Subagents', 'what each agent type gets in its first request'],
     ]);
+    assert.match(session.headline!, /^After 3 steps the conversation holds ≈[\d,]+ tokens/);
     assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
 
     // truthful version notes: why nothing was detected, and the action that fixes it

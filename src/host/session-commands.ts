@@ -1,0 +1,122 @@
+// The session timeline's "Add a step…" (a Quick Pick of what a task can do next) and the notice shown
+// when an instruction file is saved while a Claude Code session is running in the workspace.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { agentTypes, type Analysis } from '../engine/index.js';
+import type { Translate } from './format.js';
+import { findRunningSession, saveNotice, type NoticeKind } from './running-session.js';
+import { validSteps, type TimelineStep } from './session-timeline.js';
+
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+/** the saved text of a file, as Claude Code reads it (bounded; undefined when it is not a readable file) */
+export function savedText(p: string): string | undefined {
+  try {
+    const st = fs.statSync(p);
+    if (!st.isFile() || st.size > MAX_READ_BYTES) return undefined;
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+interface PickContext {
+  analysis: Analysis;
+  activeFile: string | undefined;
+  t: Translate;
+  /** the unsaved text of an open editor, if it has changes */
+  unsavedText: (file: string) => string | undefined;
+}
+
+type Item = vscode.QuickPickItem & { make?: () => Promise<TimelineStep | undefined> | TimelineStep | undefined };
+
+/** a step from the Quick Pick, or `preset` when a command passes one (tests, keybindings) */
+export async function pickStep(preset: unknown, c: PickContext): Promise<TimelineStep | undefined> {
+  const given = validSteps([preset]);
+  if (given.length) return given[0];
+  const { t, analysis: a, activeFile } = c;
+  const name = activeFile ? path.basename(activeFile) : undefined;
+  const items: Item[] = [];
+  if (activeFile && name) {
+    items.push({ label: '$(file) ' + t('Read {0}', name), description: t('the model reads the active file'), make: () => ({ kind: 'read', file: activeFile }) });
+    items.push({ label: '$(edit) ' + t('Edit {0}', name), description: t('the model edits it (2.1.328 and later load instructions on Edit too)'), make: () => ({ kind: 'edit', file: activeFile }) });
+    items.push({ label: '$(terminal) ' + t('Bash cat {0}', name), description: t('a shell command that reads it'), make: () => ({ kind: 'bash', file: activeFile }) });
+    items.push({
+      label: '$(save) ' + t('You save {0} between turns', name),
+      description: t('its unsaved text, as if saved before the next prompt'),
+      make: () => {
+        const text = c.unsavedText(activeFile);
+        if (text === undefined) {
+          void vscode.window.showInformationMessage(t('{0} has no unsaved changes: edit it first, then add this step (the step uses the unsaved text).', name));
+          return undefined;
+        }
+        return { kind: 'change', file: activeFile, content: text };
+      },
+    });
+  }
+  items.push({
+    label: '$(sparkle) ' + t('Invoke a skill…'),
+    description: t('{0} listed', a.skills.entries.length),
+    make: async () => {
+      const skills = [...a.skills.entries.filter((s) => !s.bundled), ...a.skills.conditional.map((s) => ({ name: s.name, bundled: false, path: s.path }))];
+      const pick = await vscode.window.showQuickPick(
+        skills.map((s) => ({ label: s.name, description: s.path ? vscode.workspace.asRelativePath(s.path) : undefined })),
+        { title: t('Invoke a skill'), placeHolder: t('the skill the model calls') },
+      );
+      if (!pick) return undefined;
+      const args = await vscode.window.showInputBox({ title: t('Arguments for {0}', pick.label), prompt: t('what the model passes as args (may be empty)') });
+      if (args === undefined) return undefined;
+      return { kind: 'skill', name: pick.label, ...(args && { args }) };
+    },
+  });
+  items.push({
+    label: '$(organization) ' + t('Start a subagent…'),
+    make: async () => {
+      const types = agentTypes(a.env, a.profile);
+      const pick = await vscode.window.showQuickPick(
+        types.map((x) => ({ label: x.name, description: x.source === 'built-in' ? t('built-in') : vscode.workspace.asRelativePath(x.path ?? ''), detail: x.getsInstructions ? t('gets the startup instructions') : t('gets no instruction file') })),
+        { title: t('Start a subagent') },
+      );
+      return pick ? { kind: 'agent', type: pick.label } : undefined;
+    },
+  });
+  items.push({ label: '$(fold) /compact', description: t('the conversation is summarized and starts over'), make: () => ({ kind: 'compact' }) });
+  items.push({ label: '$(clear-all) /clear', description: t('the conversation starts over'), make: () => ({ kind: 'clear' }) });
+  const pick = await vscode.window.showQuickPick(items, { title: t('Add a step to the session'), placeHolder: t('what happens next in the session') });
+  return pick?.make ? await pick.make() : undefined;
+}
+
+/**
+ * On save of an instruction file or skill: when a Claude Code session is running in this workspace
+ * (a transcript written in the last minutes), say what that session will see of the edit.
+ */
+export function registerSaveNotice(
+  context: vscode.ExtensionContext,
+  analysisFor: (uri: vscode.Uri) => Analysis | undefined,
+  t: Translate,
+  now: () => number = Date.now,
+): void {
+  const shown = new Map<string, NoticeKind>();
+  context.subscriptions.push(
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme !== 'file') return;
+      const a = analysisFor(doc.uri);
+      if (!a) return;
+      let running;
+      try {
+        running = findRunningSession(a.env.cwd, a.env.userDir, now());
+      } catch {
+        return;
+      }
+      if (!running) return;
+      const notice = saveNotice(doc.uri.fsPath, a, running, now(), t);
+      if (!notice) return;
+      // once per file and kind for a running session: saving again says nothing new
+      const key = `${running.file}\0${doc.uri.fsPath}`;
+      if (shown.get(key) === notice.kind) return;
+      shown.set(key, notice.kind);
+      void vscode.window.showInformationMessage(notice.message);
+    }),
+  );
+}
