@@ -136,10 +136,26 @@ describe('session scripts from untrusted files', () => {
       t.cleanup();
     }
   });
-  it('bounds the number of turns', () => {
+  it('bounds the number of turns, calls and edits', () => {
     const r = parseTurns(Array.from({ length: 600 }, () => ({ prompt: 'p' })));
     assert.equal(r.turns.length, 500);
     assert.match(r.problems[0]!, /only the first 500/);
+    const many = parseTurns(Array.from({ length: 10 }, () => ({ prompt: 'p', before: Array.from({ length: 300 }, () => ({ delete: '/x' })), calls: Array.from({ length: 400 }, () => ({ name: 'Read', input: { file_path: '/x' } })) })));
+    assert.equal(many.turns.reduce((n, t) => n + t.calls.length, 0), 2000);
+    assert.equal(many.turns.reduce((n, t) => n + t.before.length, 0), 1000);
+    assert.ok(many.problems.some((p) => /past 2000 calls/.test(p)) && many.problems.some((p) => /past 1000 edits/.test(p)));
+  });
+  it('simulates the largest script it accepts in bounded time', () => {
+    const t = project();
+    try {
+      const t0 = Date.now();
+      const script = Array.from({ length: 20 }, (_, i) => ({ prompt: `p${i}`, before: i ? [{ write: t.p('repo/pkg/CLAUDE.md'), content: `PKG ${i}\n` }] : [], calls: Array.from({ length: 100 }, (_, k) => ({ name: k % 2 ? 'Write' : 'Read', input: { file_path: t.p(`repo/pkg/f${k}.ts`), content: 'x' } })) }));
+      const r = sim(t, script);
+      assert.equal(r.turns.length, 20);
+      assert.ok(Date.now() - t0 < 120_000, `${Date.now() - t0} ms`);
+    } finally {
+      t.cleanup();
+    }
   });
 });
 

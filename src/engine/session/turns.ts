@@ -21,12 +21,17 @@ export const MAX_TURNS = 500;
 export const MAX_CALLS_PER_TURN = 500;
 export const MAX_EDITS_PER_TURN = 500;
 export const MAX_EDIT_CHARS = 4 * 1024 * 1024;
+/** over the whole script: every edit and every Edit/Write re-reads the tree, so these bound the work */
+export const MAX_TOTAL_CALLS = 2000;
+export const MAX_TOTAL_EDITS = 1000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: string[] } {
   const problems: string[] = [];
   const turns: SessionTurn[] = [];
+  let callCount = 0;
+  let edits = 0;
   if (!Array.isArray(value)) return { turns, problems: ['the session script must be a JSON list of turns'] };
   if (value.length > MAX_TURNS) problems.push(`the session script has ${value.length} turns; only the first ${MAX_TURNS} are simulated`);
   value.slice(0, MAX_TURNS).forEach((t, i) => {
@@ -38,6 +43,11 @@ export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: st
       if (!Array.isArray(t.before)) problems.push(`${where}: "before" must be a list`);
       else
         for (const e of t.before.slice(0, MAX_EDITS_PER_TURN)) {
+          if (edits >= MAX_TOTAL_EDITS) {
+            problems.push(`${where}: past ${MAX_TOTAL_EDITS} edits in the script; the rest are not applied`);
+            break;
+          }
+          edits++;
           if (isObject(e) && typeof e.write === 'string' && typeof e.content === 'string' && e.content.length <= MAX_EDIT_CHARS) before.push({ write: e.write, content: e.content });
           else if (isObject(e) && typeof e.delete === 'string') before.push({ delete: e.delete });
           else problems.push(`${where}: an edit must be {"write": PATH, "content": TEXT} (at most ${MAX_EDIT_CHARS} characters) or {"delete": PATH}`);
@@ -49,6 +59,11 @@ export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: st
       if (!Array.isArray(t.calls)) problems.push(`${where}: "calls" must be a list`);
       else
         for (const c of t.calls.slice(0, MAX_CALLS_PER_TURN)) {
+          if (callCount >= MAX_TOTAL_CALLS) {
+            problems.push(`${where}: past ${MAX_TOTAL_CALLS} calls in the script; the rest are not simulated`);
+            break;
+          }
+          callCount++;
           if (isObject(c) && typeof c.name === 'string' && isObject(c.input)) calls.push({ name: c.name, input: c.input });
           else problems.push(`${where}: a call must be {"name": TOOL, "input": {…}}`);
         }
