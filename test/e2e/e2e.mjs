@@ -689,7 +689,7 @@ try {
   if (!(await sectionOpen('session'))) await sessionBox.click();
   await webview().locator('[data-section="session"] vscode-button[data-command="sessionAddActive"]').click();
   const steps = await until(async () => {
-    const rows = await sectionRows('session');
+    const rows = (await sectionRows('session')).filter((r) => /^\d+\. /.test(r.label));
     return rows.length ? rows : undefined;
   }, 'a session step');
   check(steps[0].label === '1. Read src/api/client.ts' && steps[0].description === 'nothing new' && steps[0].badge === '+0 chars', `session step: ${steps[0].label} ${steps[0].description} ${steps[0].badge}`);

@@ -51,4 +51,6 @@ export async function sessionTimeline(h) {
     fs.rmSync(transcript, { force: true });
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  // back to the file the rest of the e2e works on
+  await quickOpen('client.ts');
 }
