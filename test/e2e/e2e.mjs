@@ -597,6 +597,24 @@ try {
   ).catch(() => ({ past: 0, before: -1 }));
   check(dimmed.past > 0 && dimmed.before === 0, `MEMORY.md: the lines past the cut are dimmed, the ones before are not (${dimmed.past} dimmed past the cut, ${dimmed.before} before)`);
   await shot('04-memory-cut-dark');
+  // the quick fix past the cut: a preview edit (Refactor Preview) the user confirms; discarded here
+  {
+    await page.keyboard.press('Control+.');
+    const move = page.locator('.action-widget .monaco-list-row', { hasText: 'into the topic file overflow.md (preview)' }).first();
+    const offered = await move.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+    check(offered, 'MEMORY.md: a quick fix offers to move the lines past the cut into a topic file');
+    if (offered) {
+      await move.click();
+      const panel = page.locator('.part.panel', { hasText: 'overflow.md' }).first();
+      const shown = await panel.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+      check(shown, 'the move is shown in the Refactor Preview first (MEMORY.md and overflow.md), nothing written yet');
+      check(!fs.existsSync(path.join(process.env.MEMORY_DIR, 'overflow.md')), 'overflow.md is not written before the user applies');
+      await shot('04b-memory-move-preview-dark');
+      const discard = page.getByRole('button', { name: 'Discard' }).first();
+      if (await discard.count()) await discard.click();
+      else await page.keyboard.press('Escape');
+    } else await page.keyboard.press('Escape');
+  }
 
   // live: edit the rule's paths: on disk while client.ts is active
   await quickOpen('client.ts');
