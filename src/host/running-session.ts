@@ -37,21 +37,21 @@ export function saveNotice(saved: string, a: Analysis, running: RunningSession, 
   const file = path.normalize(saved);
   const name = path.basename(file);
   const minutes = Math.max(1, Math.round((now - running.mtimeMs) / 60_000));
-  const head = t('A Claude Code session is running in this workspace (its transcript was written {0} min ago).', minutes);
-  // startup files are told apart first: any other record of the file is a lazy load
   const loaded = running.report?.instructions.find((i) => path.normalize(i.path) === file);
+  // the first words say what the session will see (a notification shows one line until expanded)
   if (a.startup.some((e) => path.normalize(e.path) === file))
-    return { kind: 'startup', message: `${head} ${t('It keeps the text of {0} it started with: it sees this edit only after /compact or /clear.', name)}` };
-  if (loaded) return { kind: 'noted', message: `${head} ${t('It loaded {0} earlier: at the start of its next turn it gets a "changed on disk" note with the changed lines (once: a later edit is not noted again).', name)}` };
+    return { kind: 'startup', message: t('The Claude Code session running here keeps the {0} it started with: it sees this edit only after /compact or /clear (transcript written {1} min ago).', name, minutes) };
+  // startup files are told apart first: any other record of the file is a lazy load
+  if (loaded) return { kind: 'noted', message: t('The Claude Code session running here loaded {0}: at its next turn it gets a "changed on disk" note with the changed lines, once (transcript written {1} min ago).', name, minutes) };
   const skill = a.skills.entries.find((s) => s.path !== undefined && path.normalize(s.path) === file);
   if (skill || name === 'SKILL.md') {
     const skillName = skill?.name ?? path.basename(path.dirname(file));
     const invoked = running.report?.skills.some((s) => s.kind === 'invoked' && s.names.includes(skillName));
     return invoked
-      ? { kind: 'skill-invoked', message: `${head} ${t('It already used the skill {0}: it keeps the body it was given (a /compact brings that body back, not this one).', skillName)}` }
-      : { kind: 'skill-pending', message: `${head} ${t('It gets this text of the skill {0} the next time it invokes it.', skillName)}` };
+      ? { kind: 'skill-invoked', message: t('The Claude Code session running here already used the skill {0}: it keeps the body it was given, also after /compact (transcript written {1} min ago).', skillName, minutes) }
+      : { kind: 'skill-pending', message: t('The Claude Code session running here gets this text of the skill {0} the next time it invokes it (transcript written {1} min ago).', skillName, minutes) };
   }
   const isInstruction = name === 'CLAUDE.md' || name === 'CLAUDE.local.md' || (file.includes(`${path.sep}.claude${path.sep}rules${path.sep}`) && name.endsWith('.md'));
-  if (isInstruction) return { kind: 'pending', message: `${head} ${t('It has not loaded {0} yet: it gets this text when it first touches a file it applies to.', name)}` };
+  if (isInstruction) return { kind: 'pending', message: t('The Claude Code session running here has not loaded {0} yet: it gets this text when it first touches a file it applies to (transcript written {1} min ago).', name, minutes) };
   return undefined;
 }

@@ -191,9 +191,9 @@ export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: Ti
         const rebuilt = turn.compaction.instructions?.length ?? 0;
         const files = r?.files.reduce((n, x) => n + x.text.length, 0) ?? 0;
         const skills = r?.skills?.length ?? 0;
-        running = rebuilt;
         chars = files + skills;
-        description = t('starts over: the startup block rebuilt from disk, {0} files and {1} skills back', r?.files.length ?? 0, r?.skillEntries.length ?? 0);
+        running = rebuilt + chars;
+        description = t('starts over: the startup block rebuilt from disk; back: {0} · {1}', r.files.length === 1 ? t('1 file') : t('{0} files', r.files.length), r.skillEntries.length === 1 ? t('1 skill') : t('{0} skills', r.skillEntries.length));
         for (const x of r?.files ?? []) children.push(fileRow(`${id}/back/${x.path}`, f.rel(x.path), t('comes back as a Read of its current text'), f, x.path, x.text.length));
         for (const x of r?.references ?? []) children.push(fileRow(`${id}/ref/${x}`, f.rel(x), t('too large: only a note naming it'), f, x));
         for (const x of r?.left ?? []) children.push(fileRow(`${id}/gone/${x.path}`, f.rel(x.path), t('gone: {0}', x.why), f, x.path));

@@ -24,7 +24,7 @@ export async function sessionTimeline(h) {
   check(/^its own context: the startup instructions, ≈[\d,]+ tokens$/.test(gp.description), `timeline: a general-purpose subagent gets the startup block (${gp.description})`);
   await addStep('/compact');
   const compact = await until(async () => (await sectionRows('session')).find((r) => r.label === '4. /compact'), 'the /compact step', 20_000);
-  check(/^starts over: the startup block rebuilt from disk, \d+ files and \d+ skills back$/.test(compact.description), `timeline: /compact says what comes back (${compact.description})`);
+  check(/^starts over: the startup block rebuilt from disk; back: \d+ files? · \d+ skills?$/.test(compact.description), `timeline: /compact says what comes back (${compact.description})`);
   const rows = await sectionRows('session');
   check(rows.some((r) => r.label === 'Subagents'), 'timeline: a Subagents row lists what each agent type would see');
   const headline = await webview().locator('section[data-section="session"] .headline').first().textContent().catch(() => '');
@@ -42,8 +42,11 @@ export async function sessionTimeline(h) {
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' ');
     await page.keyboard.press('Control+S');
-    const text = await until(async () => (await toastText('A Claude Code session is running')) || undefined, 'the save notice', 20_000);
-    check(/It keeps the text of CLAUDE\.md it started with: it sees this edit only after \/compact or \/clear\./.test(text), `save notice: a startup file is seen only after /compact or /clear (${text})`);
+    const text = await until(async () => (await toastText('The Claude Code session running here')) || undefined, 'the save notice', 20_000);
+    check(/^The Claude Code session running here keeps the CLAUDE\.md it started with: it sees this edit only after \/compact or \/clear \(transcript written 1 min ago\)\.$/.test(text), `save notice: a startup file is seen only after /compact or /clear (${text})`);
+    // the whole text, as a person would open it
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'The Claude Code session running here' }).first().hover();
+    await page.locator('.notifications-toasts .notification-toast .codicon-notifications-expand').first().click().catch(() => undefined);
     await shot('11-save-notice-dark');
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Control+S');

@@ -75,7 +75,7 @@ describe('session timeline', () => {
       assert.equal(change!.description, 'a "changed on disk" note at the start of the next turn');
       assert.equal(startupChange!.description, 'not told to the model');
       assert.match(startupChange!.children!.map((c) => c.description).join('\n'), /the model keeps the earlier text: a startup file/);
-      assert.match(compact!.description!, /starts over: the startup block rebuilt from disk, \d+ files and 1 skills back/);
+      assert.match(compact!.description!, /starts over: the startup block rebuilt from disk; back: \d+ files? · 1 skill$/);
       assert.equal(clear!.description, 'starts over: only the startup block, rebuilt from disk');
       assert.match(read!.detail!, /Running total ≈\d+ tokens/);
       assert.equal(fs.readFileSync(rule, 'utf8').includes('v2'), false, 'the timeline never writes the disk');
@@ -109,7 +109,7 @@ describe('save notice for a running session', () => {
       assert.ok(running);
       const startup = saveNotice(t.p('repo/CLAUDE.md'), a, running, now, englishT)!;
       assert.equal(startup.kind, 'startup');
-      assert.match(startup.message, /written 3 min ago\). It keeps the text of CLAUDE\.md it started with: it sees this edit only after \/compact or \/clear\./);
+      assert.equal(startup.message, 'The Claude Code session running here keeps the CLAUDE.md it started with: it sees this edit only after /compact or /clear (transcript written 3 min ago).');
       assert.equal(saveNotice(rule, a, running, now, englishT)!.kind, 'noted');
       assert.equal(saveNotice(t.p('repo/.claude/skills/rel/SKILL.md'), a, running, now, englishT)!.kind, 'skill-pending');
       assert.equal(saveNotice(t.p('repo/pkg/CLAUDE.md'), a, running, now, englishT)!.kind, 'pending');
