@@ -140,7 +140,19 @@ function heldRows(turn: TurnResult, id: string, f: TimelineFormat): Row[] {
   return turn.unnoticed.map((u, i) => fileRow(`${id}/held/${i}`, f.rel(u.path), f.t('the model keeps the earlier text: {0}', u.why), f, u.path));
 }
 
+/** the last timeline of each analysis: an editor switch redraws the sidebar without simulating the session again */
+const memo = new WeakMap<Analysis, { key: string; t: Translate; timeline: Timeline }>();
+
 export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: TimelineFormat, read: (file: string) => string | undefined): Timeline {
+  const key = JSON.stringify([steps, f.window, f.tokens(3000)]);
+  const hit = memo.get(a);
+  if (hit && hit.key === key && hit.t === f.t) return hit.timeline;
+  const timeline = simulateTimeline(a, steps, f, read);
+  memo.set(a, { key, t: f.t, timeline });
+  return timeline;
+}
+
+function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: TimelineFormat, read: (file: string) => string | undefined): Timeline {
   const { t, num, tokens } = f;
   const { turns, placed } = stepsToScript(steps, read);
   const result = simulateSessionOver(a, turns);

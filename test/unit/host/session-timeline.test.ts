@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { analyze } from '../../../src/engine/index.js';
 import { englishT } from '../../../src/host/format.js';
 import { findRunningSession, saveNotice } from '../../../src/host/running-session.js';
-import { agentRows, buildTimeline, stepsToScript, validSteps, type TimelineFormat } from '../../../src/host/session-timeline.js';
+import { agentRows, buildTimeline, stepsToScript, validSteps, type TimelineFormat, type TimelineStep } from '../../../src/host/session-timeline.js';
 import { makeTree } from '../../helpers/fixture.js';
 
 const fm = (yaml: string, body: string) => `---\n${yaml}\n---\n${body}`;
@@ -50,9 +50,7 @@ describe('session timeline', () => {
     try {
       const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home') }, claudeVersion: '2.1.328' });
       const rule = t.p('repo/.claude/rules/api.md');
-      const tl = buildTimeline(
-        a,
-        [
+      const steps: TimelineStep[] = [
           { kind: 'read', file: t.p('repo/src/api/c.ts') },
           { kind: 'skill', name: 'rel', args: 'v1' },
           { kind: 'agent', type: 'Explore' },
@@ -61,10 +59,10 @@ describe('session timeline', () => {
           { kind: 'change', file: t.p('repo/CLAUDE.md'), content: 'ROOT v2\n' },
           { kind: 'compact' },
           { kind: 'clear' },
-        ],
-        F,
-        (p) => fs.readFileSync(p, 'utf8'),
-      );
+        ];
+      const readText = (p: string) => fs.readFileSync(p, 'utf8');
+      const tl = buildTimeline(a, steps, F, readText);
+      assert.equal(buildTimeline(a, [...steps], F, readText), tl, 'the same analysis and steps: no second simulation (an editor switch)');
       const [read, skill, explore, rev, change, startupChange, compact, clear] = tl.rows;
       assert.equal(read!.label, '1. Read src/api/c.ts');
       assert.equal(read!.description, '+1 file');
