@@ -397,9 +397,9 @@ export function compileLinear(source: string, flags = ''): LinearRegex | undefin
   const p = new Parser(source, flags === 'i');
   try {
     root = p.parse();
-  } catch (e) {
-    if (e instanceof Unsupported) return undefined;
-    throw e;
+  } catch {
+    // outside the dialect (Unsupported), or too deep to parse: the caller decides
+    return undefined;
   }
   let quantifiers = 0;
   const count = (n: Node): void => {
@@ -408,8 +408,13 @@ export function compileLinear(source: string, flags = ''): LinearRegex | undefin
     if (n.k === 'seq') n.items.forEach(count);
     if (n.k === 'alt') n.alts.forEach(count);
   };
-  count(root);
-  const prog = compile(root, { looks: 0 });
+  let prog: Prog;
+  try {
+    count(root);
+    prog = compile(root, { looks: 0 });
+  } catch {
+    return undefined;
+  }
   return {
     quantifiers,
     test: (s: string) => new Run(s, p.looks).exec(prog, 0, true),
