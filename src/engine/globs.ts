@@ -135,7 +135,7 @@ export function compileMatcher(base: string, patterns: string[]): GlobMatcher {
 /**
  * The longest `paths:` pattern the engine matches (longer ones match nothing: diagnostic
  * `glob-too-long`). Claude Code has no such bound (measured on 2.1.235 and 2.1.332: a rule of
- * 60,003 characters, `src/**\/**\/…/*.ts`, loads for src/a.ts; `*a` × 8,000 neither hangs nor
+ * 60,008 characters, `src/**\/**\/…/*.ts`, loads for src/a.ts; `*a` × 8,000 neither hangs nor
  * throws); the bound keeps one decision within O(name × 131,072).
  */
 export const MAX_GLOB_LENGTH = 131072;
@@ -187,7 +187,7 @@ export function globHazards(patterns: readonly string[]): { rule: 'glob-too-long
     if (p.length > MAX_GLOB_LENGTH) {
       out.push({
         rule: 'glob-too-long',
-        message: `paths: pattern ${shown(p)} is over ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,003-character pattern) and may load this rule`,
+        message: `paths: pattern ${shown(p)} is over ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,008-character pattern) and may load this rule`,
       });
       continue;
     }
