@@ -10,12 +10,16 @@
 // - when every positive pattern starts with literal folders (`src/**/*.ts`, `packages/x/**`), only
 //   those subtrees are walked.
 //
-// Each pattern is turned into a picomatch matcher when it lies in a subset whose meaning is the same
-// in both (literals, `*`, `?`, `**` segments, simple `[...]` classes, trailing `/`, leading `/`).
+// Each pattern is turned into segment tests when it lies in a subset whose meaning is the same in
+// picomatch and `ignore` (literals, `*`, `?`, `**` segments, simple `[...]` classes, trailing `/`,
+// leading `/`); a segment is decided by wildcardTest, picomatch's semantics in O(name × pattern).
 // A pattern outside that subset (escapes, odd brackets, trailing spaces, `***`, ...) is matched with
-// the regular expression the `ignore` package itself compiles for it, and if that is out of reach a
-// whole list falls back to `ignore`, path by path. test/unit/glob-count.test.ts holds the proof of
-// identity over a generated tree.
+// the regular expression the `ignore` package itself compiles for it, run by linear-regex.ts when it
+// could backtrack; if `ignore` cannot compile a list, pattern by pattern; and if its internals are
+// out of reach a whole list falls back to `ignore`, path by path (that last path is `ignore`'s own
+// backtracking expressions; it is never taken with the `ignore` 7 this package pins). Otherwise
+// nothing backtracks: the time of a decision is linear in the path and the patterns. test/unit/glob-count.test.ts holds the proof of
+// identity over a generated tree, test/unit/glob-linear.test.ts over adversarial patterns.
 import ignore from 'ignore';
 import { compileLinear } from './linear-regex.js';
 

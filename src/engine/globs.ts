@@ -54,12 +54,19 @@ function expandBraces(pattern: string, budget: { results: number; bytes: number 
   return out;
 }
 
+/**
+ * The most `paths:` patterns of one rule the engine matches (the rest are dropped: diagnostic
+ * `glob-list-capped`). 140,000 patterns, just under the 4 MiB file cap, took 5 s and 400 MB per run.
+ */
+export const MAX_RULE_PATTERNS = 10_000;
+
 /** The patterns of a `paths:` value as used for gating; undefined means the rule is unconditional. */
 export function rulePatterns(value: unknown): string[] | undefined {
   if (value === undefined || value === null || value === false || value === '') return undefined;
   const pats = splitPatterns(value)
     .map((p) => (p.endsWith('/**') ? p.slice(0, -3) : p))
-    .filter((p) => p.length > 0);
+    .filter((p) => p.length > 0)
+    .slice(0, MAX_RULE_PATTERNS);
   if (pats.length === 0 || pats.every((p) => p === '**')) return undefined;
   return pats;
 }
@@ -128,7 +135,7 @@ export function compileMatcher(base: string, patterns: string[]): GlobMatcher {
 /**
  * The longest `paths:` pattern the engine matches (longer ones match nothing: diagnostic
  * `glob-too-long`). Claude Code has no such bound (measured on 2.1.235 and 2.1.332: a rule of
- * 60,003 characters, `src/**\/**\/…/*.ts`, loads for src/a.ts; `*a` × 8,000 neither hangs nor
+ * 60,008 characters, `src/**\/**\/…/*.ts`, loads for src/a.ts; `*a` × 8,000 neither hangs nor
  * throws); the bound keeps one decision within O(name × 131,072).
  */
 export const MAX_GLOB_LENGTH = 131072;
@@ -169,13 +176,18 @@ export function wildcardLoad(p: string): { stars: number; globstars: number } {
  * after the first; measured: `**\/*a*a*a*a*a*a*a*b` and a file named with 103 `a`s hang 2.1.235 and
  * 2.1.332 at full CPU, with no request sent for over 60 s, and 2.1.332 ignores SIGTERM).
  */
-export function globHazards(patterns: readonly string[]): { rule: 'glob-too-long' | 'glob-backtracks'; message: string }[] {
-  const out: { rule: 'glob-too-long' | 'glob-backtracks'; message: string }[] = [];
-  for (const p of patterns) {
+export function globHazards(patterns: readonly string[]): { rule: 'glob-too-long' | 'glob-backtracks' | 'glob-list-capped'; message: string }[] {
+  const out: { rule: 'glob-too-long' | 'glob-backtracks' | 'glob-list-capped'; message: string }[] = [];
+  if (patterns.length > MAX_RULE_PATTERNS)
+    out.push({
+      rule: 'glob-list-capped',
+      message: `paths: has ${patterns.length.toLocaleString('en-US')} patterns: the engine matches the first ${MAX_RULE_PATTERNS.toLocaleString('en-US')} only, so a file only a later one matches is shown as not loading this rule`,
+    });
+  for (const p of patterns.slice(0, MAX_RULE_PATTERNS)) {
     if (p.length > MAX_GLOB_LENGTH) {
       out.push({
         rule: 'glob-too-long',
-        message: `paths: pattern ${shown(p)} is over ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,003-character pattern) and may load this rule`,
+        message: `paths: pattern ${shown(p)} is over ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,008-character pattern) and may load this rule`,
       });
       continue;
     }

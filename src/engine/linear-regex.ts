@@ -268,6 +268,14 @@ type Inst =
 
 interface Prog {
   insts: Inst[];
+  /**
+   * per instruction, the step that last visited it; kept across tests so that a test costs
+   * O(input × states reached), not O(program size) for a fresh array (a 640,000-instruction
+   * program tested against every file of a workspace)
+   */
+  mark?: Int32Array;
+  /** the last step number handed out for `mark` */
+  step?: number;
 }
 
 function compile(root: Node, counter: { looks: number }): Prog {
@@ -339,7 +347,11 @@ class Run {
     const n = s.length;
     const insts = prog.insts;
     const size = insts.length;
-    const mark = new Int32Array(size).fill(-1);
+    const mark = (prog.mark ??= new Int32Array(size));
+    if ((prog.step ?? 0) > 0x7fff0000 - n) {
+      mark.fill(0);
+      prog.step = 0;
+    }
     let clist: number[] = [];
     let nlist: number[] = [];
     const stack: number[] = [];
@@ -366,11 +378,14 @@ class Run {
       }
       return false;
     };
-    gen = from;
+    // step numbers are unique across tests of this program: no mark from an earlier test matches
+    const base = (prog.step ?? 0) + 1 - from;
+    prog.step = base + n + 1;
+    gen = base + from;
     if (add(clist, 0, from)) return true;
     for (let i = from; i < n; i++) {
       const c = s.charCodeAt(i);
-      gen = i + 1;
+      gen = base + i + 1;
       nlist.length = 0;
       for (const pc of clist) {
         const ins = insts[pc] as { t: CharTest; next: number };
@@ -397,9 +412,9 @@ export function compileLinear(source: string, flags = ''): LinearRegex | undefin
   const p = new Parser(source, flags === 'i');
   try {
     root = p.parse();
-  } catch (e) {
-    if (e instanceof Unsupported) return undefined;
-    throw e;
+  } catch {
+    // outside the dialect (Unsupported), or too deep to parse: the caller decides
+    return undefined;
   }
   let quantifiers = 0;
   const count = (n: Node): void => {
@@ -408,8 +423,13 @@ export function compileLinear(source: string, flags = ''): LinearRegex | undefin
     if (n.k === 'seq') n.items.forEach(count);
     if (n.k === 'alt') n.alts.forEach(count);
   };
-  count(root);
-  const prog = compile(root, { looks: 0 });
+  let prog: Prog;
+  try {
+    count(root);
+    prog = compile(root, { looks: 0 });
+  } catch {
+    return undefined;
+  }
   return {
     quantifiers,
     test: (s: string) => new Run(s, p.looks).exec(prog, 0, true),

@@ -98,6 +98,11 @@ function merge(engine: Diagnostic[], checks: Diagnostic[]): Diagnostic[] {
   return out;
 }
 
+/** a failed check names the launch directory rather than an empty path */
+function located(ds: Diagnostic[], cwd: string): Diagnostic[] {
+  return ds.map((d) => (d.path === '' && d.rule === 'check-failed' ? { ...d, path: cwd } : d));
+}
+
 function guard<T>(name: string, fallback: T, sink: Diagnostic[], f: () => T): T {
   try {
     return f();
@@ -120,7 +125,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   const display = (p: string) => displayPath(p, env.cwd, env.home);
   const given = opts.index && opts.index.root === path.resolve(env.cwd) ? opts.index : undefined;
   const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline));
-  if (!index) return { diagnostics: merge(a.diagnostics, checks), filesScanned: 0, truncated: false };
+  if (!index) return { diagnostics: merge(a.diagnostics, located(checks, env.cwd)), filesScanned: 0, truncated: false };
   if (index.stoppedAt)
     checks.push({
       path: env.cwd, severity: 'info', rule: 'scan-truncated',
@@ -208,7 +213,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
 
   phase('secrets');
   // the analysis' own diagnostics, read after the touches so nested files' problems are in
-  const diagnostics = merge(a.diagnostics, checks);
+  const diagnostics = merge(a.diagnostics, located(checks, env.cwd));
   return { diagnostics, filesScanned: inv.files, truncated: index.truncated };
 }
 

@@ -33,6 +33,7 @@ const LIST: RuleInfo[] = [
   { id: 'skill-unreadable', severity: 'warning', description: 'a SKILL.md that cannot be read: the skill is skipped' },
   { id: 'plugin-manifest-invalid', severity: 'warning', description: 'a plugin.json that is not valid JSON: the plugin folder name is used' },
   { id: 'frontmatter-too-deep', severity: 'warning', description: 'frontmatter nested deeper than 400 levels: not parsed as YAML, its values are read as text (as Claude Code\'s lenient retry does)' },
+  { id: 'glob-list-capped', severity: 'warning', description: 'a `paths:` list of more than 10,000 patterns: the engine matches the first 10,000 only' },
   { id: 'glob-too-long', severity: 'warning', description: 'a `paths:` pattern over 131,072 characters: the engine treats it as matching nothing, Claude Code (no bound) may load the rule' },
   { id: 'glob-backtracks', severity: 'warning', description: 'a `paths:` pattern with four or more `*` in one segment (or `**` segments): Claude Code\'s backtracking matcher can hang on a file whose path nearly matches' },
   { id: 'memory-unreadable', severity: 'warning', description: 'MEMORY.md exists but cannot be read (no permission, a folder, a FIFO or device, over 4 MiB): no memory index loads' },
