@@ -9,7 +9,6 @@ import { describeEntry, displayPath, memoryReport, skillsView, type MemoryReport
 import { has, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
-import { modelInfo, type ModelInfo } from './model-info.js';
 import { safe, type Style } from './style.js';
 
 export interface SizedLayer {
@@ -86,7 +85,8 @@ function includeDepth(e: InstructionEntry): number {
   return e.origin.kind === 'include' ? e.origin.depth : 0;
 }
 
-export function buildExplain(a: Analysis, file: string | undefined, mi: ModelInfo, counts: ExplainJson['diagnostics']): ExplainJson {
+export function buildExplain(a: Analysis, file: string | undefined, counts: ExplainJson['diagnostics']): ExplainJson {
+  const mi = { model: a.model.requested, contextWindow: a.model.contextWindow, charsPerToken: a.model.bytesPerToken };
   const disp = (p: string) => displayPath(p, a.env.cwd, a.env.home);
   const tok = (chars: number) => Math.round(chars / mi.charsPerToken);
   const sized = (p: string, text: string, w: string): SizedLayer => ({ path: p, display: disp(p), why: w, chars: text.length, lines: lineCount(text), tokens: tok(text.length) });
@@ -317,9 +317,8 @@ export function explainCommand(argv: string[], style: Style): { text: string; js
   const opts = engineOptions(p);
   const file = p.positionals[0] === undefined ? undefined : resolveFile(p.positionals[0], opts.cwd);
   const a = analyze(opts);
-  const mi = modelInfo(opts.model, a.profile);
   const counts = { error: 0, warning: 0, info: 0 };
-  const json = buildExplain(a, file, mi, counts);
+  const json = buildExplain(a, file, counts);
   for (const d of a.diagnostics) counts[d.severity]++; // after the touches: nested files' findings count too
   const asJson = has(p, 'json');
   return { json, asJson, text: asJson ? '' : renderExplainText(json, style) };

@@ -11,7 +11,7 @@ import { findGit } from './git.js';
 import { LazySession } from './lazy.js';
 import { Loader, TextCache, type LoadedFile } from './loader.js';
 import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory.js';
-import { analyzeSkills, type SkillsAnalysis } from './skills/index.js';
+import { analyzeSkills, type ModelChoice, type SkillsAnalysis } from './skills/index.js';
 import type { ConditionalRule, InstructionEntry, LazyInjection, TouchTool } from './model.js';
 import { chooseProfile, type ClaudeProfile } from './profiles.js';
 import { renderStartupSection } from './render.js';
@@ -44,6 +44,9 @@ export interface Analysis {
   memory: MemoryState;
   /** the skills listing with its budgets, and what touches add to it */
   skills: SkillsAnalysis;
+  /** the model the session runs (flag, ANTHROPIC_MODEL, `model` setting or the version's default) with its
+   *  context window and characters per token, from the profile's model table */
+  model: ModelChoice;
   diagnostics: Diagnostic[];
   /** a fresh Claude Code session over this analysis */
   session(): LazySession;
@@ -145,6 +148,7 @@ function build(env: Environment, profile: ClaudeProfile, note: string | undefine
     conditionalRules,
     memory,
     skills,
+    model: skills.budgetInfo.model,
     get diagnostics() {
       return sink.all();
     },

@@ -4,7 +4,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PROFILES, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
+import { knownModels, NEWEST_PROFILE, PROFILES, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace } from '../engine/checks/index.js';
 import type { CommandId, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
@@ -24,7 +24,6 @@ import { registerVerify } from './verify-command.js';
 
 const NO_FOLDER = 'no-folder';
 const PREVIEW_SCHEME = 'claude-layers';
-const KNOWN_MODELS = ['claude-opus-5-5', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-opus-5[1m]', 'claude-sonnet-4-5', 'claude-sonnet-4-5[1m]', 'claude-haiku-4-5'];
 
 export function activate(context: vscode.ExtensionContext): void {
   const t: Translate = (m, ...args) => vscode.l10n.t(m, ...args);
@@ -98,10 +97,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 
   /** the model in use: the setting or ANTHROPIC_MODEL (in the options), Claude Code's `model` setting, the version's default */
-  const modelFor = (a: Analysis): string => {
-    const fromSettings = a.settings.value<unknown>('model');
-    return a.env.model || (typeof fromSettings === 'string' && fromSettings) || a.profile.skills.defaultModel;
-  };
+  const modelFor = (a: Analysis): string => a.model.requested;
 
   // ---- the active file and the current folder ---------------------------------------------------
   let currentKey = keyOf(folders()[0]);
@@ -410,11 +406,11 @@ export function activate(context: vscode.ExtensionContext): void {
       );
       if (!choice) return;
       let value = choice.value;
-      if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Claude Code version, e.g. 2.1.328'), validateInput: (s) => (/^\d+\.\d+\.\d+$/.test(s.trim()) ? undefined : t('a version such as 2.1.328')) }))?.trim() ?? '';
+      if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Claude Code version, e.g. {0}', NEWEST_PROFILE.version), validateInput: (s) => (/^\d+\.\d+\.\d+$/.test(s.trim()) ? undefined : t('a version such as {0}', NEWEST_PROFILE.version)) }))?.trim() ?? '';
       if (choice.value === '?' && !value) return;
       await conf.update('claudeVersion', value || undefined, vscode.ConfigurationTarget.Global);
     } else if (pick.id === 'model') {
-      const choice = await vscode.window.showQuickPick([{ label: t('Default of the version'), value: '' }, ...KNOWN_MODELS.map((m) => ({ label: m, value: m })), { label: t('Other…'), value: '?' }], { title: t('Model') });
+      const choice = await vscode.window.showQuickPick([{ label: t('Default of the version'), value: '' }, ...knownModels(a?.profile ?? NEWEST_PROFILE).map((m) => ({ label: m, value: m })), { label: t('Other…'), value: '?' }], { title: t('Model') });
       if (!choice) return;
       let value = choice.value;
       if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Model id') }))?.trim() ?? '';

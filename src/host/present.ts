@@ -12,7 +12,6 @@ import { displayPath, skillsView, type SkillsView } from '../engine/checks/index
 import { isInside, isStrictlyInside } from '../engine/environment.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
-import { bytesPerToken, contextWindow, fixedParts } from './model-info.js';
 
 /** the lazy side of the engine's skills analysis, read defensively (it is being added as this is written) */
 interface LazySkills {
@@ -54,7 +53,7 @@ export interface Ctx {
 }
 
 export function makeCtx(a: Analysis, model: string, t: Translate, locale: string): Ctx {
-  const f = new Fmt(t, locale, bytesPerToken(model));
+  const f = new Fmt(t, locale, a.model.bytesPerToken);
   return { a, f, t, model, rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.' };
 }
 
@@ -304,7 +303,7 @@ function level(value: number, max: number, warnAt = 0.8): GaugeLevel {
 
 function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): Gauge[] {
   const { t, f, a, model } = c;
-  const win = contextWindow(model, a.profile.version);
+  const win = { tokens: a.model.contextWindow, known: a.model.measured };
   const out: Gauge[] = [];
   const tok = f.tokens(startupChars);
   out.push({
@@ -393,8 +392,8 @@ function gauges(c: Ctx, startupChars: number, skills: SkillsView | undefined): G
     });
   }
 
-  const fx = fixedParts(a.profile.version);
-  const memSection = mem.enabled ? fx.memorySectionBase + mem.location.dir.length : 0;
+  const fx = a.profile.request;
+  const memSection = mem.systemSectionChars;
   const skillsChars = skills?.text?.length ?? fx.defaultSkillsListing;
   const fixed = fx.system + fx.tools + fx.messages + memSection + (skills?.text ? 0 : fx.defaultSkillsListing);
   const yours = startupChars + (skills?.text ? skillsChars : 0);
