@@ -66,8 +66,8 @@ export interface Gauge {
   line?: number;
 }
 
-export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear';
-export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear'];
+export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionClear' | 'verify';
+export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionClear', 'verify'];
 
 export interface Action {
   command: CommandId;
@@ -79,6 +79,8 @@ export interface Header {
   version: string;
   /** how the version was chosen, or why another profile is used */
   versionNote?: string;
+  /** offered when the version has no profile of its own: compare the prediction with the installed claude */
+  verify?: Action;
   model: string;
   launchDir: string;
   /** folder name in a multi-root workspace */
@@ -153,7 +155,7 @@ function isGauge(v: unknown): v is Gauge {
 function isHeader(v: unknown): v is Header {
   return (
     isObj(v) && isStr(v.version) && optStr(v.versionNote) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
-    isAction(v.change)
+    isAction(v.change) && (v.verify === undefined || isAction(v.verify))
   );
 }
 

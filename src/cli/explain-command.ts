@@ -22,7 +22,10 @@ export interface SizedLayer {
 }
 
 export interface ExplainJson {
+  /** the version asked for (--claude-version), else the newest profile's */
   claudeVersion: string;
+  /** the profile the prediction uses, and why when it is not the version's own */
+  profile: { version: string; exact: boolean; note?: string };
   cwd: string;
   home: string;
   model: string;
@@ -114,7 +117,8 @@ export function buildExplain(a: Analysis, file: string | undefined, counts: Expl
   const sv = skillsView(a);
   const m = a.memory;
   return {
-    claudeVersion: a.profile.version,
+    claudeVersion: a.version.shown,
+    profile: { version: a.profile.version, exact: a.version.exact || a.version.requested === undefined, note: a.version.note },
     cwd: a.env.cwd,
     home: a.env.home,
     model: mi.model,
@@ -178,6 +182,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const out: string[] = [];
   const p = (s = '') => out.push(s);
   p(`${st.bold('Claude Code ' + x.claudeVersion)} · launch directory ${safe(x.cwd)} · HOME ${safe(x.home)}`);
+  if (x.profile.note) p(st.yellow(`${safe(x.profile.note)} · \`claude-layers verify\` compares it with the installed claude`));
   p(st.dim(`model ${x.model}: context window ${n(x.contextWindow)} tokens; ≈tok = chars ÷ ${x.charsPerToken} (Claude Code's own ratio for this model; the real count depends on the tokenizer)`));
   p();
 
@@ -238,12 +243,12 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
       const others = f.touches.filter((t) => t.tool !== 'Read');
       const same = others.filter((t) => t.sameAsRead).map((t) => t.tool);
       const none = others.filter((t) => !t.triggers).map((t) => t.tool);
-      if (same.length) p(`  ${same.join(', ')} → the same files (${x.claudeVersion} loads nested files after these too; once per session, so only the first touch injects)`);
+      if (same.length) p(`  ${same.join(', ')} → the same files (${x.profile.version} loads nested files after these too; once per session, so only the first touch injects)`);
       for (const t of others.filter((o) => o.triggers && !o.sameAsRead)) {
         p(`  ${head(t)}`);
         if (t.injected.length) list(t.injected, '    ');
       }
-      if (none.length) p(`  ${none.join(', ')} → nothing: Claude Code ${x.claudeVersion} loads nested files only after a Read`);
+      if (none.length) p(`  ${none.join(', ')} → nothing: Claude Code ${x.profile.version} loads nested files only after a Read`);
       if (f.notMatched.length) {
         p(st.dim(`  not injected for this file (paths: do not match):`));
         for (const r of f.notMatched) p(st.dim(`    ${safe(r.display)} — paths: ${r.patterns.map(safe).join(', ')}`));

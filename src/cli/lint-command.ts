@@ -28,7 +28,7 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   const failing = result.diagnostics.some((d) => severityRank(d.severity) <= severityRank(failOn));
   const report: LintReport = {
     tool: TOOL,
-    claudeVersion: a.profile.version,
+    claudeVersion: a.version.shown,
     cwd: a.env.cwd,
     home: a.env.home,
     failOn,

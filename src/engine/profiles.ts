@@ -254,21 +254,31 @@ function compare(a: number[], b: number[]): number {
 
 export interface ProfileChoice {
   profile: ClaudeProfile;
-  /** set when the requested version has no profile of its own */
+  /** the version asked for (trimmed), undefined when none was: then the newest profile is used */
+  requested?: string;
+  /** the requested version has a profile of its own */
+  exact: boolean;
+  /** what headers show: the version asked for when it is one (with a profile or not), else the profile's */
+  shown: string;
+  /** set when the requested version has no profile of its own, e.g.
+   *  `2.1.340: no profile yet; using 2.1.332's (checked on 0 scenarios)` */
   note?: string;
 }
 
 /** The profile for a version: exact match, else the nearest older one (else the oldest), with a note. */
 export function chooseProfile(version: string | undefined): ProfileChoice {
-  if (!version) return { profile: NEWEST_PROFILE };
-  const exact = PROFILES.find((p) => p.version === version.trim());
-  if (exact) return { profile: exact };
-  const v = parseVersion(version);
-  if (!v) return { profile: NEWEST_PROFILE, note: `"${version}" is not a Claude Code version; using the ${NEWEST_PROFILE.version} profile` };
+  const requested = version?.trim() || undefined;
+  if (!requested) return { profile: NEWEST_PROFILE, exact: false, shown: NEWEST_PROFILE.version };
+  const v = parseVersion(requested);
+  if (!v) return { profile: NEWEST_PROFILE, requested, exact: false, shown: NEWEST_PROFILE.version, note: `"${requested}" is not a Claude Code version; using ${NEWEST_PROFILE.version}'s profile` };
+  const shown = v.join('.');
+  const exact = PROFILES.find((p) => compare(parseVersion(p.version)!, v) === 0);
+  if (exact) return { profile: exact, requested: shown, exact: true, shown };
   let best: ClaudeProfile | undefined;
   for (const p of PROFILES) if (compare(parseVersion(p.version)!, v) <= 0) best = p;
-  if (best) return { profile: best, note: `no profile for Claude Code ${version}; using the nearest older one, ${best.version}` };
-  return { profile: PROFILES[0]!, note: `no profile for Claude Code ${version}; it is older than every profile, using ${PROFILES[0]!.version}` };
+  if (best) return { profile: best, requested: shown, exact: false, shown, note: `${shown}: no profile yet; using ${best.version}'s (checked on 0 scenarios)` };
+  const oldest = PROFILES[0]!;
+  return { profile: oldest, requested: shown, exact: false, shown, note: `${shown}: no profile (older than every profile); using ${oldest.version}'s (checked on 0 scenarios)` };
 }
 
 /** The versions whose profile has a property, for messages: `2.1.235`, `2.1.328 and 2.1.332`. */

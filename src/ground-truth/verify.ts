@@ -172,7 +172,7 @@ export async function planVerify(o: VerifyOptions): Promise<Plan> {
     version: v.version,
     versionOutput: v.output,
     versionError: v.error,
-    profile: { version: choice.profile.version, exact: requested !== undefined && !choice.note, note: choice.note, forced: o.version !== undefined },
+    profile: { version: choice.profile.version, exact: choice.exact, note: choice.note, forced: o.version !== undefined },
     cwd,
     file,
     home,

@@ -497,7 +497,7 @@ export function present(input: PresentInput): ViewState {
   const notLoaded = notLoadedSection(c, input.diagnostics ?? a.diagnostics);
   const session = sessionSection(c, input.sessionFiles ?? []);
 
-  const versionNote = a.diagnostics.find((d) => d.rule === 'unknown-version')?.message;
+  const versionNote = a.version.note;
   const sourceNote: Record<VersionInfo['source'], string> = {
     setting: t('from the setting claudeLayers.claudeVersion'),
     detected: t('detected with claude --version'),
@@ -505,8 +505,9 @@ export function present(input: PresentInput): ViewState {
   };
   return {
     header: {
-      version: t('Claude Code {0}', a.profile.version),
+      version: t('Claude Code {0}', a.version.shown),
       versionNote: versionNote ?? sourceNote[input.version.source],
+      verify: versionNote && input.trusted ? { command: 'verify', label: t('Verify…') } : undefined,
       model: input.model,
       launchDir: a.env.cwd,
       folder: input.folderName,

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { chooseProfile } from '../../src/engine/index.js';
 import { REPO_DIR } from './capture.js';
-import { VERSIONS, type ClaudeVersion } from './scenario.js';
+import { engineVersion, PROFILE_CHECK, VERSIONS, type ClaudeVersion } from './scenario.js';
 import { runMS } from './memory-skills/run.js';
 
 const versions = (process.env.MS_VERSIONS?.split(',') ?? [...VERSIONS]) as ClaudeVersion[];
@@ -42,9 +42,9 @@ test('fixed request sizes: every profile against its binary', async (t) => {
           messages: unrooted(messages) - unrooted(listing),
           defaultSkillsListing: listing.length,
         };
-        const want = chooseProfile(v).profile.request;
+        const want = chooseProfile(engineVersion(v)).profile.request;
         t.diagnostic(`${v}: measured ${JSON.stringify(got)}, profile ${JSON.stringify(want)}`);
-        assert.equal(chooseProfile(v).profile.version, v, 'the version has its own profile');
+        if (!PROFILE_CHECK) assert.equal(chooseProfile(v).profile.version, v, 'the version has its own profile');
         assert.equal(got.tools, want.tools, 'tool definitions');
         assert.equal(got.defaultSkillsListing, want.defaultSkillsListing, 'skills listing of an empty project');
         for (const k of ['system', 'messages'] as const) assert.ok(Math.abs(got[k] - want[k]) <= want[k] * SLACK, `${k}: measured ${got[k]}, profile ${want[k]}`);

@@ -41,3 +41,19 @@ test('model table: every profile has a default model, the usual aliases and meas
     for (const [k, n] of Object.entries(p.request)) assert.ok(Number.isInteger(n) && n > 0, `${p.version} request.${k}`);
   }
 });
+
+test('profile choice: a version without a profile is said plainly, the version asked for is what is shown', () => {
+  const newest = PROFILES[PROFILES.length - 1]!.version;
+  assert.deepEqual(chooseProfile('2.1.340'), { profile: P(newest), requested: '2.1.340', exact: false, shown: '2.1.340', note: `2.1.340: no profile yet; using ${newest}'s (checked on 0 scenarios)` });
+  for (const p of PROFILES) {
+    const c = chooseProfile(` ${p.version} `);
+    assert.deepEqual([c.profile.version, c.exact, c.shown, c.note], [p.version, true, p.version, undefined]);
+  }
+  assert.equal(chooseProfile('2.1.332 (Claude Code)').exact, true);
+  assert.equal(chooseProfile('2.1.300').note, "2.1.300: no profile yet; using 2.1.235's (checked on 0 scenarios)");
+  assert.match(chooseProfile('2.0.1').note!, /^2\.0\.1: no profile \(older than every profile\); using 2\.1\.235's/);
+  const bad = chooseProfile('latest');
+  assert.deepEqual([bad.profile.version, bad.exact, bad.shown], [newest, false, newest]);
+  assert.match(bad.note!, /"latest" is not a Claude Code version/);
+  assert.deepEqual([chooseProfile(undefined).shown, chooseProfile(undefined).note], [newest, undefined]);
+});

@@ -267,6 +267,24 @@ test('the cache: editor switches read nothing from disk; a change nobody read is
   }
 });
 
+test('sidebar header: the version asked for, and a plain note plus Verify when it has no profile', () => {
+  const { t, opts } = demo();
+  try {
+    const unknown = input(analyze({ ...opts, claudeVersion: '2.1.340' }), { version: { source: 'detected', requested: '2.1.340' } });
+    assert.ok(isViewState(unknown));
+    assert.equal(unknown.header.version, 'Claude Code 2.1.340');
+    assert.match(unknown.header.versionNote!, /^2\.1\.340: no profile yet; using 2\.1\.\d+'s \(checked on 0 scenarios\)$/);
+    assert.deepEqual(unknown.header.verify, { command: 'verify', label: 'Verify…' });
+    assert.equal(input(analyze({ ...opts, claudeVersion: '2.1.340' }), { trusted: false }).header.verify, undefined, 'Verify runs claude: not offered untrusted');
+    const known = input(analyze({ ...opts, claudeVersion: '2.1.332' }), { version: { source: 'detected', requested: '2.1.332' } });
+    assert.equal(known.header.version, 'Claude Code 2.1.332');
+    assert.equal(known.header.verify, undefined);
+    assert.equal(known.header.versionNote, 'detected with claude --version');
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('small helpers: versions, display paths, previews', () => {
   assert.equal(parseVersion('2.1.328 (Claude Code)\n'), '2.1.328');
   assert.equal(parseVersion('nothing'), undefined);
