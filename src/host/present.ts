@@ -13,12 +13,6 @@ import { isInside, isStrictlyInside } from '../engine/environment.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
 
-/** the lazy side of the engine's skills analysis, read defensively (it is being added as this is written) */
-interface LazySkills {
-  lazyFor?: (file: string) => { kind: string; names: string[]; paths: string[] }[];
-  conditional?: { name: string; path?: string; paths?: string[] }[];
-}
-const lazySkills = (a: Analysis): LazySkills | undefined => (a as unknown as { skills?: LazySkills }).skills;
 
 export interface VersionInfo {
   /** the version asked for (setting or detection), if any */
@@ -148,7 +142,7 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
   const read = a.lazyFor(file, 'Read');
   for (const i of read) injected.add(i.path);
   const rows = read.map((i, k) => lazyRow(c, `active/read/${k}`, i));
-  const layers = typeof lazySkills(a)?.lazyFor === 'function' ? lazySkills(a)!.lazyFor!(file) : [];
+  const layers = a.skills.lazyFor(file);
   layers.forEach((l, k) => {
     const label = l.kind === 'path-gated' ? t('skills listed after this read (paths:)') : t('skills of a nested folder listed after this read');
     rows.push({
@@ -255,7 +249,7 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
       }),
     });
   }
-  const gated = (lazySkills(a)?.conditional ?? []).filter((sk) => !(file && sk.paths?.length && compileMatcher(a.env.cwd, sk.paths).matches(file)));
+  const gated = a.skills.conditional.filter((sk) => !(file && sk.paths?.length && compileMatcher(a.env.cwd, sk.paths).matches(file)));
   if (gated.length) {
     groups.push({
       id: 'elsewhere/skills',

@@ -95,7 +95,7 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
   }
 });
 
-test('gauges: startup tokens against the window, MEMORY.md cut in file lines, skills degrade gracefully', () => {
+test('gauges: startup tokens against the window, MEMORY.md cut in file lines, the skills listing against its budget', () => {
   const { t, opts } = demo();
   try {
     const a0 = analyze(opts);
@@ -113,15 +113,21 @@ test('gauges: startup tokens against the window, MEMORY.md cut in file lines, sk
     assert.equal(g['memory-lines']!.level, 'over');
     assert.equal(g['memory-units']!.level, 'ok');
     assert.match(g.startup!.text, /^≈[\d,]+ of 1,000,000 tokens \([\d,]+ chars\)$/);
-    // the engine's skills analysis is being added: either not there yet, or a width against a budget
-    assert.match(g.skills!.text, /^(not computed by this engine|[\d,]+\/[\d,]+ display width)$/);
+    // the skills gauge: the listing's width against its budget, from the engine's typed analysis
+    assert.equal(g.skills!.text, `${a.skills.used.toLocaleString('en-US')}/${a.skills.budget.toLocaleString('en-US')} display width`);
     assert.match(g.request!.text, /% yours$/);
 
-    const withSkills = Object.assign(Object.create(Object.getPrototypeOf(a)), a, {
-      skills: { budget: { budget: 30000, used: 22570 }, entries: [{ name: 'release-check', demoted: false }, { name: 'big', demoted: true, cut: true }] },
-    });
-    const g2 = input(withSkills).gauges.find((x) => x.id === 'skills')!;
-    assert.equal(g2.text, '22,570/30,000 display width');
+    // a skill cut at the per-description cap and one demoted by a small budget
+    const sk = (name: string, len: number) => {
+      fs.mkdirSync(t.p(`repo/.claude/skills/${name}`), { recursive: true });
+      fs.writeFileSync(t.p(`repo/.claude/skills/${name}/SKILL.md`), `---\ndescription: ${'d'.repeat(len)}\n---\nbody\n`);
+    };
+    sk('big', 2000);
+    sk('release-check', 40);
+    const small = analyze({ ...opts, env: { CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: '1000' } });
+    assert.deepEqual(small.skills.entries.filter((e) => !e.bundled).map((e) => [e.name, e.demoted, e.cut]), [['big', true, true], ['release-check', false, false]]);
+    const g2 = input(small).gauges.find((x) => x.id === 'skills')!;
+    assert.equal(g2.text, `${small.skills.used.toLocaleString('en-US')}/1,000 display width`);
     assert.equal(g2.note, '1 descriptions cut, 1 skills name only');
   } finally {
     t.cleanup();
