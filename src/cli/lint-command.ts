@@ -1,6 +1,6 @@
 // `claude-layers lint`: every finding of the analysis and of the workspace checks, in the chosen
 // format; the exit code says whether any finding is at or above --fail-on.
-import { analyze, type Severity } from '../engine/index.js';
+import { analyze, type Diagnostic, type Severity } from '../engine/index.js';
 import { lintPrepare, lintWorkspace, severityRank } from '../engine/checks/index.js';
 import { has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
@@ -11,9 +11,20 @@ import { TOOL } from './tool.js';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
-export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {} };
+export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {}, verbose: {} };
 
-export async function lintCommand(argv: string[], style: Style): Promise<{ output: string; exitCode: number }> {
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** `--verbose`: the stack of every crashed check, for stderr (control characters escaped) */
+export function verboseDetails(diagnostics: readonly Diagnostic[]): string {
+  const esc = (s: string) => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return diagnostics
+    .filter((d) => d.detail)
+    .map((d) => `${d.rule} ${esc(d.path || '(workspace)')}: ${esc(d.message)}\n${esc(d.detail!)}\n`)
+    .join('\n');
+}
+
+export async function lintCommand(argv: string[], style: Style): Promise<{ output: string; exitCode: number; details: string }> {
   const p = parseArgs(argv, LINT_FLAGS);
   if (p.positionals.length) throw new UsageError(`lint takes no positional arguments (got ${JSON.stringify(p.positionals[0])}); use --cwd DIR`);
   const format = (one(p, 'format') ?? 'text') as Format;
@@ -38,5 +49,5 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   };
   const output =
     format === 'json' ? formatJson(report) : format === 'sarif' ? formatSarif(report) : format === 'github' ? formatGithub(report) : formatText(report, style);
-  return { output, exitCode: report.exitCode };
+  return { output, exitCode: report.exitCode, details: has(p, 'verbose') ? verboseDetails(result.diagnostics) : '' };
 }

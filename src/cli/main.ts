@@ -20,7 +20,7 @@ commands:
   explain  [FILE] ${COMMON} [--json]
            the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured)
   lint     ${COMMON}
-           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets]
+           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]
            every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error
   render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}
            [--touch TOOL:ABS_PATH]... --json        the exact request text as JSON
@@ -56,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'lint': {
         const r = await lintCommand(rest, makeStyle(colorEnabled(process.stdout)));
         write(r.output);
+        if (r.details) process.stderr.write(r.details);
         return r.exitCode;
       }
       case 'verify':

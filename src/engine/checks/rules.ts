@@ -43,7 +43,7 @@ const LIST: RuleInfo[] = [
   { id: 'skill-demoted', severity: 'error', description: "the skills listing is over budget: this skill's description is dropped (name only)" },
   { id: 'skill-description-cut', severity: 'warning', description: "a skill's description is cut in the listing (per-description cap)" },
   { id: 'likely-secret', severity: 'error', description: 'text that reaches the model request looks like a secret (API key, token, private key, password)' },
-  { id: 'check-failed', severity: 'info', description: 'a workspace check failed on this machine and was skipped (the others ran)' },
+  { id: 'check-failed', severity: 'error', description: 'a workspace check crashed (a bug) and was skipped, or secretlint failed on one text, which went unscanned; the others ran (`lint --verbose` prints the stack)' },
   { id: 'scan-truncated', severity: 'info', description: 'the workspace has more files than the scan limit: some checks were skipped' },
 ];
 
