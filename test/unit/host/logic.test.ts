@@ -234,7 +234,9 @@ test('@import links: code spans and code blocks do not count; \\ escapes and fra
   ]);
 });
 
-test('the cache: editor switches read nothing from disk; a change nobody read is ignored; a relevant one rebuilds once', async () => {
+test('the cache: editor switches read nothing from disk; a change nobody read is ignored; a relevant one rebuilds once', (tc) => {
+  // the debounce runs on a fake clock: the test never waits on real time
+  tc.mock.timers.enable({ apis: ['setTimeout'] });
   const { t, opts } = demo();
   try {
     const svc = new AnalysisService(() => opts, 20, nodeFileAccess);
@@ -256,7 +258,9 @@ test('the cache: editor switches read nothing from disk; a change nobody read is
     fs.writeFileSync(t.p('repo/.claude/rules/api.md'), '---\npaths: ["docs/**"]\n---\nAPI RULE');
     assert.equal(svc.pathsChanged([t.p('repo/.claude/rules/api.md')]), true);
     assert.equal(svc.pathsChanged([t.p('repo/.claude/rules/api.md')]), true);
-    await new Promise((r) => setTimeout(r, 60));
+    tc.mock.timers.tick(19);
+    assert.equal(changes, 0, 'nothing before the debounce ends');
+    tc.mock.timers.tick(1);
     assert.equal(changes, 1, 'debounced into one refresh');
     assert.equal(svc.builds, 2);
     assert.deepEqual(svc.get('k').analysis!.lazyFor(t.p('repo/src/api/client.ts')), []);
