@@ -13,7 +13,6 @@ import { lintPrepare, lintWorkspace } from '../src/engine/checks/index.js';
 import { jsonText } from '../src/cli/escape.js';
 import { buildExplain, renderExplainText } from '../src/cli/explain-command.js';
 import { formatGithub, formatJson, formatSarif, formatText, type LintReport } from '../src/cli/lint-format.js';
-import { modelInfo } from '../src/cli/model-info.js';
 import { makeStyle } from '../src/cli/style.js';
 
 /** what no output may hold: C0 but tab and newline, DEL, C1 */
@@ -160,7 +159,7 @@ export async function runCase(seed: number): Promise<void> {
     check(seed, 'lint sarif', formatSarif(report));
     check(seed, 'lint github', formatGithub(report, cwd));
     const b = analyze(opts);
-    const x = buildExplain(b, touch, modelInfo(opts.model, b.profile), { error: 0, warning: 0, info: 0 });
+    const x = buildExplain(b, touch, { error: 0, warning: 0, info: 0 });
     check(seed, 'explain text', renderExplainText(x, makeStyle(false)));
     check(seed, 'explain json', jsonText(x));
     const touched = b.session().touch(pick(r, ['Read', 'Edit', 'Write'] as const), touch);

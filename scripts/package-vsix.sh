@@ -15,6 +15,8 @@ PKG=$(mktemp -d /tmp/ccl-pkg.XXXXXX)
 trap 'rm -rf "$PKG"' EXIT
 mkdir -p "$PKG/dist" "$(dirname "$OUT")"
 cp package.json .vscodeignore LICENSE README.md package.nls*.json "$PKG/"
+# package.json's `files` is the npm tarball's list (the CLI); the .vsix ships what .vscodeignore lets through
+node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f,"utf8"));delete p.files;require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\n")' "$PKG/package.json"
 cp -r media l10n "$PKG/"
 cp dist/extension.js dist/webview.js "$PKG/dist/"
 cp -r dist/codicons "$PKG/dist/"

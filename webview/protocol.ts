@@ -72,8 +72,8 @@ export interface Gauge {
   line?: number;
 }
 
-export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionAddStep' | 'sessionClear' | 'setClaudePath';
-export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionAddStep', 'sessionClear', 'setClaudePath'];
+export type CommandId = 'refresh' | 'copyReport' | 'previewStartup' | 'configure' | 'sessionAddActive' | 'sessionAddStep' | 'sessionClear' | 'setClaudePath' | 'verify';
+export const COMMAND_IDS: readonly CommandId[] = ['refresh', 'copyReport', 'previewStartup', 'configure', 'sessionAddActive', 'sessionAddStep', 'sessionClear', 'setClaudePath', 'verify'];
 
 export interface Action {
   command: CommandId;
@@ -85,6 +85,8 @@ export interface Header {
   version: string;
   /** how the version was chosen, or why another profile is used */
   versionNote?: string;
+  /** offered when the version has no profile of its own: compare the prediction with the installed claude */
+  verify?: Action;
   model: string;
   launchDir: string;
   /** folder name in a multi-root workspace */
@@ -180,7 +182,7 @@ function isGauge(v: unknown): v is Gauge {
 function isHeader(v: unknown): v is Header {
   return (
     isObj(v) && isStr(v.version) && optStr(v.versionNote) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
-    isAction(v.change) && (v.versionAction === undefined || isAction(v.versionAction))
+    isAction(v.change) && (v.versionAction === undefined || isAction(v.versionAction)) && (v.verify === undefined || isAction(v.verify))
   );
 }
 

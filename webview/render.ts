@@ -242,7 +242,7 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
         button(h.change),
       ),
       el(doc, 'div', { class: 'launch', title: h.launchDir }, h.folder ? `${h.folder}: ${h.launchDir}` : h.launchDir),
-      h.versionNote ? el(doc, 'div', { class: 'note' }, h.versionNote) : undefined,
+      h.versionNote ? el(doc, 'div', { class: 'note' }, h.versionNote, ...(h.verify ? [' ', button(h.verify)] : [])) : undefined,
       h.versionAction ? el(doc, 'div', { class: 'actions header-actions' }, button(h.versionAction)) : undefined,
       h.restricted ? el(doc, 'div', { class: 'restricted', role: 'status' }, h.restricted) : undefined,
     );

@@ -9,7 +9,6 @@ import { describeEntry, displayPath, memoryReport, skillsView, type MemoryReport
 import { has, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
-import { modelInfo, type ModelInfo } from './model-info.js';
 import { safe, type Style } from './style.js';
 import { explainUse, renderUse, USE_FLAGS, type UseJson } from './explain-use.js';
 
@@ -24,7 +23,10 @@ export interface SizedLayer {
 }
 
 export interface ExplainJson {
+  /** the version asked for (--claude-version), else the newest profile's */
   claudeVersion: string;
+  /** the profile the prediction uses, and why when it is not the version's own */
+  profile: { version: string; exact: boolean; note?: string };
   cwd: string;
   home: string;
   model: string;
@@ -91,7 +93,8 @@ function includeDepth(e: InstructionEntry): number {
   return e.origin.kind === 'include' ? e.origin.depth : 0;
 }
 
-export function buildExplain(a: Analysis, file: string | undefined, mi: ModelInfo, counts: ExplainJson['diagnostics']): ExplainJson {
+export function buildExplain(a: Analysis, file: string | undefined, counts: ExplainJson['diagnostics']): ExplainJson {
+  const mi = { model: a.model.requested, contextWindow: a.model.contextWindow, charsPerToken: a.model.bytesPerToken };
   const disp = (p: string) => displayPath(p, a.env.cwd, a.env.home);
   const tok = (chars: number) => Math.round(chars / mi.charsPerToken);
   const sized = (p: string, text: string, w: string): SizedLayer => ({ path: p, display: disp(p), why: w, chars: text.length, lines: lineCount(text), tokens: tok(text.length) });
@@ -119,7 +122,8 @@ export function buildExplain(a: Analysis, file: string | undefined, mi: ModelInf
   const sv = skillsView(a);
   const m = a.memory;
   return {
-    claudeVersion: a.profile.version,
+    claudeVersion: a.version.shown,
+    profile: { version: a.profile.version, exact: a.version.exact || a.version.requested === undefined, note: a.version.note },
     cwd: a.env.cwd,
     home: a.env.home,
     model: mi.model,
@@ -184,6 +188,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const out: string[] = [];
   const p = (s = '') => out.push(s);
   p(`${st.bold('Claude Code ' + x.claudeVersion)} · launch directory ${safe(x.cwd)} · HOME ${safe(x.home)}`);
+  if (x.profile.note) p(st.yellow(`${safe(x.profile.note)} · \`claude-layers verify\` compares it with the installed claude`));
   p(st.dim(`model ${safe(x.model)}: context window ${n(x.contextWindow)} tokens; ≈tok = chars ÷ ${x.charsPerToken} (Claude Code's own ratio for this model; the real count depends on the tokenizer)`));
   p();
 
@@ -244,12 +249,12 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
       const others = f.touches.filter((t) => t.tool !== 'Read');
       const same = others.filter((t) => t.sameAsRead).map((t) => t.tool);
       const none = others.filter((t) => !t.triggers).map((t) => t.tool);
-      if (same.length) p(`  ${same.join(', ')} → the same files (${x.claudeVersion} loads nested files after these too; once per session, so only the first touch injects)`);
+      if (same.length) p(`  ${same.join(', ')} → the same files (${x.profile.version} loads nested files after these too; once per session, so only the first touch injects)`);
       for (const t of others.filter((o) => o.triggers && !o.sameAsRead)) {
         p(`  ${head(t)}`);
         if (t.injected.length) list(t.injected, '    ');
       }
-      if (none.length) p(`  ${none.join(', ')} → nothing: Claude Code ${x.claudeVersion} loads nested files only after a Read`);
+      if (none.length) p(`  ${none.join(', ')} → nothing: Claude Code ${x.profile.version} loads nested files only after a Read`);
       if (f.notMatched.length) {
         p(st.dim(`  not injected for this file (paths: do not match):`));
         for (const r of f.notMatched) p(st.dim(`    ${safe(r.display)} — paths: ${r.patterns.map(safe).join(', ')}`));
@@ -341,11 +346,10 @@ export function explainCommand(argv: string[], style: Style): { text: string; js
   const opts = engineOptions(p);
   const file = p.positionals[0] === undefined ? undefined : resolveFile(p.positionals[0], opts.cwd);
   const a = analyze(opts);
-  const mi = modelInfo(opts.model, a.profile);
   const counts = { error: 0, warning: 0, info: 0 };
-  const json = buildExplain(a, file, mi, counts);
+  const json = buildExplain(a, file, counts);
   for (const d of a.diagnostics) counts[d.severity]++; // after the touches: nested files' findings count too
-  const use = explainUse(p, opts, file, mi.charsPerToken);
+  const use = explainUse(p, opts, file, json.charsPerToken);
   if (use) json.use = use;
   const asJson = has(p, 'json');
   const disp = (x: string) => displayPath(x, a.env.cwd, a.env.home);

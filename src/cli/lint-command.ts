@@ -1,6 +1,6 @@
 // `claude-layers lint`: every finding of the analysis and of the workspace checks, in the chosen
 // format; the exit code says whether any finding is at or above --fail-on.
-import { analyze, type Severity } from '../engine/index.js';
+import { analyze, type Diagnostic, type Severity } from '../engine/index.js';
 import { CRAWL_BUDGET_MS, lintPrepare, lintWorkspace, severityRank } from '../engine/checks/index.js';
 import { has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
@@ -14,9 +14,20 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 /** lint's whole-run limit (ms): past it the checks not yet run are skipped with scan-truncated */
 const RUN_BUDGET_MS = 30_000;
 
-export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {} };
+export const LINT_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, 'fail-on': { value: true }, 'no-secrets': {}, verbose: {} };
 
-export async function lintCommand(argv: string[], style: Style): Promise<{ output: string; exitCode: number }> {
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** `--verbose`: the stack of every crashed check, for stderr (control characters escaped) */
+export function verboseDetails(diagnostics: readonly Diagnostic[]): string {
+  const esc = (s: string) => s.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return diagnostics
+    .filter((d) => d.detail)
+    .map((d) => `${d.rule} ${esc(d.path || '(workspace)')}: ${esc(d.message)}\n${esc(d.detail!)}\n`)
+    .join('\n');
+}
+
+export async function lintCommand(argv: string[], style: Style): Promise<{ output: string; exitCode: number; details: string }> {
   const p = parseArgs(argv, LINT_FLAGS);
   if (p.positionals.length) throw new UsageError(`lint takes no positional arguments (got ${JSON.stringify(p.positionals[0])}); use --cwd DIR`);
   const format = (one(p, 'format') ?? 'text') as Format;
@@ -33,7 +44,7 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   const failing = result.diagnostics.some((d) => severityRank(d.severity) <= severityRank(failOn));
   const report: LintReport = {
     tool: TOOL,
-    claudeVersion: a.profile.version,
+    claudeVersion: a.version.shown,
     cwd: a.env.cwd,
     home: a.env.home,
     failOn,
@@ -43,5 +54,5 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   };
   const output =
     format === 'json' ? formatJson(report) : format === 'sarif' ? formatSarif(report) : format === 'github' ? formatGithub(report) : formatText(report, style);
-  return { output, exitCode: report.exitCode };
+  return { output, exitCode: report.exitCode, details: has(p, 'verbose') ? verboseDetails(result.diagnostics) : '' };
 }

@@ -1,6 +1,6 @@
 // claude-layers: the CLI over the engine. Thin: parse, ask the engine, print.
 // Exit codes: 0 fine (lint: no finding at or above --fail-on), 1 lint findings, 2 usage error
-// (one line saying why, then the usage; never a stack trace), 3 internal error.
+// (one line saying why, the command's synopsis, a pointer to --help; never a stack trace), 3 internal error.
 import { PROFILES } from '../engine/index.js';
 import { errorText, jsonText } from './escape.js';
 import { UsageError } from './args.js';
@@ -15,26 +15,52 @@ const KNOWN_VERSIONS = PROFILES.map((p) => p.version).reverse().join('|');
 const COMMON = `[--cwd DIR] [--home DIR] [--claude-version ${KNOWN_VERSIONS}] [--model ID]
            [--add-dir DIR]... [--setting-sources LIST] [--env NAME=VALUE]... [--managed-dir DIR] [--bare]`;
 
+/** each command: its synopsis (options) and what it does, for `claude-layers CMD --help` and the overview */
+const COMMANDS: Record<string, { synopsis: string; what: string }> = {
+  explain: {
+    synopsis: `explain  [FILE] ${COMMON} [--json]`,
+    what: 'the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured)',
+  },
+  lint: {
+    synopsis: `lint     ${COMMON}\n           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]`,
+    what: 'every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error;\n--verbose prints the stack of a check that crashed (to stderr)',
+  },
+  render: {
+    synopsis: `render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}\n           [--touch TOOL:ABS_PATH]... --json`,
+    what: 'the exact request text as JSON',
+  },
+  verify: {
+    synopsis: 'verify   [FILE] [--cwd DIR] [--claude PATH] [--claude-version V] [--timeout SECONDS] [--yes] [--json]',
+    what: 'runs the installed claude once against a loopback stand-in (asks first; --yes on a script) and\ncompares what it sends with the prediction; exit 0 match, 1 mismatch, 3 could not run',
+  },
+  'last-session': {
+    synopsis: 'last-session [--cwd DIR] [--home DIR] [--json]',
+    what: 'what your most recent Claude Code session in --cwd really loaded, and when, beside the prediction',
+  },
+};
+
+const FOOT = `FILE is relative to --cwd (else to the current folder). Without --home the real HOME and environment are used;
+with it, only --home and the --env variables.
+`;
+
 export const USAGE = `usage: claude-layers <command> [options]
 
 commands:
-  explain  [FILE] ${COMMON} [--json]
-           the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured)
-  lint     ${COMMON}
-           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets]
-           every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error
-  render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}
-           [--touch TOOL:ABS_PATH]... --json        the exact request text as JSON
-  verify   [FILE] [--cwd DIR] [--claude PATH] [--claude-version V] [--timeout SECONDS] [--yes] [--json]
-           runs the installed claude once against a loopback stand-in (asks first; --yes on a script) and
-           compares what it sends with the prediction; exit 0 match, 1 mismatch, 3 could not run
-  last-session [--cwd DIR] [--home DIR] [--json]
-           what your most recent Claude Code session in --cwd really loaded, and when, beside the prediction
-  help, --help, --version
+${Object.values(COMMANDS).map((c) => `  ${c.synopsis}\n${c.what.split('\n').map((l) => `           ${l}`).join('\n')}`).join('\n')}
+  help [COMMAND], --help, -h, --version     (every command takes --help / -h too)
 
-FILE is relative to --cwd (else to the current folder). Without --home the real HOME and environment are used;
-with it, only --home and the --env variables.
-`;
+${FOOT}`;
+
+/** `claude-layers CMD --help`: the command's own usage */
+export function commandUsage(cmd: string): string {
+  const c = COMMANDS[cmd]!;
+  return `usage: claude-layers ${c.synopsis.replace(/^(\S+) +/, '$1 ')}\n\n${c.what}\n\n${FOOT}`;
+}
+
+const wantsHelp = (args: string[]) => {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+};
 
 function write(s: string): void {
   process.stdout.write(s);
@@ -42,7 +68,12 @@ function write(s: string): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  const known = cmd !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, cmd);
   try {
+    if (known && wantsHelp(rest)) {
+      write(commandUsage(cmd));
+      return 0;
+    }
     switch (cmd) {
       case 'render': {
         const { json, request } = renderCommand(rest);
@@ -58,6 +89,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'lint': {
         const r = await lintCommand(rest, makeStyle(colorEnabled(process.stdout)));
         write(r.output);
+        if (r.details) process.stderr.write(r.details);
         return r.exitCode;
       }
       case 'verify':
@@ -75,7 +107,8 @@ export async function main(argv: string[]): Promise<number> {
       case '-h':
       case '--help':
       case 'help':
-        write(USAGE);
+        if (rest[0] !== undefined && !Object.prototype.hasOwnProperty.call(COMMANDS, rest[0])) throw new UsageError(`help: unknown command ${JSON.stringify(rest[0])}`);
+        write(rest[0] !== undefined ? commandUsage(rest[0]) : USAGE);
         return 0;
       case undefined:
         throw new UsageError('no command given');
@@ -84,7 +117,9 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`claude-layers: ${errorText(e.message.split('\n')[0]!)}\n\n${USAGE}`);
+      // one line saying why, the command's synopsis, and where the rest is
+      const synopsis = known ? `usage: claude-layers ${COMMANDS[cmd]!.synopsis.replace(/^(\S+) +/, '$1 ')}` : `usage: claude-layers <command> [options]   (commands: ${Object.keys(COMMANDS).join(', ')})`;
+      process.stderr.write(`claude-layers: ${errorText(e.message.split('\n')[0]!)}\n${synopsis}\nrun 'claude-layers ${known ? `${cmd} ` : ''}--help' for more\n`);
       return 2;
     }
     const msg = e instanceof Error ? e.message : String(e);

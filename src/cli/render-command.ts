@@ -6,9 +6,14 @@ import { checkPathFlags } from './path-flags.js';
 import { sessionJson, simulateFromFile, type SessionJson } from './session-json.js';
 
 export interface RenderJson {
+  /** the version asked for (--claude-version), else the newest profile's */
   claudeVersion: string;
+  /** the profile the prediction uses (the note says why when it is not the version's own) */
+  profile: { version: string; note?: string };
   instructions: { text: string; entries: { path: string; type: string; text: string }[] } | null;
-  skills: { text: string; entries: { name: string; text: string; demoted: boolean; bundled: boolean }[] } | null;
+  /** `demoted`: listed without its description, because the listing is over budget (`reason: 'budget'`) or
+   *  because skillOverrides sets it to "name-only" (`reason: 'override'`) */
+  skills: { text: string; entries: { name: string; text: string; demoted: boolean; reason?: 'budget' | 'override'; bundled: boolean }[] } | null;
   touches: { tool: string; path: string; injected: { path: string; text: string }[] }[];
   diagnostics: { path: string; line: number | null; severity: string; rule: string; message: string }[];
   /** with --session TURNS.json */
@@ -24,9 +29,13 @@ export function renderCommand(argv: string[]): { json: RenderJson; request?: str
   const a = analyze(options);
   const session = a.session();
   const json: RenderJson = {
-    claudeVersion: a.profile.version,
+    claudeVersion: a.version.shown,
+    profile: { version: a.profile.version, note: a.version.note },
     instructions: a.startupText === undefined ? null : { text: a.startupText, entries: a.startup.map((e) => ({ path: e.path, type: e.type, text: e.text })) },
-    skills: a.skills.text === '' ? null : { text: a.skills.text, entries: a.skills.entries.map((e) => ({ name: e.name, text: e.text, demoted: e.demoted, bundled: e.bundled })) },
+    skills: a.skills.text === '' ? null : { text: a.skills.text, entries: a.skills.entries.map((e) => {
+      const reason = e.nameOnlyByOverride ? ('override' as const) : e.demoted ? ('budget' as const) : undefined;
+      return { name: e.name, text: e.text, demoted: reason !== undefined, ...(reason && { reason }), bundled: e.bundled };
+    }) },
     touches: touches.map((t) => ({ tool: t.tool, path: t.path, injected: session.touch(t.tool, t.path).map((i) => ({ path: i.path, text: i.text })) })),
     diagnostics: a.diagnostics.map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
   };

@@ -11,9 +11,9 @@ import { findGit } from './git.js';
 import { LazySession } from './lazy.js';
 import { Loader, TextCache, type LoadedFile } from './loader.js';
 import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory.js';
-import { analyzeSkills, type SkillsAnalysis } from './skills/index.js';
+import { analyzeSkills, type ModelChoice, type SkillsAnalysis } from './skills/index.js';
 import type { ConditionalRule, InstructionEntry, LazyInjection, TouchTool } from './model.js';
-import { chooseProfile, type ClaudeProfile } from './profiles.js';
+import { chooseProfile, type ClaudeProfile, type ProfileChoice } from './profiles.js';
 import { renderStartupSection } from './render.js';
 import { loadSettings, type Settings } from './settings.js';
 import { loadStartup, type StartupResult } from './startup.js';
@@ -33,6 +33,8 @@ export interface MemoryState {
 
 export interface Analysis {
   profile: ClaudeProfile;
+  /** the version asked for and how the profile was chosen (`note` says so when the version has no profile) */
+  version: ProfileChoice;
   env: Environment;
   settings: Settings;
   /** startup entries, in request order */
@@ -44,6 +46,9 @@ export interface Analysis {
   memory: MemoryState;
   /** the skills listing with its budgets, and what touches add to it */
   skills: SkillsAnalysis;
+  /** the model the session runs (flag, ANTHROPIC_MODEL, `model` setting or the version's default) with its
+   *  context window and characters per token, from the profile's model table */
+  model: ModelChoice;
   diagnostics: Diagnostic[];
   /** a fresh Claude Code session over this analysis */
   session(): LazySession;
@@ -64,12 +69,12 @@ function toEntry(f: LoadedFile): InstructionEntry {
 }
 
 export function analyze(options: EngineOptions): Analysis {
-  const { profile, note } = chooseProfile(options.claudeVersion);
+  const choice = chooseProfile(options.claudeVersion);
   const base = resolveEnvironment(options);
   const snapshot = new SnapshotFileAccess(base.fs);
   const env: Environment = { ...base, fs: snapshot };
   const texts = new TextCache(env);
-  return build(env, profile, note, snapshot, texts);
+  return build(env, choice, snapshot, texts);
 }
 
 function externalApproved(env: Environment, settings: Settings): boolean {
@@ -83,7 +88,8 @@ function externalApproved(env: Environment, settings: Settings): boolean {
   return roots.some((r) => (projects as Record<string, { hasClaudeMdExternalIncludesApproved?: unknown }>)[r]?.hasClaudeMdExternalIncludesApproved === true);
 }
 
-function build(env: Environment, profile: ClaudeProfile, note: string | undefined, snapshot: SnapshotFileAccess, texts: TextCache): Analysis {
+function build(env: Environment, choice: ProfileChoice, snapshot: SnapshotFileAccess, texts: TextCache): Analysis {
+  const { profile, note } = choice;
   const sink = new DiagnosticSink();
   if (note) sink.add({ path: '', severity: 'info', rule: 'unknown-version', message: note });
   const settings = loadSettings(env, sink);
@@ -138,6 +144,7 @@ function build(env: Environment, profile: ClaudeProfile, note: string | undefine
   const session = () => new LazySession(loader, startupResult, startupPaths);
   return {
     profile,
+    version: choice,
     env,
     settings,
     startup,
@@ -145,6 +152,7 @@ function build(env: Environment, profile: ClaudeProfile, note: string | undefine
     conditionalRules,
     memory,
     skills,
+    model: skills.budgetInfo.model,
     get diagnostics() {
       return sink.all();
     },
@@ -155,7 +163,7 @@ function build(env: Environment, profile: ClaudeProfile, note: string | undefine
         snapshot.invalidate(p);
         texts.invalidate(p);
       }
-      return build(env, profile, note, snapshot, texts);
+      return build(env, choice, snapshot, texts);
     },
     get diskOps() {
       return snapshot.diskOps;

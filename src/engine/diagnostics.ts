@@ -9,6 +9,8 @@ export interface Diagnostic {
   /** stable rule id, e.g. `include-outside-cwd` (see diagnostic-rules.ts) */
   rule: string;
   message: string;
+  /** more for `--verbose` (the stack of a crashed check) */
+  detail?: string;
 }
 
 export class DiagnosticSink {

@@ -69,8 +69,13 @@ export function resolveEnvironment(o: EngineOptions): Environment {
   const home = path.resolve(o.home ?? env.HOME ?? os.homedir());
   const configDir = env.CLAUDE_CONFIG_DIR;
   const userDir = configDir ? path.resolve(configDir) : path.join(home, '.claude');
+  const fs = o.fs ?? nodeFileAccess;
+  // Claude Code works in the real path of its launch directory, even when PWD is a symlink to it (measured:
+  // every `Contents of` header and the memory key name the real path; scenario cwd_symlink)
+  const given = path.resolve(o.cwd);
+  const real = fs.realpath(given);
   return {
-    cwd: path.resolve(o.cwd),
+    cwd: real.ok ? real.value : given,
     home,
     env,
     addDirs: (o.addDirs ?? []).map((d) => path.resolve(o.cwd, d)),
@@ -80,7 +85,7 @@ export function resolveEnvironment(o: EngineOptions): Environment {
     model: o.model,
     flagSettings: o.flagSettings,
     pluginDirs: (o.pluginDirs ?? []).map((d) => path.resolve(o.cwd, d)),
-    fs: o.fs ?? nodeFileAccess,
+    fs,
     userDir,
     globalConfigPath: configDir ? path.join(path.resolve(configDir), '.claude.json') : path.join(home, '.claude.json'),
   };

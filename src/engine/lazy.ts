@@ -16,6 +16,7 @@ import { isInside, isStrictlyInside, type Environment } from './environment.js';
 import { compilePatterns, matchesPath, type CompiledPatterns } from './glob-count.js';
 import { Loader, type LoadedFile } from './loader.js';
 import type { ProcessedFile } from './content.js';
+import type { FileAccess } from './file-access.js';
 import type { InstructionType, LazyInjection, Origin, TouchTool } from './model.js';
 import { hasClaudeMdInChain, instructionsDisabled, loadAgentsFiles, type StartupResult } from './startup.js';
 
@@ -194,6 +195,22 @@ export interface LazyMemory {
 }
 
 /** One Claude Code session: what has been injected or read so far. */
+/** `p` with the symlinks of its folders resolved (Claude Code injects by real path, e.g. for a file reached
+ *  through a linked launch directory): the real path of its nearest existing folder plus the rest. Folders
+ *  only, so that files of a known folder cost no disk operation (the snapshot keeps folder real paths). */
+function realTarget(fs: FileAccess, p: string): string {
+  const rest = [path.basename(p)];
+  for (let d = path.dirname(p), i = 0; i < 256; i++) {
+    const r = fs.realpath(d);
+    if (r.ok) return path.join(r.value, ...rest.reverse());
+    const up = path.dirname(d);
+    if (up === d) break;
+    rest.push(path.basename(d));
+    d = up;
+  }
+  return p;
+}
+
 export class LazySession {
   private readonly injected = new Set<string>();
   private readonly read = new Set<string>();
@@ -211,7 +228,7 @@ export class LazySession {
 
   touch(tool: TouchTool, target: string): LazyInjection[] {
     const { env, profile } = this.loader.ctx;
-    const abs = path.resolve(env.cwd, target);
+    const abs = realTarget(env.fs, path.resolve(env.cwd, target));
     if (tool === 'Read') this.read.add(path.normalize(abs));
     if (!profile.lazyTriggers.includes(tool)) return [];
     const files = collectLazy(this.lazyLoader, this.startup, abs, new Set<string>());

@@ -30,6 +30,11 @@ export interface ClaudeProfile {
   };
   /** after the first request: changed-file notes, skill invocation, compaction (src/engine/session) */
   session: SessionProfile;
+  /** which model a session runs and what Claude Code assumes about it (memory spec B7; measure-models.ts) */
+  models: ModelTable;
+  /** sizes of the parts of a first request the user does not write, measured on an empty git repository with a
+   *  fresh HOME (test/conformance/fixed-sizes.test.ts checks them against the binary), in UTF-16 units */
+  request: FixedRequestSizes;
   skills: {
     /** `- dir (fmname): …` when frontmatter `name` differs from the folder name */
     showFrontmatterName: boolean;
@@ -41,12 +46,6 @@ export interface ClaudeProfile {
     validateNames: boolean;
     /** display width adds a correction for some Indic and emoji clusters (328) */
     widthCorrection: boolean;
-    defaultModel: string;
-    /** model aliases as the CLI resolves them (`--model`, ANTHROPIC_MODEL, the `model` setting), measured as the
-     *  request's `model` (measure-models.ts); `opusplan` outside plan mode is the sonnet model */
-    modelAliases: Readonly<Record<string, string>>;
-    /** context window of a model outside the legacy 4.x set, when it has no `[1m]` suffix */
-    defaultContextWindow: number;
     /** names a frontmatter `name` cannot take over (built-in commands and shipped skills): such a skill is
      *  listed by its folder name alone (measured: one skill per candidate name, in one run) */
     reservedNames: readonly string[];
@@ -108,6 +107,54 @@ const SESSION_2_1_235: SessionProfile = {
 };
 
 const SESSION_2_1_328: SessionProfile = { ...SESSION_2_1_235, compactMinMessages: 2, compactSkillsPreamble: 'v328' };
+export interface ModelTable {
+  /** the model without --model, ANTHROPIC_MODEL or the `model` setting */
+  defaultModel: string;
+  /** model aliases as the CLI resolves them (`--model`, ANTHROPIC_MODEL, the `model` setting), measured as the
+   *  request's `model` (measure-models.ts); `opusplan` outside plan mode is the sonnet model */
+  aliases: Readonly<Record<string, string>>;
+  /** canonical ids Claude Code counts at 4 characters per token (its budgets' bytes-per-token); every other model 3 */
+  fourCharsPerToken: readonly string[];
+  /** old Opus ids replaced by the `opus` alias unless CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP is set */
+  remappedToOpus: readonly string[];
+  /** context window of a 4-characters-per-token model without `[1m]` */
+  legacyContextWindow: number;
+  /** context window of an id ending in `[1m]` */
+  oneMillionContextWindow: number;
+  /** context window of every other model (Claude 5 ids, unknown ids) */
+  defaultContextWindow: number;
+  /** share of the context window (× chars per token) the skills listing may take, unless skillListingBudgetFraction */
+  listingBudgetFraction: number;
+  /** model ids whose facts were measured on the binary (measure-models.ts); offered in the editor's model picker */
+  measured: readonly string[];
+}
+
+/** Measured with test/conformance/fixed-sizes.test.ts (which checks them): every path is counted without the temp
+ *  root it starts with; the date, git status and OS line make `system` and `messages` vary by a few characters. */
+export interface FixedRequestSizes {
+  /** system prompt without the `# Memory` section (that one is `memory.systemSectionBase` + the folder's length) */
+  system: number;
+  /** tool definitions, as JSON */
+  tools: number;
+  /** other message parts besides the prompt, the instructions and the skills listing (environment, git status,
+   *  attribution, agent types, date) */
+  messages: number;
+  /** the skills listing of an empty project (shipped skills only) */
+  defaultSkillsListing: number;
+}
+
+/** Models counted at 4 characters per token; the same list in every measured version (spec B7). */
+const FOUR_CHARS_PER_TOKEN = [
+  'claude-3-opus', 'claude-3-sonnet', 'claude-3-haiku', 'claude-3-5-sonnet', 'claude-3-5-haiku', 'claude-3-7-sonnet',
+  'claude-opus-4-0', 'claude-opus-4-1', 'claude-opus-4-5', 'claude-opus-4-6',
+  'claude-sonnet-4-0', 'claude-sonnet-4-5', 'claude-sonnet-4-6', 'claude-haiku-4-5',
+];
+const REMAPPED_TO_OPUS = ['claude-opus-4-20250514', 'claude-opus-4-1-20250805', 'claude-opus-4-0', 'claude-opus-4-1'];
+/** ids measured with measure-models.ts on every version (plus every alias and the default) */
+const MEASURED_MODELS = [
+  'claude-opus-5-5', 'claude-opus-5', 'claude-fable-5-2', 'claude-sonnet-5-5', 'claude-haiku-4-5', 'claude-sonnet-4-5',
+  'claude-sonnet-4-20250514', 'claude-sonnet-4-5[1m]', 'claude-opus-4-1',
+];
 
 /** A skill shipped with Claude Code: only its name and measured size are kept, never its text. */
 export interface BundledSkill {
@@ -139,15 +186,24 @@ const V2_1_235: ClaudeProfile = {
   agentsMdFallback: false,
   session: SESSION_2_1_235,
   memory: { stripInvisible: false, detailedWarning: false, systemSectionBase: 2019, legacySystemSectionBase: 12_765, normalizeCrlf: false },
+  models: {
+    defaultModel: 'claude-opus-5[1m]',
+    aliases: { default: 'claude-opus-5[1m]', opus: 'claude-opus-5', sonnet: 'claude-sonnet-5', haiku: 'claude-haiku-4-5-20251001', fable: 'claude-fable-5', best: 'claude-opus-5', opusplan: 'claude-sonnet-5' },
+    fourCharsPerToken: FOUR_CHARS_PER_TOKEN,
+    remappedToOpus: REMAPPED_TO_OPUS,
+    legacyContextWindow: 200_000,
+    oneMillionContextWindow: 1_000_000,
+    defaultContextWindow: 200_000,
+    listingBudgetFraction: 0.01,
+    measured: MEASURED_MODELS,
+  },
+  request: { system: 7_715, tools: 60_519, messages: 1_766, defaultSkillsListing: 4_475 },
   skills: {
     showFrontmatterName: false,
     collapseDescriptionWhitespace: false,
     escapeAngleBrackets: false,
     validateNames: false,
     widthCorrection: false,
-    defaultModel: 'claude-opus-5[1m]',
-    modelAliases: { default: 'claude-opus-5[1m]', opus: 'claude-opus-5', sonnet: 'claude-sonnet-5', haiku: 'claude-haiku-4-5-20251001', fable: 'claude-fable-5', best: 'claude-opus-5', opusplan: 'claude-sonnet-5' },
-    defaultContextWindow: 200_000,
     reservedNames: [],
     reservedWhileBundled: [],
     bundled: [
@@ -175,15 +231,24 @@ const V2_1_328: ClaudeProfile = {
   agentsMdFallback: true,
   session: SESSION_2_1_328,
   memory: { stripInvisible: true, detailedWarning: true, systemSectionBase: 2019, legacySystemSectionBase: 12_765, normalizeCrlf: true },
+  models: {
+    defaultModel: 'claude-opus-5-5',
+    aliases: { default: 'claude-opus-5-5', opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5', fable: 'claude-fable-5-2', best: 'claude-opus-5-5', opusplan: 'claude-sonnet-5-5' },
+    fourCharsPerToken: FOUR_CHARS_PER_TOKEN,
+    remappedToOpus: REMAPPED_TO_OPUS,
+    legacyContextWindow: 200_000,
+    oneMillionContextWindow: 1_000_000,
+    defaultContextWindow: 1_000_000,
+    listingBudgetFraction: 0.01,
+    measured: MEASURED_MODELS,
+  },
+  request: { system: 5_083, tools: 35_045, messages: 4_044, defaultSkillsListing: 6_275 },
   skills: {
     showFrontmatterName: true,
     collapseDescriptionWhitespace: true,
     escapeAngleBrackets: true,
     validateNames: true,
     widthCorrection: true,
-    defaultModel: 'claude-opus-5-5',
-    modelAliases: { default: 'claude-opus-5-5', opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5', fable: 'claude-fable-5-2', best: 'claude-opus-5-5', opusplan: 'claude-sonnet-5-5' },
-    defaultContextWindow: 1_000_000,
     // measured with measure-reserved.ts (342 candidates, bundled skills on and off)
     reservedNames: [
       'add-dir', 'agents', 'auto-mode-setup', 'autocompact', 'background', 'branch', 'btw', 'bug', 'cd', 'clear',
@@ -222,6 +287,8 @@ const V2_1_328: ClaudeProfile = {
 const V2_1_332: ClaudeProfile = {
   ...V2_1_328,
   version: '2.1.332',
+  // the one measured difference: the ToolSearch tool's definition is 14 characters shorter
+  request: { ...V2_1_328.request, tools: 35_031 },
 };
 
 /** oldest first */
@@ -240,19 +307,35 @@ function compare(a: number[], b: number[]): number {
 
 export interface ProfileChoice {
   profile: ClaudeProfile;
-  /** set when the requested version has no profile of its own */
+  /** the version asked for (trimmed), undefined when none was: then the newest profile is used */
+  requested?: string;
+  /** the requested version has a profile of its own */
+  exact: boolean;
+  /** what headers show: the version asked for when it is one (with a profile or not), else the profile's */
+  shown: string;
+  /** set when the requested version has no profile of its own, e.g.
+   *  `2.1.340: no profile yet; using 2.1.332's (checked on 0 scenarios)` */
   note?: string;
 }
 
 /** The profile for a version: exact match, else the nearest older one (else the oldest), with a note. */
 export function chooseProfile(version: string | undefined): ProfileChoice {
-  if (!version) return { profile: NEWEST_PROFILE };
-  const exact = PROFILES.find((p) => p.version === version.trim());
-  if (exact) return { profile: exact };
-  const v = parseVersion(version);
-  if (!v) return { profile: NEWEST_PROFILE, note: `"${version}" is not a Claude Code version; using the ${NEWEST_PROFILE.version} profile` };
+  const requested = version?.trim() || undefined;
+  if (!requested) return { profile: NEWEST_PROFILE, exact: false, shown: NEWEST_PROFILE.version };
+  const v = parseVersion(requested);
+  if (!v) return { profile: NEWEST_PROFILE, requested, exact: false, shown: NEWEST_PROFILE.version, note: `"${requested}" is not a Claude Code version; using ${NEWEST_PROFILE.version}'s profile` };
+  const shown = v.join('.');
+  const exact = PROFILES.find((p) => compare(parseVersion(p.version)!, v) === 0);
+  if (exact) return { profile: exact, requested: shown, exact: true, shown };
   let best: ClaudeProfile | undefined;
   for (const p of PROFILES) if (compare(parseVersion(p.version)!, v) <= 0) best = p;
-  if (best) return { profile: best, note: `no profile for Claude Code ${version}; using the nearest older one, ${best.version}` };
-  return { profile: PROFILES[0]!, note: `no profile for Claude Code ${version}; it is older than every profile, using ${PROFILES[0]!.version}` };
+  if (best) return { profile: best, requested: shown, exact: false, shown, note: `${shown}: no profile yet; using ${best.version}'s (checked on 0 scenarios)` };
+  const oldest = PROFILES[0]!;
+  return { profile: oldest, requested: shown, exact: false, shown, note: `${shown}: no profile (older than every profile); using ${oldest.version}'s (checked on 0 scenarios)` };
+}
+
+/** The versions whose profile has a property, for messages: `2.1.235`, `2.1.328 and 2.1.332`. */
+export function versionList(has: (p: ClaudeProfile) => boolean): string {
+  const v = PROFILES.filter(has).map((p) => p.version);
+  return v.length <= 1 ? (v[0] ?? 'no version') : `${v.slice(0, -1).join(', ')} and ${v[v.length - 1]!}`;
 }

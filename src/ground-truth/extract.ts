@@ -183,7 +183,7 @@ export function extract(body: { messages?: Msg[] }, version: string): Extracted 
                 inner = inner.slice(0, -SR_CLOSE.length);
                 if (!isLast) warnings.push('non-last lazy block without the extra \\n');
               } else warnings.push('lazy block without a closing </system-reminder>');
-              if (format === 'claude-md-section') warnings.push('2.1.235 lazy injection as a text block (expected a system message)');
+              if (format === 'claude-md-section') warnings.push('lazy injection as a text block in the `# claudeMd` layout (expected a system message)');
               t.injected.push(inner);
             } else if (p.text.includes('Contents of /')) {
               warnings.push(`text block with an unrecognised instruction shape: ${JSON.stringify(p.text.slice(0, 200))}`);

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyze, chooseProfile, type EngineOptions, type SettingSource } from '../engine/index.js';
+import { analyze, chooseProfile, versionList, type EngineOptions, type SettingSource } from '../engine/index.js';
 import { resolveEnvironment } from '../engine/environment.js';
 import { childEnv, DUMMY_API_KEY, flagSettings, policyProblems, removedVariables, settingsEnvKeys, settingsFiles } from './child-env.js';
 import { unifiedDiff } from './diff.js';
@@ -172,7 +172,7 @@ export async function planVerify(o: VerifyOptions): Promise<Plan> {
     version: v.version,
     versionOutput: v.output,
     versionError: v.error,
-    profile: { version: choice.profile.version, exact: requested !== undefined && !choice.note, note: choice.note, forced: o.version !== undefined },
+    profile: { version: choice.profile.version, exact: choice.exact, note: choice.note, forced: o.version !== undefined },
     cwd,
     file,
     home,
@@ -297,7 +297,7 @@ export async function runVerify(plan: Plan, o: VerifyOptions): Promise<VerifyRes
       const other = wireFormat(layoutVersion) === 'own-reminder' ? 'claude-md-section' : 'own-reminder';
       const y = extract(body as never, other);
       if (y.startup !== null) {
-        warnings.push(`the request lays the instructions out as ${other === 'own-reminder' ? '2.1.328' : '2.1.235'} does, not as the ${plan.profile.version} profile says`);
+        warnings.push(`the request lays the instructions out as ${versionList((p) => p.startupPlacement === other)} does, not as the ${plan.profile.version} profile says`);
         x = y;
       }
     }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { validSteps, type TimelineStep } from './session-timeline.js';
 import { pickStep, registerSaveNotice, savedText } from './session-commands.js';
 import * as vscode from 'vscode';
-import { PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
+import { knownModels, NEWEST_PROFILE, PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace, skillsView } from '../engine/checks/index.js';
 import { parseUiMemory, type CommandId, type ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
@@ -27,7 +27,6 @@ import { registerVerify } from './verify-command.js';
 
 const NO_FOLDER = 'no-folder';
 const PREVIEW_SCHEME = 'claude-layers';
-const KNOWN_MODELS = ['claude-opus-5-5', 'claude-opus-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-opus-5[1m]', 'claude-sonnet-4-5', 'claude-sonnet-4-5[1m]', 'claude-haiku-4-5'];
 
 export function activate(context: vscode.ExtensionContext): void {
   const t: Translate = (m, ...args) => vscode.l10n.t(m, ...args);
@@ -101,10 +100,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 
   /** the model in use: the setting or ANTHROPIC_MODEL (in the options), Claude Code's `model` setting, the version's default */
-  const modelFor = (a: Analysis): string => {
-    const fromSettings = a.settings.value<unknown>('model');
-    return a.env.model || (typeof fromSettings === 'string' && fromSettings) || a.profile.skills.defaultModel;
-  };
+  const modelFor = (a: Analysis): string => a.model.requested;
 
   // ---- the active file and the current folder ---------------------------------------------------
   let currentKey = keyOf(folders()[0]);
@@ -507,11 +503,11 @@ export function activate(context: vscode.ExtensionContext): void {
       );
       if (!choice) return;
       let value = choice.value;
-      if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Claude Code version, e.g. 2.1.328'), validateInput: (s) => (/^\d+\.\d+\.\d+$/.test(s.trim()) ? undefined : t('a version such as 2.1.328')) }))?.trim() ?? '';
+      if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Claude Code version, e.g. {0}', NEWEST_PROFILE.version), validateInput: (s) => (/^\d+\.\d+\.\d+$/.test(s.trim()) ? undefined : t('a version such as {0}', NEWEST_PROFILE.version)) }))?.trim() ?? '';
       if (choice.value === '?' && !value) return;
       await conf.update('claudeVersion', value || undefined, vscode.ConfigurationTarget.Global);
     } else if (pick.id === 'model') {
-      const choice = await vscode.window.showQuickPick([{ label: t('Default of the version'), value: '' }, ...KNOWN_MODELS.map((m) => ({ label: m, value: m })), { label: t('Other…'), value: '?' }], { title: t('Model') });
+      const choice = await vscode.window.showQuickPick([{ label: t('Default of the version'), value: '' }, ...knownModels(a?.profile ?? NEWEST_PROFILE).map((m) => ({ label: m, value: m })), { label: t('Other…'), value: '?' }], { title: t('Model') });
       if (!choice) return;
       let value = choice.value;
       if (value === '?') value = (await vscode.window.showInputBox({ prompt: t('Model id') }))?.trim() ?? '';

@@ -131,7 +131,7 @@ export const RULE_KEYS: Record<string, string> = {
 };
 
 export const SKILL_KEYS: Record<string, string> = {
-  name: 'Name shown in the listing (the folder name stays the listed name; 2.1.328 shows "dir (name)").',
+  name: 'Name shown beside the folder name in the listing, as "dir (name)", by the versions that show frontmatter names (the folder name stays the listed name).',
   description: 'One line in the skills listing; cut at 1,536 characters (skillListingMaxDescChars).',
   when_to_use: 'Appended to the description as " - …"; counts toward the 1,536-character cap.',
   'allowed-tools': 'Tools the skill may use without asking.',

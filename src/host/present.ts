@@ -13,14 +13,7 @@ import { isInside, isStrictlyInside } from '../engine/environment.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
 import { agentRows, buildTimeline, type TimelineStep } from './session-timeline.js';
-import { bytesPerToken, contextWindow, fixedParts } from './model-info.js';
 
-/** the lazy side of the engine's skills analysis, read defensively (it is being added as this is written) */
-interface LazySkills {
-  lazyFor?: (file: string) => { kind: string; names: string[]; paths: string[] }[];
-  conditional?: { name: string; path?: string; paths?: string[] }[];
-}
-const lazySkills = (a: Analysis): LazySkills | undefined => (a as unknown as { skills?: LazySkills }).skills;
 
 export interface VersionInfo {
   /** the version asked for (setting or detection), if any */
@@ -66,7 +59,7 @@ export interface Ctx {
 }
 
 export function makeCtx(a: Analysis, model: string, t: Translate, locale: string, dirty?: ReadonlySet<string>): Ctx {
-  const f = new Fmt(t, locale, bytesPerToken(model));
+  const f = new Fmt(t, locale, a.model.bytesPerToken);
   const unsaved = t('unsaved');
   return { a, f, t, model, rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.', mark: (p) => (dirty?.has(p) ? unsaved : undefined) };
 }
@@ -191,7 +184,7 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
   const read = a.lazyFor(file, 'Read');
   for (const i of read) injected.add(i.path);
   const rows = lazyRows(c, 'active/read', read);
-  const layers = typeof lazySkills(a)?.lazyFor === 'function' ? lazySkills(a)!.lazyFor!(file) : [];
+  const layers = a.skills.lazyFor(file);
   layers.forEach((l, k) => {
     const label = l.kind === 'path-gated' ? t('skills listed after this read (paths:)') : t('skills of a nested folder listed after this read');
     rows.push({
@@ -299,7 +292,7 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
       }),
     });
   }
-  const gated = (lazySkills(a)?.conditional ?? []).filter((sk) => !(file && sk.paths?.length && compileMatcher(a.env.cwd, sk.paths).matches(file)));
+  const gated = a.skills.conditional.filter((sk) => !(file && sk.paths?.length && compileMatcher(a.env.cwd, sk.paths).matches(file)));
   if (gated.length) {
     groups.push({
       id: 'elsewhere/skills',
@@ -382,7 +375,7 @@ export function startupFigures(a: Analysis, block: string, skills: SkillsView | 
 
 function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Gauge[] {
   const { t, f, a, model } = c;
-  const win = contextWindow(model, a.profile.version);
+  const win = { tokens: a.model.contextWindow, known: a.model.measured };
   const out: Gauge[] = [];
   const tok = f.tokens(fig.total);
   out.push({
@@ -478,8 +471,8 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
     });
   }
 
-  const fx = fixedParts(a.profile.version);
-  const memSection = mem.enabled ? fx.memorySectionBase + mem.location.dir.length : 0;
+  const fx = a.profile.request;
+  const memSection = mem.systemSectionChars;
   const fixed = fx.system + fx.tools + fx.messages + memSection + (fig.skills ? 0 : fx.defaultSkillsListing);
   const yours = fig.total;
   const total = fixed + yours;
@@ -502,7 +495,7 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
 
 function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined): Section {
   const { t, f, a, rel } = c;
-  const win = contextWindow(c.model, a.profile.version);
+  const win = { tokens: a.model.contextWindow };
   const tl = buildTimeline(a, steps, { t, num: (n) => f.num(n), tokens: (n) => f.tokens(n), rel, window: win.tokens }, read);
   const startupChars = a.startupText?.length ?? 0;
   const agents = agentRows(tl.result, startupChars, { t, num: (n) => f.num(n), tokens: (n) => f.tokens(n), rel, window: win.tokens });
@@ -590,7 +583,7 @@ export function present(input: PresentInput): ViewState {
   const notLoaded = notLoadedSection(c, input.diagnostics ?? a.diagnostics);
   const session = sessionSection(c, input.sessionSteps ?? [], input.readFile ?? (() => undefined));
 
-  const versionNote = a.diagnostics.find((d) => d.rule === 'unknown-version')?.message;
+  const versionNote = a.version.note;
   const v = input.version;
   const newestWhy: Record<NonNullable<VersionInfo['why']>, string> = {
     untrusted: t('newest known profile: the workspace is not trusted, so claude --version is not run (set claudeLayers.claudeVersion to choose)'),
@@ -606,9 +599,10 @@ export function present(input: PresentInput): ViewState {
   const versionAction = v.source === 'newest' && v.why && v.why !== 'untrusted' ? { command: 'setClaudePath' as const, label: t('Set the path to claude…') } : undefined;
   return {
     header: {
-      version: t('Claude Code {0}', a.profile.version),
+      version: t('Claude Code {0}', a.version.shown),
       versionNote: versionNote ?? sourceNote[v.source],
       versionAction: versionNote ? undefined : versionAction,
+      verify: versionNote && input.trusted ? { command: 'verify', label: t('Verify…') } : undefined,
       model: input.model,
       launchDir: a.env.cwd,
       folder: input.folderName,
@@ -637,7 +631,7 @@ export function statusFigures(input: Pick<PresentInput, 'analysis' | 'activeFile
   const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
   const fig = startupFigures(a, block, skillsView(a));
   const tok = f.tokens(fig.total);
-  const win = contextWindow(input.model, a.profile.version);
+  const win = { tokens: a.model.contextWindow };
   const share = win.tokens ? (tok / win.tokens) * 100 : 0;
   const startup = t('startup ≈{0} of {1} tokens ({2}% of the context window), {3} files', f.num(tok), f.num(win.tokens), share < 10 ? share.toFixed(1) : Math.round(share), a.startup.length);
   const file = input.activeFile;

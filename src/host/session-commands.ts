@@ -40,7 +40,8 @@ export async function pickStep(preset: unknown, c: PickContext): Promise<Timelin
   const items: Item[] = [];
   if (activeFile && name) {
     items.push({ label: '$(file) ' + t('Read {0}', name), description: t('the model reads the active file'), make: () => ({ kind: 'read', file: activeFile }) });
-    items.push({ label: '$(edit) ' + t('Edit {0}', name), description: t('the model edits it (2.1.328 and later load instructions on Edit too)'), make: () => ({ kind: 'edit', file: activeFile }) });
+    const onEdit = a.profile.lazyTriggers.includes('Edit');
+    items.push({ label: '$(edit) ' + t('Edit {0}', name), description: onEdit ? t('the model edits it (this version loads instructions on Edit too)') : t('the model edits it (this version loads instructions on Read only)'), make: () => ({ kind: 'edit', file: activeFile }) });
     items.push({ label: '$(terminal) ' + t('Bash cat {0}', name), description: t('a shell command that reads it'), make: () => ({ kind: 'bash', file: activeFile }) });
     items.push({
       label: '$(save) ' + t('You save {0} between turns', name),

@@ -31,6 +31,22 @@ describe('arguments', () => {
     assert.match(v.stdout, /^claude-layers \d+\.\d+\.\d+\n$/);
   });
 
+  test('every command has its own --help / -h (exit 0, its usage on stdout), also as `help COMMAND`', () => {
+    for (const cmd of ['explain', 'lint', 'render', 'verify', 'last-session']) {
+      for (const a of [[cmd, '--help'], [cmd, '-h'], ['help', cmd], [cmd, '--cwd', '/nonexistent', '--help']]) {
+        const r = run(a);
+        assert.equal(r.code, 0, `${a.join(' ')}: ${r.stderr}`);
+        assert.match(r.stdout, new RegExp(`^usage: claude-layers ${cmd} `), a.join(' '));
+        assert.doesNotMatch(r.stdout, /commands:/, 'the command\'s usage, not the overview');
+        assert.equal(r.stderr, '');
+      }
+    }
+    assert.match(run(['lint', '--help']).stdout, /--fail-on error\|warning\|info/);
+    assertUsageError(run(['help', 'frobnicate']), /help: unknown command "frobnicate"/);
+    // an error points to the command's help
+    assert.match(run(['explain', '--frobnicate']).stderr, /^claude-layers: unknown option --frobnicate\nusage: claude-layers explain .*\n[\s\S]*run 'claude-layers explain --help' for more\n$/);
+  });
+
   test('no command, unknown command', () => {
     assertUsageError(run([]), /no command given/);
     assertUsageError(run(['frobnicate']), /unknown command "frobnicate"/);

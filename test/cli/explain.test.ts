@@ -9,6 +9,7 @@ import { ANSI, assertNoStack, assertUsageError, CLI, demo, run } from './helpers
 
 interface ExplainJson {
   claudeVersion: string;
+  profile: { version: string; exact: boolean; note?: string };
   charsPerToken: number;
   contextWindow: number;
   startup: { chars: number; tokens: number; entries: { path: string; display: string; type: string; why: string; chars: number; lines: number; tokens: number }[] };
@@ -78,6 +79,19 @@ describe('explain', () => {
     assert.equal(noColor.status, 0);
     assert.doesNotMatch(noColor.stdout, ANSI);
     assert.match(noColor.stdout, /Touching src\/api\/client\.ts/);
+  });
+
+  test('a version without a profile: the header names it, the next line says which profile predicts it', () => {
+    const r = run(['explain', ...d.flags, '--claude-version', '2.1.340']);
+    assert.equal(r.code, 0, r.stderr);
+    const [head, note] = r.stdout.split('\n');
+    assert.match(head!, /^Claude Code 2\.1\.340 · launch directory /);
+    assert.match(note!, new RegExp(`^2\\.1\\.340: no profile yet; using ${NEWEST_PROFILE.version.replace(/\./g, '\\.')}'s \\(checked on 0 scenarios\\) · `));
+    const j = JSON.parse(run(['explain', ...d.flags, '--claude-version', '2.1.340', '--json']).stdout) as ExplainJson;
+    assert.deepEqual([j.claudeVersion, j.profile.version, j.profile.exact], ['2.1.340', NEWEST_PROFILE.version, false]);
+    const known = run(['explain', ...d.flags, '--claude-version', '2.1.332']).stdout.split('\n');
+    assert.match(known[0]!, /^Claude Code 2\.1\.332 · /);
+    assert.match(known[1]!, /^model /, 'no note for a version with its own profile');
   });
 
   test('--json: the same facts, machine-readable', () => {

@@ -30,7 +30,7 @@ export function run(args: string[], opts: { env?: Record<string, string>; cwd?: 
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** exits 2 with one line saying why, then the usage; nothing on stdout, no stack trace */
+/** exits 2 with one line saying why, then the command's synopsis and a pointer to --help; nothing on stdout, no stack trace */
 export function assertUsageError(r: Run, reason: RegExp): void {
   assert.equal(r.signal, null, 'not killed');
   assert.equal(r.code, 2, `exit 2, got ${r.code}: ${r.stderr}`);
@@ -39,6 +39,7 @@ export function assertUsageError(r: Run, reason: RegExp): void {
   assert.match(first!, /^claude-layers: /);
   assert.match(first!, reason);
   assert.match(rest.join('\n'), /usage: claude-layers/);
+  assert.match(rest.join('\n'), /run 'claude-layers (?:[a-z-]+ )?--help' for more\n$/);
   assertNoStack(r);
 }
 

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MockApi, type RecordedRequest, type Step } from '../../src/ground-truth/mock-api.js';
 import { extract, lastMainLoopBody, type Extracted } from '../../src/ground-truth/extract.js';
-import type { ClaudeVersion, EngineTool, Scenario, Touch, Tree } from './scenario.js';
+import { engineVersion, type ClaudeVersion, type EngineTool, type Scenario, type Touch, type Tree } from './scenario.js';
 
 export const REPO_DIR = path.resolve(__dirname, '../..');
 export const ENGINE_CLI = path.join(REPO_DIR, 'dist/cli.js');
@@ -189,7 +189,7 @@ export function engineTouches(s: Scenario, root: string): { index: number; tool:
 
 /** The engine CLI argv (after `node`), exactly as the contract says. */
 export function engineArgs(s: Scenario, version: ClaudeVersion, root: string, cli = ENGINE_CLI): string[] {
-  const a = [cli, 'render', '--cwd', path.join(root, s.cwd), '--home', path.join(root, 'home'), '--claude-version', version];
+  const a = [cli, 'render', '--cwd', path.join(root, s.cwd), '--home', path.join(root, 'home'), '--claude-version', engineVersion(version)];
   if (s.model) a.push('--model', s.model);
   for (const d of s.addDirs ?? []) a.push('--add-dir', absPath(d, root));
   if (s.settingSources !== undefined) a.push('--setting-sources', s.settingSources);

@@ -17,7 +17,7 @@ import { chooseProfile } from '../../src/engine/profiles.js';
 import { displayWidth } from '../../src/engine/skills/width.js';
 import { claudeBin, ENGINE_CLI, subst } from './capture.js';
 import { firstDiff } from './compare.js';
-import { VERSIONS, type ClaudeVersion } from './scenario.js';
+import { engineVersion, expectationVersion, VERSIONS, type ClaudeVersion } from './scenario.js';
 import { compareListing, shippedEntries } from './memory-skills/compare.js';
 import { runMS, type MSOutcome, type MSScenario } from './memory-skills/run.js';
 import { memorySkillScenarios } from './memory-skills/scenarios.js';
@@ -32,7 +32,7 @@ function inProcess(s: MSScenario, v: ClaudeVersion, o: MSOutcome) {
     cwd: path.join(root, s.cwd),
     home: path.join(root, 'home'),
     env: { HOME: path.join(root, 'home'), ...Object.fromEntries(Object.entries(s.env ?? {}).map(([k, x]) => [k, subst(x, root)])) },
-    claudeVersion: v,
+    claudeVersion: engineVersion(v),
     model: s.model ?? (s.env?.ANTHROPIC_MODEL ? s.env.ANTHROPIC_MODEL : undefined),
     addDirs: (s.addDirs ?? []).map((d) => path.join(root, d)),
     pluginDirs: (s.pluginDirs ?? []).map((d) => path.join(root, d)),
@@ -47,7 +47,7 @@ function check(s: MSScenario, v: ClaudeVersion, o: MSOutcome): string[] {
   const eng = o.engine;
   if (!eng || eng.code !== 0 || !eng.json) return [`engine failed (exit ${eng?.code}): ${eng?.stderr.slice(0, 2000)} stdout: ${JSON.stringify(eng?.stdout.slice(0, 300))}…${JSON.stringify(eng?.stdout.slice(-300))} (${eng?.stdout.length} chars)`];
   const j = eng.json;
-  for (const g of [s.guard, s.guardByVersion?.[v]]) {
+  for (const g of [s.guard, s.guardByVersion?.[expectationVersion(v)]]) {
     if (!g) continue;
     const st = o.extracted?.startup ?? '';
     const li = o.listing ?? '';
@@ -76,12 +76,19 @@ function check(s: MSScenario, v: ClaudeVersion, o: MSOutcome): string[] {
     if (d) errs.push(`skills listing (${o.listingWhere}): ${d}`);
     else if (o.listing && j.skills) {
       // shipped entries: the profile's measured widths must be what claude's text measures
-      const profile = chooseProfile(v).profile;
+      const profile = chooseProfile(engineVersion(v)).profile;
       for (const [name, text] of shippedEntries(o.listing, j.skills)) {
         const want = a.skills.entries.find((e) => e.name === name)?.fullWidth;
         const w = displayWidth(text, profile);
         if (want !== w) errs.push(`shipped skill ${name}: its entry measures ${w} columns in claude's listing, the profile says ${want}`);
       }
+    }
+    // `demoted` means listed without its description, whatever the cause; `reason` says which
+    for (const e of j.skills?.entries ?? []) {
+      const bare = !e.text.includes(': ');
+      if (e.demoted !== bare) errs.push(`skill ${e.name}: render --json says demoted ${e.demoted}, its entry is ${JSON.stringify(e.text.slice(0, 60))}`);
+      if (e.demoted !== (e.reason !== undefined)) errs.push(`skill ${e.name}: demoted ${e.demoted} with reason ${e.reason}`);
+      if (s.demotions && (s.demotions[e.name] ?? undefined) !== e.reason) errs.push(`skill ${e.name}: reason ${e.reason ?? 'none'}, the scenario says ${s.demotions[e.name] ?? 'none'}`);
     }
   }
   if (s.lazyReads?.length) {
@@ -94,7 +101,7 @@ function check(s: MSScenario, v: ClaudeVersion, o: MSOutcome): string[] {
       // that part and the listing together, depending on the binary's own timing. Either exact text is
       // what 2.1.235 sends; anything else is a mismatch.
       const want = layers.map((l) => l.text);
-      const alt = layers.map((l) => (v === '2.1.235' && l.discovered ? l.discovered : l.text));
+      const alt = layers.map((l) => (expectationVersion(v) === '2.1.235' && l.discovered ? l.discovered : l.text));
       const same = (x: string[]) => JSON.stringify(msgs) === JSON.stringify(x);
       if (!same(want) && !same(alt))
         errs.push(`lazy skills after Read ${rel}:\n claude: ${JSON.stringify(msgs).slice(0, 1200)}\n engine: ${JSON.stringify(alt).slice(0, 1200)}`);

@@ -6,8 +6,24 @@
 // `{SLUG:rel}` is the auto-memory key of ROOT/rel (every non-alphanumeric character of the absolute
 // path replaced by `-`). HOME is always ROOT/home (created even when the scenario puts nothing there).
 
+import { chooseProfile } from '../../src/engine/profiles.js';
+
 export const VERSIONS = ['2.1.332', '2.1.328', '2.1.235'] as const;
 export type ClaudeVersion = (typeof VERSIONS)[number];
+
+/** `npm run profile:check -- V` runs the suites on a version outside VERSIONS (PROFILE_CHECK=1), and may
+ *  predict it with a chosen profile (PROFILE_CHECK_PROFILE=2.1.328); otherwise the engine gets the version. */
+export const PROFILE_CHECK = process.env.PROFILE_CHECK === '1';
+export function engineVersion(v: string): string {
+  return (PROFILE_CHECK && process.env.PROFILE_CHECK_PROFILE) || v;
+}
+
+/** the version whose per-version expectations of the binary apply: its own, else (profile:check) the nearest
+ *  older known version's (whatever profile the engine is given) */
+export function expectationVersion(v: string): ClaudeVersion {
+  if ((VERSIONS as readonly string[]).includes(v)) return v as ClaudeVersion;
+  return chooseProfile(v).profile.version as ClaudeVersion;
+}
 
 /** A tree node: file contents (string or bytes), or one of the object forms. */
 export type Node =
@@ -90,7 +106,7 @@ export interface Scenario {
 }
 
 export function expectFor(s: Scenario, v: ClaudeVersion): Expect {
-  return { ...(s.expect ?? {}), ...(s.expectByVersion?.[v] ?? {}) };
+  return { ...(s.expect ?? {}), ...(s.expectByVersion?.[expectationVersion(v)] ?? {}) };
 }
 
 /** Frontmatter helper: `fm('paths: "a/**"', 'BODY\n')` = `---\npaths: "a/**"\n---\nBODY\n`. */

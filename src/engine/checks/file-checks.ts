@@ -6,7 +6,7 @@ import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstruction
 import type { Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import { frontmatterKeyLine } from '../frontmatter.js';
-import type { ClaudeProfile } from '../profiles.js';
+import { versionList, type ClaudeProfile } from '../profiles.js';
 import type { Candidate, Inventory } from './inventory.js';
 
 export type FileText = { ok: true; text: string; size: number } | { ok: false; reason: string; tooBig?: number };
@@ -119,7 +119,7 @@ export function fileChecks(
       else
         out.push({
           path: c.path, line: 1, severity: 'info', rule: 'bom-before-frontmatter',
-          message: `a byte-order mark stands before "---": fine on ${profile.version}, but Claude Code 2.1.235 keeps such frontmatter as text${c.kind === 'rule' && gated ? ' and loads the rule unconditionally' : ''}; save the file as UTF-8 without BOM`,
+          message: `a byte-order mark stands before "---": fine on ${profile.version}, but Claude Code ${versionList((p) => !p.stripBomBeforeFrontmatter)} keeps such frontmatter as text${c.kind === 'rule' && gated ? ' and loads the rule unconditionally' : ''}; save the file as UTF-8 without BOM`,
         });
     }
 

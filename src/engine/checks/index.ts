@@ -52,7 +52,10 @@ export interface LintOptions {
 export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }): { options: EngineOptions; index?: WorkspaceIndex } {
   let index: WorkspaceIndex | undefined;
   try {
-    index = indexWorkspace(path.resolve(options.cwd), maxFiles, deadline);
+    // the engine works in the launch directory's real path (environment.ts): index that
+    const given = path.resolve(options.cwd);
+    const real = (options.fs ?? nodeFileAccess).realpath(given);
+    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline);
   } catch {
     return { options };
   }
@@ -103,11 +106,22 @@ function located(ds: Diagnostic[], cwd: string): Diagnostic[] {
   return ds.map((d) => (d.path === '' && d.rule === 'check-failed' ? { ...d, path: cwd } : d));
 }
 
-function guard<T>(name: string, fallback: T, sink: Diagnostic[], f: () => T): T {
+/** A check that throws is a bug: an `error` finding (so `lint --fail-on error` fails), with the stack in
+ *  `detail` (`lint --verbose` prints it); the other checks still run. */
+export function checkFailed(name: string, e: unknown, where = ''): Diagnostic {
+  const err = e instanceof Error ? e : undefined;
+  return {
+    path: where, severity: 'error', rule: 'check-failed',
+    message: `the ${name} check crashed and was skipped${where ? ' for this file' : ''}: ${err?.message ?? String(e)} (a bug in claude-layers; the other checks ran)`,
+    ...(err?.stack && { detail: err.stack }),
+  };
+}
+
+export function guard<T>(name: string, fallback: T, sink: Diagnostic[], f: () => T): T {
   try {
     return f();
   } catch (e) {
-    sink.push({ path: '', severity: 'info', rule: 'check-failed', message: `the ${name} check failed and was skipped: ${(e as Error)?.message ?? String(e)}` });
+    sink.push(checkFailed(name, e));
     return fallback;
   }
 }
@@ -207,7 +221,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
     try {
       checks.push(...(await scanSecrets(sources)));
     } catch (e) {
-      checks.push({ path: '', severity: 'info', rule: 'check-failed', message: `the secrets check failed and was skipped: ${(e as Error)?.message ?? String(e)}` });
+      checks.push(checkFailed('secrets', e));
     }
   }
 

@@ -1,6 +1,7 @@
 // Every diagnostic rule id the engine and the workspace checks emit, with a one-line description
 // and its usual severity: the catalogue behind SARIF's `tool.driver.rules` and the docs.
 import type { Severity } from '../diagnostics.js';
+import { versionList } from '../profiles.js';
 
 export interface RuleInfo {
   id: string;
@@ -28,7 +29,7 @@ const LIST: RuleInfo[] = [
   { id: 'settings-list-capped', severity: 'warning', description: 'a settings list past the engine\'s cap (claudeMdExcludes: 10,000 patterns): only the first are used' },
   { id: 'settings-unreadable', severity: 'warning', description: 'settings file cannot be read' },
   { id: 'unknown-version', severity: 'info', description: 'no profile for the requested Claude Code version; the nearest older one is used' },
-  { id: 'skill-name-refused', severity: 'warning', description: 'a skill whose name is empty, over 256 characters, or holds control characters, < or >: Claude Code 2.1.328 does not offer it' },
+  { id: 'skill-name-refused', severity: 'warning', description: `a skill whose name is empty, over 256 characters, or holds control characters, < or >: Claude Code ${versionList((p) => p.skills.validateNames)} does not offer it` },
   { id: 'skill-shadowed', severity: 'warning', description: 'a skill or command with the name of an earlier one: only the first is listed' },
   { id: 'skill-unreadable', severity: 'warning', description: 'a SKILL.md that cannot be read: the skill is skipped' },
   { id: 'plugin-manifest-invalid', severity: 'warning', description: 'a plugin.json that is not valid JSON: the plugin folder name is used' },
@@ -43,12 +44,12 @@ const LIST: RuleInfo[] = [
   { id: 'frontmatter-key-ignored', severity: 'error', description: '`globs:`, `Paths:` or another look-alike used instead of `paths:`: Claude Code ignores it and the rule loads unconditionally' },
   { id: 'paths-ignored', severity: 'warning', description: '`paths:` in a CLAUDE.md or CLAUDE.local.md has no effect: the file always loads' },
   { id: 'wrong-case-name', severity: 'warning', description: 'a wrongly cased instruction name (claude.md, .Claude/, RULES/): Claude Code looks for the exact name' },
-  { id: 'bom-before-frontmatter', severity: 'warning', description: 'a byte-order mark before `---`: Claude Code 2.1.235 keeps the frontmatter as text and ignores its `paths:`' },
+  { id: 'bom-before-frontmatter', severity: 'warning', description: `a byte-order mark before \`---\`: Claude Code ${versionList((p) => !p.stripBomBeforeFrontmatter)} keeps the frontmatter as text and ignores its \`paths:\`` },
   { id: 'memory-over-budget', severity: 'error', description: 'MEMORY.md is past 200 lines or 25,000 characters: the end is cut from the request and its entries are lost' },
   { id: 'skill-demoted', severity: 'error', description: "the skills listing is over budget: this skill's description is dropped (name only)" },
   { id: 'skill-description-cut', severity: 'warning', description: "a skill's description is cut in the listing (per-description cap)" },
   { id: 'likely-secret', severity: 'error', description: 'text that reaches the model request looks like a secret (API key, token, private key, password)' },
-  { id: 'check-failed', severity: 'info', description: 'a workspace check failed on this machine and was skipped (the others ran)' },
+  { id: 'check-failed', severity: 'error', description: 'a workspace check crashed (a bug) and was skipped, or secretlint failed on one text, which went unscanned; the others ran (`lint --verbose` prints the stack)' },
   { id: 'scan-truncated', severity: 'info', description: 'the workspace has more files than the scan limit: some checks were skipped' },
 ];
 

@@ -93,7 +93,14 @@ export async function scanSecrets(sources: SecretSource[]): Promise<Diagnostic[]
     let result;
     try {
       result = await lintSource({ source: { filePath, content: src.content, contentType: 'text' }, options: { config: CONFIG, locale: 'en', maskSecrets: false, noPhysicFilePath: true } });
-    } catch {
+    } catch (e) {
+      // this text goes unscanned: said per file, as an error (a secret may be in it)
+      const err = e instanceof Error ? e : undefined;
+      out.push({
+        path: src.path, line: undefined, severity: 'error', rule: 'check-failed',
+        message: `the secrets check crashed on this text (${src.how}) and did not scan it: ${err?.message ?? String(e)}`,
+        ...(err?.stack && { detail: err.stack }),
+      });
       continue;
     }
     for (const m of result.messages) {

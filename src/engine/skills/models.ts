@@ -1,26 +1,12 @@
-// The model table the skills budget depends on: which model a session runs, its context window, and
-// how many bytes Claude Code assumes per token (memory spec B7, measured on both binaries with an
-// 80-skill listing: every model below reproduces the demotions the CLI made).
+// Which model a session runs, its context window, and how many characters Claude Code assumes per token
+// (memory spec B7), from the profile's model table (`profile.models`, measured with measure-models.ts).
+// The engine, the CLI gauges and the editor all read these figures from here.
 //
 //   budget = SLASH_COMMAND_TOOL_CHAR_BUDGET (a positive integer)
 //          | max(1, floor(contextWindow × bytesPerToken × (skillListingBudgetFraction ?? 0.01)))
 import type { Environment } from '../environment.js';
 import type { ClaudeProfile } from '../profiles.js';
 import type { Settings } from '../settings.js';
-
-/** Models counted at 4 bytes per token (every other model: 3). Same list in 2.1.235 and 2.1.328. */
-export const FOUR_BYTES_PER_TOKEN = new Set([
-  'claude-3-opus', 'claude-3-sonnet', 'claude-3-haiku', 'claude-3-5-sonnet', 'claude-3-5-haiku', 'claude-3-7-sonnet',
-  'claude-opus-4-0', 'claude-opus-4-1', 'claude-opus-4-5', 'claude-opus-4-6',
-  'claude-sonnet-4-0', 'claude-sonnet-4-5', 'claude-sonnet-4-6', 'claude-haiku-4-5',
-]);
-
-/** Old Opus 4 ids that both versions replace by their `opus` alias unless CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP is set. */
-const REMAPPED_TO_OPUS = new Set(['claude-opus-4-20250514', 'claude-opus-4-1-20250805', 'claude-opus-4-0', 'claude-opus-4-1']);
-
-export const LEGACY_CONTEXT_WINDOW = 200_000;
-export const ONE_MILLION_CONTEXT_WINDOW = 1_000_000;
-export const DEFAULT_BUDGET_FRACTION = 0.01;
 
 export interface ModelChoice {
   /** as given (flag, environment, setting) or the version's default */
@@ -33,6 +19,9 @@ export interface ModelChoice {
   canonical: string;
   contextWindow: number;
   bytesPerToken: 3 | 4;
+  /** the model's facts were measured on the binary (an alias, the default, or an id of `profile.models.measured`
+   *  or `fourCharsPerToken`); false: an unknown id, predicted with the rules for every other model */
+  measured: boolean;
 }
 
 const ONE_M = /\[1m\]$/i;
@@ -64,22 +53,30 @@ export function resolveModel(env: Environment, settings: Settings, profile: Clau
     const s = settings.get<unknown>('model');
     if (typeof s?.value === 'string' && s.value.trim()) (requested = s.value), (from = 'model setting');
   }
-  requested ??= profile.skills.defaultModel;
-  const aliases = profile.skills.modelAliases;
+  requested ??= profile.models.defaultModel;
+  return modelFacts(requested, profile, from, env.env.CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP);
+}
+
+/** The facts of one model id (or alias) on a profile's version. */
+export function modelFacts(requested: string, profile: ClaudeProfile, from: ModelChoice['from'] = '--model', disableRemap?: string): ModelChoice {
+  const t = profile.models;
+  const aliases = t.aliases;
   const lower = requested.trim().toLowerCase();
   const wants1m = ONE_M.test(lower);
   const bare = lower.replace(/(\[1m\])+$/, '');
-  let resolved = Object.prototype.hasOwnProperty.call(aliases, bare) ? aliases[bare]! : requested.trim();
+  const isAlias = Object.prototype.hasOwnProperty.call(aliases, bare);
+  let resolved = isAlias ? aliases[bare]! : requested.trim();
   if (wants1m && !ONE_M.test(resolved)) resolved += '[1m]';
   const noSuffix = resolved.replace(ONE_M, '');
-  if (REMAPPED_TO_OPUS.has(noSuffix.toLowerCase()) && !env.env.CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP) {
+  if (t.remappedToOpus.includes(noSuffix.toLowerCase()) && !disableRemap) {
     resolved = aliases.opus ?? resolved;
     if (wants1m && !ONE_M.test(resolved)) resolved += '[1m]';
   }
   const canonical = canonicalModel(resolved);
-  const bytesPerToken = FOUR_BYTES_PER_TOKEN.has(canonical) ? 4 : 3;
-  const contextWindow = ONE_M.test(resolved) ? ONE_MILLION_CONTEXT_WINDOW : bytesPerToken === 4 ? LEGACY_CONTEXT_WINDOW : profile.skills.defaultContextWindow;
-  return { requested, from, resolved, canonical, contextWindow, bytesPerToken };
+  const bytesPerToken = t.fourCharsPerToken.includes(canonical) ? 4 : 3;
+  const contextWindow = ONE_M.test(resolved) ? t.oneMillionContextWindow : bytesPerToken === 4 ? t.legacyContextWindow : t.defaultContextWindow;
+  const measured = isAlias || bytesPerToken === 4 || lower === t.defaultModel.toLowerCase() || t.measured.some((m) => canonicalModel(m) === canonical);
+  return { requested, from, resolved, canonical, contextWindow, bytesPerToken, measured };
 }
 
 export interface ListingBudget {
@@ -99,8 +96,13 @@ function positiveInt(v: string | undefined): number | undefined {
 export function listingBudget(env: Environment, settings: Settings, profile: ClaudeProfile): ListingBudget {
   const model = resolveModel(env, settings, profile);
   const f = settings.get<unknown>('skillListingBudgetFraction')?.value;
-  const fraction = typeof f === 'number' && Number.isFinite(f) ? f : DEFAULT_BUDGET_FRACTION;
+  const fraction = typeof f === 'number' && Number.isFinite(f) ? f : profile.models.listingBudgetFraction;
   const fromEnv = positiveInt(env.env.SLASH_COMMAND_TOOL_CHAR_BUDGET);
   if (fromEnv !== undefined) return { budget: fromEnv, from: 'SLASH_COMMAND_TOOL_CHAR_BUDGET', fraction, model };
   return { budget: Math.max(1, Math.floor(model.contextWindow * model.bytesPerToken * fraction)), from: 'model', fraction, model };
+}
+
+/** The model names worth offering for a version: its aliases, then the ids measured on its binary. */
+export function knownModels(profile: ClaudeProfile): string[] {
+  return [...new Set([...Object.keys(profile.models.aliases), ...profile.models.measured])];
 }

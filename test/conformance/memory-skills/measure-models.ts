@@ -18,13 +18,12 @@ import { runMS, type MSScenario } from './run.js';
 const NO_BUNDLED = { CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1' };
 const FILLER = 1200;
 
-/** `--model` values to try: none (the default), every alias of the profile, and ids that exercise the rules */
+/** `--model` values to try: none (the default), every alias of the profile, its measured ids, and an unknown id */
 function models(profile: ClaudeProfile): (string | undefined)[] {
   return [
     undefined,
-    ...Object.keys(profile.skills.modelAliases),
-    'claude-opus-5-5', 'claude-opus-5', 'claude-fable-5-2', 'claude-sonnet-5-5',
-    'claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-sonnet-4-20250514', 'claude-sonnet-4-5[1m]', 'claude-opus-4-1',
+    ...Object.keys(profile.models.aliases),
+    ...profile.models.measured,
     'my-custom-model',
   ];
 }

@@ -10,7 +10,7 @@
 import { chooseProfile } from '../../../src/engine/profiles.js';
 import { cleanShownText } from '../../../src/engine/skills/text.js';
 import { displayWidth } from '../../../src/engine/skills/width.js';
-import type { ClaudeVersion } from '../scenario.js';
+import { engineVersion, type ClaudeVersion } from '../scenario.js';
 import { runMS, type MSScenario } from './run.js';
 
 const PROBE_DESC = 'probe description';
@@ -62,7 +62,7 @@ async function pool<T>(items: T[], n: number, f: (x: T) => Promise<void>): Promi
 }
 
 async function measureBundled(v: ClaudeVersion): Promise<void> {
-  const profile = chooseProfile(v).profile;
+  const profile = chooseProfile(engineVersion(v)).profile;
   const names = profile.skills.bundled.map((b) => b.name);
   const out: Record<string, number> = {};
   await pool(profile.skills.bundled.slice(), 2, async (b) => {
@@ -92,7 +92,7 @@ const STRINGS = [
 ];
 
 async function measureStrings(v: ClaudeVersion): Promise<void> {
-  const profile = chooseProfile(v).profile;
+  const profile = chooseProfile(engineVersion(v)).profile;
   let pluginAuthoring = 0;
   const fixedBeside = profile.skills.bundled.filter((b) => b.survivesDisable);
   for (const b of fixedBeside) pluginAuthoring += b.width + 1;

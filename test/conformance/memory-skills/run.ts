@@ -9,7 +9,7 @@ import path from 'node:path';
 import { absPath, claudeBin, ENGINE_CLI, materialise, shq, subst } from '../capture.js';
 import { extract, lastMainLoopBody, type Extracted } from '../../../src/ground-truth/extract.js';
 import { MockApi } from '../../../src/ground-truth/mock-api.js';
-import type { ClaudeVersion, Scenario } from '../scenario.js';
+import { engineVersion, type ClaudeVersion, type Scenario } from '../scenario.js';
 
 export interface MSScenario extends Scenario {
   /** `--settings` (flag settings), given to both as a JSON file */
@@ -24,6 +24,9 @@ export interface MSScenario extends Scenario {
   memoryRoot?: string;
   /** ~/.claude.json contents (written before the run; `{NOW}` in strings is replaced by Date.now()) */
   globalConfig?: Record<string, unknown>;
+  /** skills the listing must show by name only, and why (render --json's `demoted` and `reason`); every other
+   *  entry must not be demoted */
+  demotions?: Record<string, 'budget' | 'override'>;
   /** reads the scenario ran with (touch the files in this order; skills lazy layers are checked) */
   lazyReads?: string[];
   /** checks of the binary's own output, guarding the fixture (placeholders {ROOT} and {HOME} allowed) */
@@ -60,7 +63,7 @@ function gitRootOf(dir: string): string | undefined {
 
 export interface EngineSkills {
   text: string;
-  entries: { name: string; text: string; demoted: boolean; bundled: boolean }[];
+  entries: { name: string; text: string; demoted: boolean; reason?: 'budget' | 'override'; bundled: boolean }[];
 }
 
 export interface EngineJson {
@@ -161,7 +164,7 @@ const read = (p: string) => {
 };
 
 export function msEngineArgs(s: MSScenario, version: ClaudeVersion, root: string, settingsFile?: string): string[] {
-  const a = [ENGINE_CLI, 'render', '--cwd', path.join(root, s.cwd), '--home', path.join(root, 'home'), '--claude-version', version];
+  const a = [ENGINE_CLI, 'render', '--cwd', path.join(root, s.cwd), '--home', path.join(root, 'home'), '--claude-version', engineVersion(version)];
   if (s.model) a.push('--model', s.model);
   for (const d of s.addDirs ?? []) a.push('--add-dir', absPath(d, root));
   for (const d of s.pluginDirs ?? []) a.push('--plugin-dir', absPath(d, root));

@@ -14,7 +14,6 @@ import { scanFrontmatter } from '../../../src/host/frontmatter-scan.js';
 import { globReport } from '../../../src/host/glob-report.js';
 import { includeLinks } from '../../../src/host/include-links.js';
 import { memoryFigures } from '../../../src/host/memory-view.js';
-import { bytesPerToken, contextWindow, versionAtLeast } from '../../../src/host/model-info.js';
 import { present, statusFigures } from '../../../src/host/present.js';
 import { reportText } from '../../../src/host/report.js';
 import { parseVersion, findOnPath } from '../../../src/host/version-detect.js';
@@ -126,7 +125,7 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
   }
 });
 
-test('gauges: startup tokens against the window, MEMORY.md cut in file lines, skills degrade gracefully', () => {
+test('gauges: startup tokens against the window, MEMORY.md cut in file lines, the skills listing against its budget', () => {
   const { t, opts } = demo();
   try {
     const a0 = analyze(opts);
@@ -144,15 +143,21 @@ test('gauges: startup tokens against the window, MEMORY.md cut in file lines, sk
     assert.equal(g['memory-lines']!.level, 'over');
     assert.equal(g['memory-units']!.level, 'ok');
     assert.match(g.startup!.text, /^≈[\d,]+ of 1,000,000 tokens \([\d,]+ chars\)$/);
-    // the engine's skills analysis is being added: either not there yet, or a width against a budget
-    assert.match(g.skills!.text, /^(not computed by this engine|[\d,]+\/[\d,]+ display width)$/);
+    // the skills gauge: the listing's width against its budget, from the engine's typed analysis
+    assert.equal(g.skills!.text, `${a.skills.used.toLocaleString('en-US')}/${a.skills.budget.toLocaleString('en-US')} display width`);
     assert.match(g.request!.text, /% yours$/);
 
-    const withSkills = Object.assign(Object.create(Object.getPrototypeOf(a)), a, {
-      skills: { budget: { budget: 30000, used: 22570 }, entries: [{ name: 'release-check', demoted: false }, { name: 'big', demoted: true, cut: true }] },
-    });
-    const g2 = input(withSkills).gauges.find((x) => x.id === 'skills')!;
-    assert.equal(g2.text, '22,570/30,000 display width');
+    // a skill cut at the per-description cap and one demoted by a small budget
+    const sk = (name: string, len: number) => {
+      fs.mkdirSync(t.p(`repo/.claude/skills/${name}`), { recursive: true });
+      fs.writeFileSync(t.p(`repo/.claude/skills/${name}/SKILL.md`), `---\ndescription: ${'d'.repeat(len)}\n---\nbody\n`);
+    };
+    sk('big', 2000);
+    sk('release-check', 40);
+    const small = analyze({ ...opts, env: { CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: '1000' } });
+    assert.deepEqual(small.skills.entries.filter((e) => !e.bundled).map((e) => [e.name, e.demoted, e.cut]), [['big', true, true], ['release-check', false, false]]);
+    const g2 = input(small).gauges.find((x) => x.id === 'skills')!;
+    assert.equal(g2.text, `${small.skills.used.toLocaleString('en-US')}/1,000 display width`);
     assert.equal(g2.note, '1 descriptions cut, 1 skills name only');
   } finally {
     t.cleanup();
@@ -259,7 +264,9 @@ test('@import links: code spans and code blocks do not count; \\ escapes and fra
   ]);
 });
 
-test('the cache: editor switches read nothing from disk; a change nobody read is ignored; a relevant one rebuilds once', async () => {
+test('the cache: editor switches read nothing from disk; a change nobody read is ignored; a relevant one rebuilds once', (tc) => {
+  // the debounce runs on a fake clock: the test never waits on real time
+  tc.mock.timers.enable({ apis: ['setTimeout'] });
   const { t, opts } = demo();
   try {
     const svc = new AnalysisService(() => opts, 20, nodeFileAccess);
@@ -281,7 +288,9 @@ test('the cache: editor switches read nothing from disk; a change nobody read is
     fs.writeFileSync(t.p('repo/.claude/rules/api.md'), '---\npaths: ["docs/**"]\n---\nAPI RULE');
     assert.equal(svc.pathsChanged([t.p('repo/.claude/rules/api.md')]), true);
     assert.equal(svc.pathsChanged([t.p('repo/.claude/rules/api.md')]), true);
-    await new Promise((r) => setTimeout(r, 60));
+    tc.mock.timers.tick(19);
+    assert.equal(changes, 0, 'nothing before the debounce ends');
+    tc.mock.timers.tick(1);
     assert.equal(changes, 1, 'debounced into one refresh');
     assert.equal(svc.builds, 2);
     assert.deepEqual(svc.get('k').analysis!.lazyFor(t.p('repo/src/api/client.ts')), []);
@@ -298,16 +307,25 @@ test('the cache: editor switches read nothing from disk; a change nobody read is
   }
 });
 
-test('small helpers: models, versions, display paths, previews', () => {
-  assert.equal(bytesPerToken('claude-haiku-4-5-20251001'), 4);
-  assert.equal(bytesPerToken('claude-opus-5-5'), 3);
-  assert.deepEqual(contextWindow('claude-opus-5-5', '2.1.328'), { tokens: 1_000_000, known: true });
-  assert.deepEqual(contextWindow('claude-opus-5', '2.1.235'), { tokens: 200_000, known: true });
-  assert.deepEqual(contextWindow('claude-opus-5[1m]', '2.1.235'), { tokens: 1_000_000, known: true });
-  assert.deepEqual(contextWindow('claude-sonnet-4-5', '2.1.328'), { tokens: 200_000, known: true });
-  assert.equal(contextWindow('gpt-x', '2.1.328').known, false);
-  assert.ok(versionAtLeast('2.1.1000', '2.1.328'));
-  assert.ok(!versionAtLeast('2.1.235', '2.1.328'));
+test('sidebar header: the version asked for, and a plain note plus Verify when it has no profile', () => {
+  const { t, opts } = demo();
+  try {
+    const unknown = input(analyze({ ...opts, claudeVersion: '2.1.340' }), { version: { source: 'detected', requested: '2.1.340' } });
+    assert.ok(isViewState(unknown));
+    assert.equal(unknown.header.version, 'Claude Code 2.1.340');
+    assert.match(unknown.header.versionNote!, /^2\.1\.340: no profile yet; using 2\.1\.\d+'s \(checked on 0 scenarios\)$/);
+    assert.deepEqual(unknown.header.verify, { command: 'verify', label: 'Verify…' });
+    assert.equal(input(analyze({ ...opts, claudeVersion: '2.1.340' }), { trusted: false }).header.verify, undefined, 'Verify runs claude: not offered untrusted');
+    const known = input(analyze({ ...opts, claudeVersion: '2.1.332' }), { version: { source: 'detected', requested: '2.1.332' } });
+    assert.equal(known.header.version, 'Claude Code 2.1.332');
+    assert.equal(known.header.verify, undefined);
+    assert.equal(known.header.versionNote, 'detected with claude --version');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('small helpers: versions, display paths, previews', () => {
   assert.equal(parseVersion('2.1.328 (Claude Code)\n'), '2.1.328');
   assert.equal(parseVersion('nothing'), undefined);
   assert.equal(findOnPath('definitely-not-a-command-xyz', '/usr/bin:relative/dir'), undefined);
