@@ -4,11 +4,12 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { validSteps, type TimelineStep } from './session-timeline.js';
+import { UiMemoryStore } from './ui-memory-store.js';
 import { pickStep, registerSaveNotice, savedText } from './session-commands.js';
 import * as vscode from 'vscode';
 import { knownModels, NEWEST_PROFILE, PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace, skillsView } from '../engine/checks/index.js';
-import { parseUiMemory, type CommandId, type ViewState } from '../../webview/protocol.js';
+import type { CommandId, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
 import type { Translate } from './format.js';
@@ -204,14 +205,15 @@ export function activate(context: vscode.ExtensionContext): void {
     });
   };
 
+  const uiMemory = new UiMemoryStore(context.workspaceState, context.storageUri?.fsPath);
   const sidebar = new SidebarProvider(
     context.extensionUri,
     {
       open: openFile,
       command: (id: CommandId) => void vscode.commands.executeCommand(`claudeLayers.${id}`),
       visible: () => scheduleRender(),
-      saveMemory: (m) => void context.workspaceState.update('claudeLayers.uiMemory', m),
-      loadMemory: () => parseUiMemory(context.workspaceState.get<unknown>('claudeLayers.uiMemory')),
+      saveMemory: (m) => uiMemory.save(m),
+      loadMemory: () => uiMemory.load(),
     },
     t('Claude Context Layers'),
   );
