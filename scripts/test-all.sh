@@ -5,7 +5,7 @@ shopt -s globstar nullglob
 cd "$(dirname "$0")/.."
 npm run build
 npx tsc -p . --noEmit
-npx eslint src
+npx eslint src webview test scripts
 node --import tsx --test test/unit/**/*.test.ts
 node --import tsx --test test/cli/*.test.ts
 node --import tsx --test test/ground-truth/*.test.ts
