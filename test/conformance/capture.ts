@@ -359,9 +359,17 @@ export async function runScenario(s: Scenario, version: ClaudeVersion, opts: Run
       lines.push(`mount --bind ${shq(path.join(work, 'mgd'))} ${MANAGED_DIR} || exit 97`);
     }
     if (engineCli) {
+      // nobody cannot reach a checkout under a private folder (/root, a mkdtemp clone): it runs a copy of
+      // the self-contained bundle from the work folder
+      let cli = engineCli;
+      if (asNobody) {
+        cli = path.join(work, 'cli.js');
+        fs.copyFileSync(engineCli, cli);
+        fs.chmodSync(cli, 0o644);
+      }
       // hermetic engine: HOME points nowhere, everything comes through its flags
       const engineArgv = [...priv, 'env', '-i', `PATH=${process.env.PATH}`, 'HOME=/nonexistent-conformance-home', `TMPDIR=${tmp}`,
-        'timeout', String(CLAUDE_TIMEOUT_S), process.execPath, ...engineArgs(s, version, root, engineCli)];
+        'timeout', String(CLAUDE_TIMEOUT_S), process.execPath, ...engineArgs(s, version, root, cli)];
       lines.push(`cd ${shq(cwd)} && ${engineArgv.map(shq).join(' ')} >${shq(work + '/engine.stdout')} 2>${shq(work + '/engine.stderr')}`);
       lines.push(`echo $? >${shq(work + '/engine.rc')}`);
     }
