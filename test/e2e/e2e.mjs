@@ -100,6 +100,15 @@ async function sectionSummary(section) {
 
 const num = (x) => Number(String(x ?? '').replace(/[^\d]/g, '') || 0);
 
+/** wait for the page to draw `n` more frames (layout and transitions settle without waiting on the clock) */
+async function frames(n = 10) {
+  await page.evaluate((count) => new Promise((resolve) => {
+    let k = 0;
+    const step = () => (++k >= count ? resolve() : requestAnimationFrame(step));
+    requestAnimationFrame(step);
+  }), n);
+}
+
 /** the sidebar's width, by dragging the sash between the sidebar and the editor */
 async function setSidebarWidth(w) {
   const box = await page.locator('.part.sidebar').first().boundingBox();
@@ -113,7 +122,7 @@ async function setSidebarWidth(w) {
   await page.mouse.move(box.x + w, sash.y, { steps: 8 });
   await page.mouse.up();
   await until(async () => Math.abs((await page.locator('.part.sidebar').first().boundingBox()).width - w) <= 2, `the sidebar at ${w} px`, 5_000);
-  await new Promise((r) => setTimeout(r, 300));
+  await frames(20);
 }
 
 /** rows whose file name (the part after the last /) is cut, and headlines that overflow */
@@ -268,7 +277,7 @@ async function findInDiffSide(side, text) {
   // the close button, not Escape: Escape would also hide the notification toasts
   await widget.locator('.codicon-widget-close').first().click();
   await widget.waitFor({ state: 'hidden', timeout: 5_000 });
-  await new Promise((r) => setTimeout(r, 300)); // the widget slides out of view
+  await frames(20); // the widget slides out of view
   return count;
 }
 
@@ -298,7 +307,7 @@ async function setTheme(theme, bodyClass) {
   await page.keyboard.press('Control+T');
   await pick(theme);
   await until(async () => webview().locator('body').evaluate((b, c) => b.classList.contains(c), bodyClass), `the webview in ${theme}`, 20_000);
-  await new Promise((r) => setTimeout(r, 400));
+  await frames(25);
 }
 
 // ---- what the demo workspace should produce, computed here from its files --------------------------------
@@ -717,7 +726,7 @@ try {
   await page.locator('.part.sidebar .title-actions a[aria-label^="Preview the Startup Request Text"]').first().click();
   await until(async () => (await activeTab()).startsWith('Startup request (Claude Code 2.1.328)'), 'the startup request preview', 20_000);
   await page.keyboard.press('Control+End'); // the lines of the Read, at the end of a long text
-  await new Promise((r) => setTimeout(r, 300));
+  await until(async () => /then a Read of/.test(await editorText()) || undefined, 'the end of the preview in view', 10_000).catch(() => undefined);
   const previewText = (await editorText()) + '\n' + (await page.keyboard.press('Control+Home'), await editorText());
   check(previewText.includes('<system-reminder>') && /Contents of \S+CLAUDE\.md \(project instructions, checked into the codebase\):/.test(previewText), 'preview shows the startup request text');
   check(/then a Read of src\/api\/client\.ts adds/.test(previewText), `the preview shows what a Read of the active file adds (${previewText.match(/─+ then a Read[^─]*/)?.[0] ?? 'no marker'})`);
