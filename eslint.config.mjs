@@ -20,6 +20,18 @@ export default tseslint.config(
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'the CLI runs without VS Code' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'the CLI runs without VS Code' }],
+        patterns: [{ regex: '^\\.\\./engine/(?!index\\.js$)', message: 'import the engine through src/engine/index.ts' }],
+      }],
+    },
+  },
+  {
+    // the extension host and the ground-truth tools consume the engine's public surface only
+    files: ['src/host/**/*.ts', 'src/ground-truth/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./engine/(?!index\\.js$)', message: 'import the engine through src/engine/index.ts' }] }],
+    },
   },
 );

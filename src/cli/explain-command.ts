@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import stringWidth from 'string-width';
 import { analyze, compileMatcher, type Analysis, type InstructionEntry, type LazyInjection, type TouchTool } from '../engine/index.js';
-import { describeEntry, displayPath, memoryReport, skillsView, type MemoryReport } from '../engine/checks/index.js';
+import { describeEntry, displayPath, memoryReport, skillsView, type MemoryReport } from '../engine/index.js';
 import { has, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';

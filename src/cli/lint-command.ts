@@ -1,7 +1,7 @@
 // `claude-layers lint`: every finding of the analysis and of the workspace checks, in the chosen
 // format; the exit code says whether any finding is at or above --fail-on.
 import { analyze, type Diagnostic, type Severity } from '../engine/index.js';
-import { CRAWL_BUDGET_MS, lintPrepare, lintWorkspace, severityRank } from '../engine/checks/index.js';
+import { CRAWL_BUDGET_MS, lintPrepare, lintWorkspace, severityRank } from '../engine/index.js';
 import { has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Severity } from '../engine/index.js';
-import { displayPath, ruleInfo, sortDiagnostics } from '../engine/checks/index.js';
+import { displayPath, ruleInfo, sortDiagnostics } from '../engine/index.js';
 import { githubData, githubProp, jsonText } from './escape.js';
 import { safe, type Style } from './style.js';
 

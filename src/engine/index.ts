@@ -12,3 +12,16 @@ export { compileMatcher, rulePatterns, splitPatterns } from './globs.js';
 export type { SkillsAnalysis, SkillEntry, LazySkillLayer, HiddenSkill } from './skills/index.js';
 export type { MemoryIndex, MemoryLocation, MemoryLine, TopicFile } from './memory.js';
 export * from './session/index.js';
+
+// What the extension host, the CLI and the ground-truth tools use beyond the analysis: they import the
+// engine through this file only (eslint.config.mjs enforces it).
+export { describeEntry, displayPath, lintPrepare, lintWorkspace, memoryReport, ruleInfo, severityRank, skillsView, sortDiagnostics, CRAWL_BUDGET_MS, type LintOptions, type LintResult, type MemoryReport, type SkillsView } from './checks/index.js';
+export { locateBase } from './checks/workspace.js';
+export { PREAMBLE } from './format-strings.js';
+export { isInside, isStrictlyInside, resolveEnvironment } from './environment.js';
+export { memoryIndex, memoryKey } from './memory.js';
+export type { DirEntry, FsResult, LinkInfo, StatInfo } from './file-access.js';
+export { caseSensitive, indexedFileAccess, WorkspaceIndex, type IndexChange, type IndexedFileAccess } from './workspace-index.js';
+export { parseFrontmatter } from './frontmatter.js';
+export { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText } from './content.js';
+export { compilePatterns, listMatches } from './glob-count.js';

@@ -17,8 +17,8 @@
 //            tool_result text itself (seen with --model claude-sonnet-4-5).
 // System messages that are not instruction injections (agent listings, environment, bare
 // total_tokens) are ignored and reported in `other`.
-import { PREAMBLE } from '../engine/format-strings.js';
-import { chooseProfile } from '../engine/profiles.js';
+import { PREAMBLE } from '../engine/index.js';
+import { chooseProfile } from '../engine/index.js';
 
 export { PREAMBLE };
 

@@ -4,7 +4,7 @@
 // which of them trigger lazy loading).
 import * as path from 'node:path';
 import { analyze, type Analysis, type EngineOptions, type TouchTool } from '../engine/index.js';
-import { resolveEnvironment } from '../engine/environment.js';
+import { resolveEnvironment } from '../engine/index.js';
 import { lastSession, type LoadedInstruction, type SessionReport, type ToolCall } from './transcript.js';
 
 export interface StartupRow {

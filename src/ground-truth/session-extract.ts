@@ -3,7 +3,7 @@
 // start, what came back after a compaction, and per call the lazy injections, the skill body and the
 // subagent's instructions. Layouts of both wire formats (2.1.235's `# claudeMd` section and system
 // messages; 2.1.328's own reminders) are read.
-import { PREAMBLE } from '../engine/format-strings.js';
+import { PREAMBLE } from '../engine/index.js';
 import { extract, wireFormat } from './extract.js';
 import type { RecordedSessionRequest } from './session-driver.js';
 

@@ -22,7 +22,7 @@
 // 2.1.235 does not record the startup instruction files at all: only lazy loads are visible.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { memoryKey } from '../engine/memory.js';
+import { memoryKey } from '../engine/index.js';
 
 /** read at most this much of a transcript: the head (startup) and the tail (the latest activity) */
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyze, chooseProfile, versionList, type EngineOptions, type SettingSource } from '../engine/index.js';
-import { resolveEnvironment } from '../engine/environment.js';
+import { resolveEnvironment } from '../engine/index.js';
 import { childEnv, DUMMY_API_KEY, flagSettings, policyProblems, removedVariables, settingsEnvKeys, settingsFiles } from './child-env.js';
 import { unifiedDiff } from './diff.js';
 import { extract, lastMainLoopBody, wireFormat, type Extracted } from './extract.js';

@@ -8,7 +8,7 @@ import { UiMemoryStore } from './ui-memory-store.js';
 import { pickStep, registerSaveNotice, savedText } from './session-commands.js';
 import * as vscode from 'vscode';
 import { knownModels, NEWEST_PROFILE, PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
-import { lintWorkspace, skillsView } from '../engine/checks/index.js';
+import { lintWorkspace, skillsView } from '../engine/index.js';
 import type { CommandId, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';

@@ -2,11 +2,11 @@
 // not loaded, and for MEMORY.md where the 200-line / 25,000-unit cut falls in the file's own lines.
 import * as path from 'node:path';
 import type { Analysis } from '../engine/index.js';
-import { processInstructionText } from '../engine/content.js';
-import { parseFrontmatter } from '../engine/frontmatter.js';
-import { isStrictlyInside } from '../engine/environment.js';
+import { processInstructionText } from '../engine/index.js';
+import { parseFrontmatter } from '../engine/index.js';
+import { isStrictlyInside } from '../engine/index.js';
 import { lineCount } from './format.js';
-import { skillsView } from '../engine/checks/index.js';
+import { skillsView } from '../engine/index.js';
 import { memoryFigures } from './memory-view.js';
 import { makeCtx, owningFolder, whyEager } from './present.js';
 import type { Translate } from './format.js';

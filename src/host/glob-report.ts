@@ -6,7 +6,7 @@
 // .gitignore and files.exclude leave, deciding as Claude Code's matcher does), and says so.
 import * as path from 'node:path';
 import { compileMatcher, rulePatterns } from '../engine/index.js';
-import { isInside, isStrictlyInside } from '../engine/environment.js';
+import { isInside, isStrictlyInside } from '../engine/index.js';
 import type { Translate } from './format.js';
 
 export interface GlobReport {

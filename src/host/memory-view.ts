@@ -2,9 +2,9 @@
 // report (which maps the cut of the processed text back onto the file's own lines).
 import * as path from 'node:path';
 import type { Analysis } from '../engine/index.js';
-import { memoryReport } from '../engine/checks/index.js';
-import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/content.js';
-import { memoryIndex, type MemoryIndex } from '../engine/memory.js';
+import { memoryReport } from '../engine/index.js';
+import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
+import { memoryIndex, type MemoryIndex } from '../engine/index.js';
 
 export interface MemoryFigures {
   path: string;

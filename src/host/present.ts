@@ -6,10 +6,10 @@ import {
   compileMatcher, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type InstructionEntry, type LazyInjection,
   type Origin, type TouchTool,
 } from '../engine/index.js';
-import { LARGE_FILE_CHARS } from '../engine/content.js';
+import { LARGE_FILE_CHARS } from '../engine/index.js';
 import type { Gauge, GaugeLevel, Row, Section, Severity, ViewState } from '../../webview/protocol.js';
-import { displayPath, skillsView, type SkillsView } from '../engine/checks/index.js';
-import { isInside, isStrictlyInside } from '../engine/environment.js';
+import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
+import { isInside, isStrictlyInside } from '../engine/index.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
 import { agentRows, buildTimeline, type TimelineStep } from './session-timeline.js';
