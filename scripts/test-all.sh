@@ -5,6 +5,10 @@ shopt -s globstar nullglob
 cd "$(dirname "$0")/.."
 npm run build
 npx tsc -p . --noEmit
+# the engine without DOM types, host/CLI with Node and VS Code, the webview with DOM and no Node
+npx tsc -p tsconfig.engine.json --noEmit
+npx tsc -p tsconfig.node.json --noEmit
+npx tsc -p tsconfig.webview.json --noEmit
 npx eslint src webview test scripts
 node --import tsx --test test/unit/**/*.test.ts
 node --import tsx --test test/cli/*.test.ts
