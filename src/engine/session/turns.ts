@@ -27,48 +27,55 @@ export const MAX_TOTAL_EDITS = 1000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
+/** the items of one turn's list, within the per-turn cap and what is left of the script's total */
+function boundedList<T>(
+  v: unknown,
+  key: string,
+  where: string,
+  perTurn: number,
+  left: { n: number; max: number; what: string },
+  problems: string[],
+  take: (x: unknown) => T | undefined,
+  shape: string,
+): T[] {
+  const out: T[] = [];
+  if (v === undefined) return out;
+  if (!Array.isArray(v)) {
+    problems.push(`${where}: "${key}" must be a list`);
+    return out;
+  }
+  for (const x of v.slice(0, perTurn)) {
+    if (left.n >= left.max) {
+      problems.push(`${where}: past ${left.max} ${left.what} in the script; the rest are left out`);
+      break;
+    }
+    left.n++;
+    const item = take(x);
+    if (item === undefined) problems.push(`${where}: ${shape}`);
+    else out.push(item);
+  }
+  return out;
+}
+
 export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: string[] } {
   const problems: string[] = [];
   const turns: SessionTurn[] = [];
-  let callCount = 0;
-  let edits = 0;
+  const edits = { n: 0, max: MAX_TOTAL_EDITS, what: 'edits' };
+  const calls = { n: 0, max: MAX_TOTAL_CALLS, what: 'calls' };
   if (!Array.isArray(value)) return { turns, problems: ['the session script must be a JSON list of turns'] };
   if (value.length > MAX_TURNS) problems.push(`the session script has ${value.length} turns; only the first ${MAX_TURNS} are simulated`);
   value.slice(0, MAX_TURNS).forEach((t, i) => {
     const where = `turn ${i + 1}`;
     if (!isObject(t)) return problems.push(`${where}: not an object`);
     if (typeof t.prompt !== 'string') problems.push(`${where}: "prompt" must be a string`);
-    const before: SessionEdit[] = [];
-    if (t.before !== undefined) {
-      if (!Array.isArray(t.before)) problems.push(`${where}: "before" must be a list`);
-      else
-        for (const e of t.before.slice(0, MAX_EDITS_PER_TURN)) {
-          if (edits >= MAX_TOTAL_EDITS) {
-            problems.push(`${where}: past ${MAX_TOTAL_EDITS} edits in the script; the rest are not applied`);
-            break;
-          }
-          edits++;
-          if (isObject(e) && typeof e.write === 'string' && typeof e.content === 'string' && e.content.length <= MAX_EDIT_CHARS) before.push({ write: e.write, content: e.content });
-          else if (isObject(e) && typeof e.delete === 'string') before.push({ delete: e.delete });
-          else problems.push(`${where}: an edit must be {"write": PATH, "content": TEXT} (at most ${MAX_EDIT_CHARS} characters) or {"delete": PATH}`);
-        }
-      if (i === 0 && before.length) problems.push('turn 1: a "before" list on the first turn is applied before the session starts');
-    }
-    const calls: SessionCall[] = [];
-    if (t.calls !== undefined) {
-      if (!Array.isArray(t.calls)) problems.push(`${where}: "calls" must be a list`);
-      else
-        for (const c of t.calls.slice(0, MAX_CALLS_PER_TURN)) {
-          if (callCount >= MAX_TOTAL_CALLS) {
-            problems.push(`${where}: past ${MAX_TOTAL_CALLS} calls in the script; the rest are not simulated`);
-            break;
-          }
-          callCount++;
-          if (isObject(c) && typeof c.name === 'string' && isObject(c.input)) calls.push({ name: c.name, input: c.input });
-          else problems.push(`${where}: a call must be {"name": TOOL, "input": {…}}`);
-        }
-    }
-    turns.push({ before, prompt: typeof t.prompt === 'string' ? t.prompt : '', calls });
+    const before = boundedList<SessionEdit>(t.before, 'before', where, MAX_EDITS_PER_TURN, edits, problems, (e) => {
+      if (isObject(e) && typeof e.write === 'string' && typeof e.content === 'string' && e.content.length <= MAX_EDIT_CHARS) return { write: e.write, content: e.content };
+      if (isObject(e) && typeof e.delete === 'string') return { delete: e.delete };
+      return undefined;
+    }, `an edit must be {"write": PATH, "content": TEXT} (at most ${MAX_EDIT_CHARS} characters) or {"delete": PATH}`);
+    if (i === 0 && before.length) problems.push('turn 1: a "before" list on the first turn is applied before the session starts');
+    const list = boundedList<SessionCall>(t.calls, 'calls', where, MAX_CALLS_PER_TURN, calls, problems, (c) => (isObject(c) && typeof c.name === 'string' && isObject(c.input) ? { name: c.name, input: c.input } : undefined), 'a call must be {"name": TOOL, "input": {…}}');
+    turns.push({ before, prompt: typeof t.prompt === 'string' ? t.prompt : '', calls: list });
   });
   return { turns, problems };
 }
