@@ -213,7 +213,11 @@ export function activate(context: vscode.ExtensionContext): void {
       command: (id: CommandId) => void vscode.commands.executeCommand(`claudeLayers.${id}`),
       visible: () => scheduleRender(),
       saveMemory: (m) => uiMemory.save(m),
-      loadMemory: () => uiMemory.load(),
+      loadMemory: () => {
+        const m = uiMemory.load();
+        log.info(`sidebar ready: ${m ? `UI memory of ${new Date(m.savedAt ?? 0).toISOString()} sent (${Object.keys(m.open).length} keys)` : 'no UI memory kept'}`);
+        return m;
+      },
     },
     t('Claude Context Layers'),
   );

@@ -836,6 +836,8 @@ try {
     const h = await webview().locator('section[data-section]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.section, e.querySelector('.section-title')?.textContent])));
     return h.startup ? h : undefined;
   }, 'the sidebar in zh-cn', 30_000);
+  // the host sends the UI memory it kept when the page says it is ready: give that message its time
+  await until(async () => (await webview().locator('body').getAttribute('data-memory')) || undefined, 'the UI memory from the host after the reload', 15_000).catch(() => undefined);
   check(!(await sectionOpen('notLoaded')), `after a window reload the section the user closed is still closed (memory copies: ${await webview().locator('body').getAttribute('data-memory')})`);
   const stepsAfter = await sectionRows('session');
   check(stepsAfter.some((r) => r.label.includes('src/api/client.ts')), `after a window reload the session step is still there (${stepsAfter.map((r) => r.label).join(', ')})`);
