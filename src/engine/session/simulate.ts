@@ -122,7 +122,6 @@ export interface SessionResult {
   diagnostics: Diagnostic[];
 }
 
-const TRIGGER_TOOLS: readonly string[] = ['Read', 'Edit', 'Write', 'Bash'];
 const ABS_PATH_IN_COMMAND = /(?:^|\s)(\/[^\s;|&<>'"`]+)/g;
 
 function str(v: unknown): string | undefined {
@@ -130,7 +129,7 @@ function str(v: unknown): string | undefined {
 }
 
 class Simulation {
-  readonly overlay: OverlayFileAccess;
+  private readonly overlay: OverlayFileAccess;
   private clock: number;
   private analysis!: Analysis;
   private lazy!: ReturnType<Analysis['session']>;
@@ -149,7 +148,6 @@ class Simulation {
   private steps = 0;
   /** messages of the conversation since it started (or since the last /compact or /clear) */
   private messages = 0;
-  readonly diagnostics: Diagnostic[] = [];
 
   constructor(
     private readonly options: EngineOptions,
@@ -157,11 +155,7 @@ class Simulation {
   ) {
     this.overlay = new OverlayFileAccess(options.fs ?? nodeFileAccess);
     this.clock = Date.now();
-    for (const e of initial) {
-      const p = path.resolve(options.cwd, 'write' in e ? e.write : e.delete);
-      if ('write' in e) this.overlay.write(p, e.content, this.now());
-      else this.overlay.delete(p);
-    }
+    this.write(initial);
     this.reanalyze();
   }
 
@@ -228,14 +222,18 @@ class Simulation {
     return out;
   }
 
-  private applyEdits(turn: SessionTurn): string[] {
-    const changed: string[] = [];
-    for (const e of turn.before) {
+  /** the edits, on the overlay, each newer than the last; returns the paths they change */
+  private write(edits: SessionTurn['before']): string[] {
+    return edits.map((e) => {
       const p = path.resolve(this.options.cwd, 'write' in e ? e.write : e.delete);
       if ('write' in e) this.overlay.write(p, e.content, this.now());
       else this.overlay.delete(p);
-      changed.push(p);
-    }
+      return p;
+    });
+  }
+
+  private applyEdits(turn: SessionTurn): string[] {
+    const changed = this.write(turn.before);
     if (changed.length) this.reanalyze();
     return changed;
   }
@@ -493,5 +491,3 @@ export function simulateSessionOver(a: Analysis, script: unknown): SessionResult
     script,
   );
 }
-
-export { TRIGGER_TOOLS };
