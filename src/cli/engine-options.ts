@@ -30,20 +30,20 @@ function mustBeDir(p: string, what: string): string {
   return abs;
 }
 
-/** the most --settings reads (as for every settings file) */
-const MAX_SETTINGS_BYTES = 16 * 1024 * 1024;
+/** the most a file named by a flag is read (--settings, as for every settings file; --session) */
+const MAX_FLAG_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
- * The --settings file, read as the engine reads every file: opened non-blocking, a regular file
+ * A file named by a flag, read as the engine reads every file: opened non-blocking, a regular file
  * only (a FIFO hung, /dev/zero took 16 GB before std::bad_alloc), at most 16 MiB.
  */
-function readSettingsFile(p: string): string {
-  const r = nodeFileAccess.readFile(path.resolve(p), MAX_SETTINGS_BYTES);
+export function readFlagFile(flag: string, p: string): string {
+  const r = nodeFileAccess.readFile(path.resolve(p), MAX_FLAG_FILE_BYTES);
   if (r.ok) return Buffer.from(r.value).toString('utf8');
-  if (r.code === 'ENOTREG' || r.code === 'EISDIR') throw new UsageError(`--settings ${p} is not a regular file${r.code === 'EISDIR' ? ' (a folder)' : ' (a FIFO, device or socket)'}`);
-  if (r.code === 'EFBIG') throw new UsageError(`--settings ${p} is over 16 MiB (${r.message})`);
-  if (r.code === 'ENOENT') throw new UsageError(`--settings ${p} does not exist`);
-  throw new UsageError(`--settings ${p} cannot be read (${r.code})`);
+  if (r.code === 'ENOTREG' || r.code === 'EISDIR') throw new UsageError(`${flag} ${p} is not a regular file${r.code === 'EISDIR' ? ' (a folder)' : ' (a FIFO, device or socket)'}`);
+  if (r.code === 'EFBIG') throw new UsageError(`${flag} ${p} is over 16 MiB (${r.message})`);
+  if (r.code === 'ENOENT') throw new UsageError(`${flag} ${p} does not exist`);
+  throw new UsageError(`${flag} ${p} cannot be read (${r.code})`);
 }
 
 export function engineOptions(p: ParsedArgs): EngineOptions {
@@ -68,7 +68,7 @@ export function engineOptions(p: ParsedArgs): EngineOptions {
   let flagSettings: Record<string, unknown> | undefined;
   const st = one(p, 'settings');
   if (st !== undefined) {
-    const text = st.trim().startsWith('{') ? st : readSettingsFile(st);
+    const text = st.trim().startsWith('{') ? st : readFlagFile('--settings', st);
     try {
       flagSettings = JSON.parse(text) as Record<string, unknown>;
     } catch (e) {

@@ -1,12 +1,9 @@
 // `render … --session TURNS.json --json`: the `session` key of the contract (docs/cli.md), one entry
 // per turn of TURNS.json, in order. What the model writes (its text, the summary), session and agent
 // ids, the transcript path and dates are not predicted and not part of it.
-import * as path from 'node:path';
-import { nodeFileAccess, simulateSession, type EngineOptions, type SessionResult } from '../engine/index.js';
+import { simulateSession, type EngineOptions, type SessionResult } from '../engine/index.js';
 import { UsageError } from './args.js';
-
-/** a session script larger than this is refused */
-const MAX_SESSION_BYTES = 16 * 1024 * 1024;
+import { readFlagFile } from './engine-options.js';
 
 export interface SessionJson {
   turns: {
@@ -30,11 +27,9 @@ export interface SessionJson {
 }
 
 export function readSessionScript(file: string): unknown {
-  const abs = path.resolve(file);
-  const r = nodeFileAccess.readFile(abs, MAX_SESSION_BYTES);
-  if (!r.ok) throw new UsageError(`--session ${file}: ${r.code === 'EFBIG' ? `larger than ${MAX_SESSION_BYTES} bytes` : r.code === 'ENOTREG' || r.code === 'EISDIR' ? 'not a regular file' : r.message}`);
+  const text = readFlagFile('--session', file);
   try {
-    return JSON.parse(Buffer.from(r.value).toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (e) {
     throw new UsageError(`--session ${file}: not valid JSON (${(e as Error).message.split('\n')[0]})`);
   }
