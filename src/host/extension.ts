@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { validSteps, type TimelineStep } from './session-timeline.js';
 import { UiMemoryStore } from './ui-memory-store.js';
-import { pickStep, registerSaveNotice, savedText } from './session-commands.js';
+import { pickStep, registerSaveNotice } from './session-commands.js';
 import * as vscode from 'vscode';
 import { knownModels, NEWEST_PROFILE, PROFILES, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import { lintWorkspace, skillsView } from '../engine/index.js';
@@ -180,7 +180,6 @@ export function activate(context: vscode.ExtensionContext): void {
       trusted: vscode.workspace.isTrusted,
       nestedFiles: folder ? index.nestedInstructionFiles(folder) : [],
       sessionSteps: sessions.get(currentKey) ?? [],
-      readFile: savedText,
       dirtyFiles: dirty,
       diagnostics: lints.get(currentKey)?.analysis === a ? lints.get(currentKey)!.diagnostics : undefined,
       t,

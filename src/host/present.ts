@@ -6,7 +6,7 @@ import {
   compileMatcher, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type InstructionEntry, type LazyInjection,
   type Origin, type TouchTool,
 } from '../engine/index.js';
-import { LARGE_FILE_CHARS } from '../engine/index.js';
+import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
 import type { Gauge, GaugeLevel, Row, Section, Severity, ViewState } from '../../webview/protocol.js';
 import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
 import { isInside, isStrictlyInside } from '../engine/index.js';
@@ -37,8 +37,6 @@ export interface PresentInput {
   nestedFiles?: readonly string[];
   /** the steps of the session timeline, in order */
   sessionSteps?: readonly TimelineStep[];
-  /** the text of a file as Claude Code would read it (the saved text) */
-  readFile?: (file: string) => string | undefined;
   /** files with unsaved changes in an editor: Claude Code reads the saved text, the rows say so */
   dirtyFiles?: ReadonlySet<string>;
   /** diagnostics to list under "Not loaded" (the workspace lint's, when it has run); else the analysis' own */
@@ -581,7 +579,12 @@ export function present(input: PresentInput): ViewState {
   const { section: active, injected } = activeSection(c, input.activeFile);
   const elsewhere = elsewhereSection(c, input.activeFile, injected, input.nestedFiles ?? []);
   const notLoaded = notLoadedSection(c, input.diagnostics ?? a.diagnostics);
-  const session = sessionSection(c, input.sessionSteps ?? [], input.readFile ?? (() => undefined));
+  // the saved text of a file, through the analysis' own file access (no new disk read on an editor switch)
+  const saved = (file: string) => {
+    const r = a.env.fs.readFile(file, MAX_INSTRUCTION_BYTES);
+    return r.ok ? decodeUtf8(r.value) : undefined;
+  };
+  const session = sessionSection(c, input.sessionSteps ?? [], saved);
 
   const versionNote = a.version.note;
   const v = input.version;

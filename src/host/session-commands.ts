@@ -1,25 +1,11 @@
 // The session timeline's "Add a step…" (a Quick Pick of what a task can do next) and the notice shown
 // when an instruction file is saved while a Claude Code session is running in the workspace.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentTypes, type Analysis } from '../engine/index.js';
 import type { Translate } from './format.js';
 import { findRunningSession, saveNotice, type NoticeKind } from './running-session.js';
 import { validSteps, type TimelineStep } from './session-timeline.js';
-
-const MAX_READ_BYTES = 4 * 1024 * 1024;
-
-/** the saved text of a file, as Claude Code reads it (bounded; undefined when it is not a readable file) */
-export function savedText(p: string): string | undefined {
-  try {
-    const st = fs.statSync(p);
-    if (!st.isFile() || st.size > MAX_READ_BYTES) return undefined;
-    return fs.readFileSync(p, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 interface PickContext {
   analysis: Analysis;
