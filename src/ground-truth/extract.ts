@@ -88,13 +88,29 @@ function flatText(content: unknown): string {
 export function extractStartup(body: { messages?: Msg[] }, version: string, warnings: string[] = []): string | null {
   const first = body.messages?.[0];
   if (!first) return null;
+  return startupIn(parts(first), version, warnings, 'messages[0]');
+}
+
+/** the startup block anywhere in the request's user messages (after a compaction it is no longer in
+ *  messages[0]): the first message that carries one */
+export function findStartup(body: { messages?: Msg[] }, version: string, warnings: string[] = []): string | null {
+  for (const m of body.messages ?? []) {
+    if (m.role !== 'user') continue;
+    const s = startupIn(parts(m), version, warnings, 'one message');
+    if (s !== null) return s;
+  }
+  return null;
+}
+
+/** the startup block among the text blocks of one message, or null */
+function startupIn(ps: Part[], version: string, warnings: string[], where: string): string | null {
   // the index of the block depends on the model (e.g. block 6 with --model claude-sonnet-4-5 on 328):
   // find it by its preamble / section header rather than trusting the index
-  const texts = parts(first).filter((p) => p.type === 'text').map((p) => p.text ?? '');
+  const texts = ps.filter((p) => p.type === 'text').map((p) => p.text ?? '');
   if (wireFormat(version) === 'own-reminder') {
     const found = texts.filter((t) => t.startsWith(SR_OPEN + PREAMBLE));
     if (found.length === 0) return null;
-    if (found.length > 1) warnings.push(`${found.length} startup blocks in messages[0]`);
+    if (found.length > 1) warnings.push(`${found.length} startup blocks in ${where}`);
     const text = found[0];
     if (!text.endsWith(SR_CLOSE)) {
       warnings.push('328 startup block does not end with \\n</system-reminder>');
@@ -104,7 +120,7 @@ export function extractStartup(body: { messages?: Msg[] }, version: string, warn
   }
   const found = texts.filter((t) => t.includes('# claudeMd\n'));
   if (found.length === 0) return null;
-  if (found.length > 1) warnings.push(`${found.length} # claudeMd sections in messages[0]`);
+  if (found.length > 1) warnings.push(`${found.length} # claudeMd sections in ${where}`);
   const text = found[0];
   const start = text.indexOf('# claudeMd\n');
   const end = text.lastIndexOf('\n# currentDate');

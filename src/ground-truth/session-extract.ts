@@ -3,13 +3,14 @@
 // start, what came back after a compaction, and per call the lazy injections, the skill body and the
 // subagent's instructions. Layouts of both wire formats (2.1.235's `# claudeMd` section and system
 // messages; 2.1.328's own reminders) are read.
-import { PREAMBLE } from '../engine/index.js';
-import { extract, wireFormat } from './extract.js';
+import { extract, findStartup } from './extract.js';
 import type { RecordedSessionRequest } from './session-driver.js';
 
 type Part = { type?: string; text?: string; content?: unknown; tool_use_id?: string; id?: string; name?: string; input?: unknown };
 type Msg = { role?: string; content?: string | Part[] };
 type Body = { messages?: Msg[] };
+/** the same request as extract.ts reads it (its message type is looser) */
+const wire = (b: Body) => b as Parameters<typeof extract>[0];
 
 export interface ExtractedCall {
   name: string;
@@ -50,25 +51,6 @@ function parse(body: string): Body {
 function texts(m: Msg): string[] {
   if (typeof m.content === 'string') return [m.content];
   return (m.content ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text!);
-}
-
-/** the startup block anywhere in the request's user messages (after a compaction it is no longer in messages[0]) */
-export function findStartup(body: Body, version: string): string | null {
-  const own = wireFormat(version) === 'own-reminder';
-  for (const m of body.messages ?? []) {
-    if (m.role !== 'user') continue;
-    for (const t of texts(m)) {
-      if (own) {
-        if (t.startsWith(SR_OPEN + PREAMBLE)) return t.endsWith(SR_CLOSE) ? t.slice(SR_OPEN.length, -SR_CLOSE.length) : t.slice(SR_OPEN.length);
-      } else {
-        const start = t.indexOf('# claudeMd\n');
-        if (start < 0) continue;
-        const end = t.lastIndexOf('\n# currentDate');
-        return end > start ? t.slice(start + '# claudeMd\n'.length, end) : t.slice(start + '# claudeMd\n'.length);
-      }
-    }
-  }
-  return null;
 }
 
 /** a message as JSON without its cache breakpoints (they move to the last block of each request), its
@@ -186,13 +168,13 @@ export function extractSession(requests: RecordedSessionRequest[], turns: { prom
     if (mine.length === 0) return;
     const first = parse(mine[0]!.body);
     const last = parse(mine[mine.length - 1]!.body);
-    turn.instructions = findStartup(first, version);
+    turn.instructions = findStartup(wire(first), version);
     const fresh = newMessages(first, prevLast);
     turn.changedNotes = changedNotes(fresh);
     if (k > 0 && turns[k - 1]!.prompt.trim().startsWith('/compact')) turn.restored = restored(fresh);
     const calls = t.calls ?? [];
     if (calls.length) {
-      const touches = extract(last as Parameters<typeof extract>[0], version).touches.slice(-calls.length);
+      const touches = extract(wire(last), version).touches.slice(-calls.length);
       const uses = toolUses(last).slice(-calls.length);
       calls.forEach((c, i) => {
         const touch = touches[i];
@@ -202,13 +184,13 @@ export function extractSession(requests: RecordedSessionRequest[], turns: { prom
         if (c.name === 'Agent') {
           const prompt = typeof c.input.prompt === 'string' ? c.input.prompt : '';
           const b = subagentFirst(others, prompt, used);
-          agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(b, version) : null };
+          agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(wire(b), version) : null };
         }
         if (c.name === 'Skill' && skillBody === null) {
           const result = touch?.result ?? '';
           if (/completed \(forked execution\)/.test(result)) {
             const b = subagentFirst(others, 'Base directory for this skill: ', used);
-            agent = { type: 'fork', instructions: b ? findStartup(b, version) : null };
+            agent = { type: 'fork', instructions: b ? findStartup(wire(b), version) : null };
           }
         }
         turn.calls.push({ name: c.name, input: c.input, injected: touch ? touch.injected : [], skillBody, agent });
