@@ -494,9 +494,9 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
 function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined): Section {
   const { t, f, a, rel } = c;
   const win = { tokens: a.model.contextWindow };
-  const tl = buildTimeline(a, steps, { t, num: (n) => f.num(n), tokens: (n) => f.tokens(n), rel, window: win.tokens }, read);
-  const startupChars = a.startupText?.length ?? 0;
-  const agents = agentRows(tl.result, startupChars, { t, num: (n) => f.num(n), tokens: (n) => f.tokens(n), rel, window: win.tokens });
+  const format = { t, num: (n: number) => f.num(n), tokens: (n: number) => f.tokens(n), rel, window: win.tokens, injectionRows: (id: string, inj: LazyInjection[]) => lazyRows(c, id, inj) };
+  const tl = buildTimeline(a, steps, format, read);
+  const agents = agentRows(tl.result, a.startupText?.length ?? 0, format);
   const rows: Row[] = [...tl.rows];
   if (agents.length)
     rows.push({

@@ -3,7 +3,7 @@
 // engine's session model; each step then shows what it adds, the running total against the context
 // window, and which text of each instruction file the model holds at that point. No vscode import:
 // the host passes the analysis and its formatting.
-import { simulateSessionOver, type Analysis, type SessionResult, type TurnResult } from '../engine/index.js';
+import { renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../engine/index.js';
 import type { Row } from '../../webview/protocol.js';
 import type { Translate } from './format.js';
 
@@ -95,6 +95,8 @@ export interface TimelineFormat {
   rel: (p: string) => string;
   /** the model's context window, tokens */
   window: number;
+  /** the rows of what a touch injects, as the sidebar draws them elsewhere (files, then Claude Code's framing) */
+  injectionRows: (idPrefix: string, injected: LazyInjection[]) => Row[];
 }
 
 export interface Timeline {
@@ -170,9 +172,10 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
     if (!turn) return;
     const c = where.call !== undefined ? turn.calls[where.call] : undefined;
     if (c && (s.kind === 'read' || s.kind === 'edit' || s.kind === 'bash')) {
-      chars = c.injected.reduce((n, x) => n + x.text.length, 0);
+      // counted as the sidebar's lazy headlines count it: the text sent, framing included
+      chars = renderLazy(a.profile, c.injected).join('').length;
       description = c.injected.length === 0 ? t('nothing new') : c.injected.length === 1 ? t('+1 file') : t('+{0} files', c.injected.length);
-      c.injected.forEach((x, j) => children.push(fileRow(`${id}/inj/${j}`, f.rel(x.path), x.reason, f, x.path, x.text.length)));
+      children.push(...f.injectionRows(`${id}/inj`, c.injected));
     } else if (c && s.kind === 'skill') {
       if (c.error) description = t('fails: {0}', c.error);
       else if (c.agent) {

@@ -102,6 +102,8 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
       ['Subagents', 'what each agent type gets in its first request'],
     ]);
     assert.match(session.headline!, /^After 3 steps the conversation holds ≈[\d,]+ tokens/);
+    assert.equal(session.rows[0]!.badge, `+${/, ([\d,]+) chars/.exec(act.headline!)![1]} chars`, 'a read step counts what the lazy headline counts (framing included)');
+    assert.equal(sumRows(session.rows[0]!.children!), num(/, ([\d,]+) chars/.exec(act.headline!)![1]), 'and its rows add up to it');
     assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
 
     // truthful version notes: why nothing was detected, and the action that fixes it

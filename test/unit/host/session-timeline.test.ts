@@ -11,7 +11,14 @@ import { agentRows, buildTimeline, stepsToScript, validSteps, type TimelineForma
 import { makeTree } from '../../helpers/fixture.js';
 
 const fm = (yaml: string, body: string) => `---\n${yaml}\n---\n${body}`;
-const F: TimelineFormat = { t: englishT, num: (n) => n.toLocaleString('en-US'), tokens: (c) => Math.ceil(c / 3), rel: (p) => p.replace(/^.*\/repo\//, ''), window: 1_000_000 };
+const F: TimelineFormat = {
+  t: englishT,
+  num: (n) => n.toLocaleString('en-US'),
+  tokens: (c) => Math.ceil(c / 3),
+  rel: (p) => p.replace(/^.*\/repo\//, ''),
+  window: 1_000_000,
+  injectionRows: (id, inj) => inj.map((x, k) => ({ id: `${id}/${k}`, label: x.path, aria: x.path, path: x.path })),
+};
 
 function tree() {
   return makeTree({
