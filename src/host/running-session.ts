@@ -3,7 +3,7 @@
 // (~/.claude/projects/<key>/<id>.jsonl of the launch directory) was written in the last minutes; the
 // transcript says which files it loaded lazily and which skills it invoked. No vscode import.
 import * as path from 'node:path';
-import { lastSession, newestSession, transcriptDirs, type SessionReport } from '../ground-truth/transcript.js';
+import { newestSession, parseTranscript, readBounded, transcriptDirs, type SessionReport } from '../ground-truth/transcript.js';
 import type { Analysis } from '../engine/index.js';
 import type { Translate } from './format.js';
 
@@ -21,8 +21,23 @@ export interface RunningSession {
 export function findRunningSession(cwd: string, userDir: string, now: number, windowMs = RUNNING_WINDOW_MS): RunningSession | undefined {
   const newest = newestSession(transcriptDirs(cwd, userDir));
   if (!newest || now - newest.mtimeMs > windowMs) return undefined;
-  const r = lastSession({ cwd, userDir, maxBytes: NOTICE_MAX_BYTES });
-  return { file: newest.file, mtimeMs: newest.mtimeMs, report: r.session };
+  const r = readBounded(newest.file, NOTICE_MAX_BYTES);
+  return { file: newest.file, mtimeMs: newest.mtimeMs, report: parseTranscript(r.text, { file: newest.file, size: r.size, bytesRead: r.bytesRead, truncated: r.truncated }) };
+}
+
+/** a file a notice can be about: a startup file, a SKILL.md, a CLAUDE.md / CLAUDE.local.md, a rule (cheap:
+ *  checked before any transcript is read) */
+export function mayNotice(saved: string, a: Analysis): boolean {
+  const file = path.normalize(saved);
+  const name = path.basename(file);
+  return (
+    a.startup.some((e) => path.normalize(e.path) === file) ||
+    name === 'SKILL.md' ||
+    a.skills.entries.some((s) => s.path !== undefined && path.normalize(s.path) === file) ||
+    name === 'CLAUDE.md' ||
+    name === 'CLAUDE.local.md' ||
+    (file.includes(`${path.sep}.claude${path.sep}rules${path.sep}`) && name.endsWith('.md'))
+  );
 }
 
 export type NoticeKind = 'startup' | 'noted' | 'pending' | 'skill-invoked' | 'skill-pending';
@@ -51,7 +66,7 @@ export function saveNotice(saved: string, a: Analysis, running: RunningSession, 
       ? { kind: 'skill-invoked', message: t('The Claude Code session running here already used the skill {0}: it keeps the body it was given, also after /compact (transcript written {1} min ago).', skillName, minutes) }
       : { kind: 'skill-pending', message: t('The Claude Code session running here gets this text of the skill {0} the next time it invokes it (transcript written {1} min ago).', skillName, minutes) };
   }
-  const isInstruction = name === 'CLAUDE.md' || name === 'CLAUDE.local.md' || (file.includes(`${path.sep}.claude${path.sep}rules${path.sep}`) && name.endsWith('.md'));
-  if (isInstruction) return { kind: 'pending', message: t('The Claude Code session running here has not loaded {0} yet: it gets this text when it first touches a file it applies to (transcript written {1} min ago).', name, minutes) };
+  // what is left of the files a notice can be about: CLAUDE.md, CLAUDE.local.md and rules not loaded yet
+  if (mayNotice(saved, a)) return { kind: 'pending', message: t('The Claude Code session running here has not loaded {0} yet: it gets this text when it first touches a file it applies to (transcript written {1} min ago).', name, minutes) };
   return undefined;
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentTypes, type Analysis } from '../engine/index.js';
 import type { Translate } from './format.js';
-import { findRunningSession, saveNotice, type NoticeKind } from './running-session.js';
+import { findRunningSession, mayNotice, saveNotice, type NoticeKind } from './running-session.js';
 import { validSteps, type TimelineStep } from './session-timeline.js';
 
 interface PickContext {
@@ -89,7 +89,7 @@ export function registerSaveNotice(
     vscode.workspace.onDidSaveTextDocument((doc) => {
       if (doc.uri.scheme !== 'file') return;
       const a = analysisFor(doc.uri);
-      if (!a) return;
+      if (!a || !mayNotice(doc.uri.fsPath, a)) return;
       let running;
       try {
         running = findRunningSession(a.env.cwd, a.env.userDir, now());

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { analyze } from '../../../src/engine/index.js';
 import { englishT } from '../../../src/host/format.js';
-import { findRunningSession, saveNotice } from '../../../src/host/running-session.js';
+import { findRunningSession, mayNotice, saveNotice } from '../../../src/host/running-session.js';
 import { agentRows, buildTimeline, stepsToScript, validSteps, type TimelineFormat, type TimelineStep } from '../../../src/host/session-timeline.js';
 import { makeTree } from '../../helpers/fixture.js';
 
@@ -119,6 +119,7 @@ describe('save notice for a running session', () => {
       assert.equal(saveNotice(t.p('repo/.claude/skills/rel/SKILL.md'), a, running, now, englishT)!.kind, 'skill-pending');
       assert.equal(saveNotice(t.p('repo/pkg/CLAUDE.md'), a, running, now, englishT)!.kind, 'pending');
       assert.equal(saveNotice(t.p('repo/src/api/c.ts'), a, running, now, englishT), undefined);
+      assert.deepEqual([t.p('repo/CLAUDE.md'), rule, t.p('repo/.claude/skills/rel/SKILL.md'), t.p('repo/pkg/CLAUDE.md'), t.p('repo/src/api/c.ts')].map((p) => mayNotice(p, a)), [true, true, true, true, false], 'the cheap check agrees');
     } finally {
       t.cleanup();
     }
