@@ -7,6 +7,7 @@
 // Everything is computed by src/ground-truth (Node only); this file only asks, waits and shows.
 import * as vscode from 'vscode';
 import type { SettingSource } from '../engine/index.js';
+import { claudePathSetting } from './config.js';
 import {
   lastSessionReport, planVerify, renderLastSession, renderPlan, renderVerify, runVerify, sideDocument, type VerifyOptions, type VerifyResult,
 } from '../ground-truth/index.js';
@@ -44,11 +45,6 @@ class VirtualDocs implements vscode.TextDocumentContentProvider {
   }
 }
 
-function claudePathSetting(): string | undefined {
-  // user (or remote machine) settings only: a workspace never chooses what runs
-  const v = vscode.workspace.getConfiguration('claudeLayers').inspect<string>('claudePath')?.globalValue;
-  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
-}
 
 function activeFile(): string | undefined {
   const doc = vscode.window.activeTextEditor?.document;
