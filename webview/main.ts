@@ -30,26 +30,31 @@ const renderer = createRenderer(root, (m) => vscode.postMessage(m), initial, {
   save: saveBoth,
   scroller: () => document.scrollingElement,
 });
-const painted = (m: { seq?: number; sentAt?: number; eventAt?: number }, t0: number) =>
-  // painted: the frame after the DOM change (read by the e2e's latency measurement)
+const painted = (m: { seq?: number; sentAt?: number; eventAt?: number }, t0: number, receivedAt: number, parseMs: number) =>
+  // painted: the frame after the DOM change (read by the e2e's latency measurement, with when the
+  // message arrived and how long its validation took)
   requestAnimationFrame(() => {
     document.body.dataset.painted = String(m.seq ?? 0);
     document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
+    document.body.dataset.receivedAt = String(receivedAt);
+    document.body.dataset.parseMs = parseMs.toFixed(1);
     document.body.dataset.paintedAt = String(Date.now());
     if (m.sentAt) document.body.dataset.sentAt = String(m.sentAt);
     document.body.dataset.eventAt = m.eventAt ? String(m.eventAt) : '';
   });
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const receivedAt = Date.now();
+  const p0 = performance.now();
   const m = parseHostMessage(e.data);
   if (!m) return;
   const t0 = performance.now();
   if (m.type === 'state') {
     renderer.update(m.state);
-    painted(m, t0);
+    painted(m, t0, receivedAt, t0 - p0);
   } else if (m.type === 'sections') {
     renderer.patch(m.sections);
-    painted(m, t0);
+    painted(m, t0, receivedAt, t0 - p0);
   } else if (m.type === 'memory') {
     renderer.restore(m.memory);
     // which copy won (the e2e reads it when a reload loses something)

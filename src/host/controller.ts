@@ -217,17 +217,36 @@ export class Controller implements vscode.Disposable {
     if (!editor && vscode.window.visibleTextEditors.length > 0) return;
     // a diff, preview or webview tab is active (e.g. the Verify diff): keep the last file too
     if (!editor && vscode.window.tabGroups?.activeTabGroup?.activeTab !== undefined) return;
-    const p = editor?.document.uri.fsPath;
+    this.switchTo(editor?.document.uri);
+  }
+
+  /**
+   * The active tab changed. VS Code tells the tab model before the text editor (by a few ms when
+   * switching tabs, by the text model's load — 50–200 ms measured — when a file opens): a file's
+   * text tab is drawn from here, and the editor event that follows finds nothing to do.
+   */
+  private tabsChanged(): void {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (input instanceof vscode.TabInputText && input.uri.scheme === 'file') this.switchTo(input.uri);
+  }
+
+  /** `draw`: at once (an editor switch); false at activation, where the first analysis draws */
+  private switchTo(uri: vscode.Uri | undefined, draw = true): void {
+    const p = uri?.fsPath;
     if (p === this.activeFile) return;
     if (this.activeFile) this.previousFile = this.activeFile;
     this.activeFile = p;
     this.activeChangedAt = Date.now();
     this.preview.refresh();
-    if (editor) {
-      const f = vscode.workspace.getWorkspaceFolder(editor.document.uri);
+    if (uri) {
+      const f = vscode.workspace.getWorkspaceFolder(uri);
       if (f) this.currentKey = this.keyOf(f);
     }
-    this.scheduleRender(0); // an editor switch is drawn at once; other triggers are debounced
+    // an editor switch is drawn at once, in the event itself (a timer would queue behind whatever else
+    // the shared extension host has to do on a switch); other triggers are debounced
+    if (!draw) return;
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.render();
   }
 
   private trackDirty(doc: vscode.TextDocument): void {
@@ -362,6 +381,7 @@ export class Controller implements vscode.Disposable {
       }).dispose },
       this.index.onDidChange(() => this.scheduleRender()),
       vscode.window.onDidChangeActiveTextEditor((e) => this.setActive(e)),
+      vscode.window.tabGroups.onDidChangeTabs(() => this.tabsChanged()),
       vscode.workspace.onDidChangeTextDocument((e) => this.trackDirty(e.document)),
       vscode.workspace.onDidSaveTextDocument((d) => this.trackDirty(d)),
       vscode.workspace.onDidCloseTextDocument((d) => {
@@ -393,7 +413,9 @@ export class Controller implements vscode.Disposable {
 
   /** the first analysis, after activation returned */
   start(): void {
-    this.setActive(vscode.window.activeTextEditor);
+    // the active file now; its analysis (indexes first) after activation returns
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document.uri.scheme === 'file') this.switchTo(editor.document.uri, false);
     setTimeout(() => {
       this.analyseAll();
       if (!this.folders().length) this.service.get(NO_FOLDER);
