@@ -37,3 +37,33 @@ test('npm pack: the CLI, its bundle, README and LICENSE; the CLI runs from the t
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('npx ./claude-context-layers-*.tgz: the packed CLI runs through npx with an empty npm cache and no registry', () => {
+  ensureBuilt();
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-npx-')));
+  const demo = setupDemo() as { repo: string; home: string; managed: string; cleanup(): void };
+  try {
+    const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const info = (JSON.parse(out) as { filename: string }[])[0]!;
+    // a fresh machine: its own npm cache and prefix, a registry that does not answer (the package
+    // must need nothing from it: the bundle has no runtime dependencies)
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: demo.home,
+      npm_config_cache: path.join(dir, 'npm-cache'),
+      npm_config_prefix: path.join(dir, 'npm-prefix'),
+      npm_config_registry: 'http://127.0.0.1:9/',
+      npm_config_fetch_retries: '0',
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    };
+    const r = spawnSync('npx', ['--yes', `./${info.filename}`, 'explain', 'src/api/client.ts', '--cwd', demo.repo, '--home', demo.home, '--managed-dir', demo.managed], { cwd: dir, encoding: 'utf8', env, timeout: 120_000 });
+    assert.equal(r.status, 0, `npx failed: ${r.stderr}`);
+    assert.match(r.stdout, /^Claude Code \d+\.\d+\.\d+ · launch directory /);
+    assert.match(r.stdout, /Read → 1 file/);
+  } finally {
+    demo.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
