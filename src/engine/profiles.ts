@@ -316,6 +316,8 @@ export interface ProfileChoice {
   /** set when the requested version has no profile of its own, e.g.
    *  `2.1.340: no profile yet; using 2.1.332's (checked on 0 scenarios)` */
   note?: string;
+  /** the same, as facts (hosts translate them): why there is no exact profile, and whose is used */
+  fallback?: { why: 'not-a-version' | 'newer' | 'older'; requested: string; using: string; checkedScenarios: number };
 }
 
 /** The profile for a version: exact match, else the nearest older one (else the oldest), with a note. */
@@ -323,15 +325,22 @@ export function chooseProfile(version: string | undefined): ProfileChoice {
   const requested = version?.trim() || undefined;
   if (!requested) return { profile: NEWEST_PROFILE, exact: false, shown: NEWEST_PROFILE.version };
   const v = parseVersion(requested);
-  if (!v) return { profile: NEWEST_PROFILE, requested, exact: false, shown: NEWEST_PROFILE.version, note: `"${requested}" is not a Claude Code version; using ${NEWEST_PROFILE.version}'s profile` };
+  if (!v)
+    return {
+      profile: NEWEST_PROFILE, requested, exact: false, shown: NEWEST_PROFILE.version,
+      note: `"${requested}" is not a Claude Code version; using ${NEWEST_PROFILE.version}'s profile`,
+      fallback: { why: 'not-a-version', requested, using: NEWEST_PROFILE.version, checkedScenarios: 0 },
+    };
   const shown = v.join('.');
   const exact = PROFILES.find((p) => compare(parseVersion(p.version)!, v) === 0);
   if (exact) return { profile: exact, requested: shown, exact: true, shown };
   let best: ClaudeProfile | undefined;
   for (const p of PROFILES) if (compare(parseVersion(p.version)!, v) <= 0) best = p;
-  if (best) return { profile: best, requested: shown, exact: false, shown, note: `${shown}: no profile yet; using ${best.version}'s (checked on 0 scenarios)` };
+  // a version without a profile of its own was checked on no scenario: the conformance suites ran on
+  // the profiled versions only (`npm run profile:check -- VERSION` measures it)
+  if (best) return { profile: best, requested: shown, exact: false, shown, note: `${shown}: no profile yet; using ${best.version}'s (checked on 0 scenarios)`, fallback: { why: 'newer', requested: shown, using: best.version, checkedScenarios: 0 } };
   const oldest = PROFILES[0]!;
-  return { profile: oldest, requested: shown, exact: false, shown, note: `${shown}: no profile (older than every profile); using ${oldest.version}'s (checked on 0 scenarios)` };
+  return { profile: oldest, requested: shown, exact: false, shown, note: `${shown}: no profile (older than every profile); using ${oldest.version}'s (checked on 0 scenarios)`, fallback: { why: 'older', requested: shown, using: oldest.version, checkedScenarios: 0 } };
 }
 
 /** The versions whose profile has a property, for messages: `2.1.235`, `2.1.328 and 2.1.332`. */

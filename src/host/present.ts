@@ -586,7 +586,13 @@ export function present(input: PresentInput): ViewState {
   };
   const session = sessionSection(c, input.sessionSteps ?? [], saved);
 
-  const versionNote = a.version.note;
+  const fb = a.version.fallback;
+  const fallbackNote: Record<NonNullable<typeof fb>['why'], (f: NonNullable<typeof fb>) => string> = {
+    'not-a-version': (f) => t('"{0}" is not a Claude Code version; using {1}\'s profile', f.requested, f.using),
+    newer: (f) => t('{0}: no profile yet; using {1}\'s (checked on {2} scenarios)', f.requested, f.using, f.checkedScenarios),
+    older: (f) => t('{0}: no profile (older than every profile); using {1}\'s (checked on {2} scenarios)', f.requested, f.using, f.checkedScenarios),
+  };
+  const versionNote = fb ? fallbackNote[fb.why](fb) : a.version.note;
   const v = input.version;
   const newestWhy: Record<NonNullable<VersionInfo['why']>, string> = {
     untrusted: t('newest known profile: the workspace is not trusted, so claude --version is not run (set claudeLayers.claudeVersion to choose)'),

@@ -44,7 +44,7 @@ test('model table: every profile has a default model, the usual aliases and meas
 
 test('profile choice: a version without a profile is said plainly, the version asked for is what is shown', () => {
   const newest = PROFILES[PROFILES.length - 1]!.version;
-  assert.deepEqual(chooseProfile('2.1.340'), { profile: P(newest), requested: '2.1.340', exact: false, shown: '2.1.340', note: `2.1.340: no profile yet; using ${newest}'s (checked on 0 scenarios)` });
+  assert.deepEqual(chooseProfile('2.1.340'), { profile: P(newest), requested: '2.1.340', exact: false, shown: '2.1.340', note: `2.1.340: no profile yet; using ${newest}'s (checked on 0 scenarios)`, fallback: { why: 'newer', requested: '2.1.340', using: newest, checkedScenarios: 0 } });
   for (const p of PROFILES) {
     const c = chooseProfile(` ${p.version} `);
     assert.deepEqual([c.profile.version, c.exact, c.shown, c.note], [p.version, true, p.version, undefined]);
