@@ -99,6 +99,7 @@ function main(): void {
   const steps: Step[] = [
     { title: 'instructions conformance (test/conformance/conformance.test.ts)', argv: [...test, 'test/conformance/conformance.test.ts'], env: { ...env, CONFORMANCE_VERSIONS: version, ...(filter ? { CONFORMANCE_FILTER: filter } : {}) }, tap: true },
     { title: 'memory and skills conformance (test/conformance/memory-skills.test.ts)', argv: [...test, 'test/conformance/memory-skills.test.ts'], env: { ...env, MS_VERSIONS: version, ...(filter ? { MS_ONLY: filter } : {}) }, tap: true },
+    { title: 'session conformance (test/conformance/session.test.ts)', argv: [...test, 'test/conformance/session.test.ts'], env: { ...env, SESSION_VERSIONS: version, SESSION_CONCURRENCY: process.env.SESSION_CONCURRENCY ?? '2', ...(filter ? { SESSION_ONLY: filter } : {}) }, tap: true },
     { title: 'fixed request sizes (test/conformance/fixed-sizes.test.ts)', argv: [...test, 'test/conformance/fixed-sizes.test.ts'], env: { ...env, MS_VERSIONS: version }, tap: true },
     { title: `shipped skills and their widths (${ms}/measure-widths.ts bundled)`, argv: [...node, `${ms}/measure-widths.ts`, 'bundled', version], env },
     { title: `models: aliases, default, budget per model (${ms}/measure-models.ts)`, argv: [...node, `${ms}/measure-models.ts`, version, '--profile', profile], env },

@@ -10,7 +10,7 @@ import { runSession, type DriverTurn, type SessionRun } from '../../../src/groun
 import { extractSession, type ExtractedTurn } from '../../../src/ground-truth/session-extract.js';
 import type { RenderJson } from '../../../src/cli/render-command.js';
 import { claudeBin, ENGINE_CLI, materialise, subst } from '../capture.js';
-import { VERSIONS, type ClaudeVersion, type Tree } from '../scenario.js';
+import { engineVersion, VERSIONS, type ClaudeVersion, type Tree } from '../scenario.js';
 
 export const SESSION_VERSIONS = VERSIONS;
 export type SessionVersion = ClaudeVersion;
@@ -75,7 +75,7 @@ export async function runSessionScenario(s: SessionScenario, version: SessionVer
   const env = Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, subst(v, root)]));
 
   // the engine first, on the pristine tree
-  const args = [ENGINE_CLI, 'render', '--cwd', cwd, '--home', home, '--claude-version', version, '--session', script, '--json'];
+  const args = [ENGINE_CLI, 'render', '--cwd', cwd, '--home', home, '--claude-version', engineVersion(version), '--session', script, '--json'];
   for (const [k, v] of Object.entries(env)) args.push('--env', `${k}=${v}`);
   let engine: SessionOutcome['engine'];
   try {
