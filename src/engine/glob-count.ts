@@ -194,7 +194,7 @@ function step(n: Nfa, mask: number, seg: string): number {
     if (!(mask & (1 << i))) continue;
     const t = parts[i];
     if (t === null) out |= 1 << i;
-    else if (t(seg)) out |= 1 << (i + 1);
+    else if (t?.(seg)) out |= 1 << (i + 1);
   }
   return out === 0 ? 0 : closure(parts, out);
 }
