@@ -220,7 +220,7 @@ export function lastMainLoopBody(bodies: string[]): { messages?: Msg[]; tools?: 
     if (body === undefined) continue;
     let p: { messages?: Msg[]; tools?: { name?: string }[] };
     try {
-      p = JSON.parse(body);
+      p = JSON.parse(body) as typeof p;
     } catch {
       continue;
     }
