@@ -225,15 +225,15 @@ test('glob hover, @import links and frontmatter completion through the providers
     const index = new WorkspaceIndex();
     const ctx: HostContext = { ...host(a), folderFor: () => ({ uri: Uri.file(t.p('repo')), name: 'repo' }) as never, index, probes: () => [t.p('repo/src/web/c.ts')] };
     const rule = textDocument(t.p('repo/.claude/rules/api.md'), fs.readFileSync(t.p('repo/.claude/rules/api.md'), 'utf8'));
-    const hover = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 12 } as never);
+    const hover = new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 12 } as never);
     const md = (hover!.contents as unknown as { value: string }).value;
     assert.match(md, /\*\*2 workspace files match\*\*/, 'git-ignored src/api/gen/out.ts is not counted');
     assert.match(md, /as git lists them: \\\.gitignore and files\\\.exclude are honoured/, 'the hover says that .gitignore and files.exclude are honoured');
     assert.match(md, /- ` src\/api\/a\.ts `\n- ` src\/api\/b\.ts `/);
     assert.match(md, /` src\/web\/c\.ts `: does not match/);
-    const dot = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);
+    const dot = new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);
     assert.match((dot!.contents as unknown as { value: string }).value, /⚠ \\\.\/src never matches/, 'the warning, escaped as text');
-    assert.equal(await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 3, character: 1 } as never), undefined, 'body text has no hover');
+    assert.equal(new GlobHoverProvider(ctx).provideHover(rule as never, { line: 3, character: 1 } as never), undefined, 'body text has no hover');
 
     const links = new ImportLinkProvider(ctx).provideDocumentLinks(textDocument(t.p('repo/CLAUDE.md'), 'See @docs/a.md\n') as never);
     assert.deepEqual(links.map((l) => [(l.target as unknown as Uri).fsPath, l.range.start.character, l.range.end.character]), [[t.p('repo/docs/a.md'), 5, 14]]);
