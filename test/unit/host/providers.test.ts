@@ -41,7 +41,7 @@ test('engine diagnostics reach the Problems panel, an include problem on its @pa
     publishDiagnostics(col as never, [{ analysis: a, diagnostics: a.diagnostics }, { analysis: a, diagnostics: a.diagnostics }]);
     const list = col.entries.get(t.p('repo/CLAUDE.md'));
     assert.equal(list?.length, 1, 'one diagnostic, deduplicated across analyses');
-    const d = list![0]!;
+    const d = list[0]!;
     assert.equal(d.code, 'include-missing');
     assert.equal(d.source, 'Claude Context Layers');
     assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [2, 4, 17]);
@@ -209,7 +209,7 @@ test('untrusted text in hovers goes into code spans that cannot be broken out of
   assert.equal(codeSpan('x\n[link](http://e)'), '` x [link](http://e) `');
 });
 
-test('glob hover, @import links and frontmatter completion through the providers', async () => {
+test('glob hover, @import links and frontmatter completion through the providers', () => {
   const t = makeTree({
     'repo/.claude/rules/api.md': '---\npaths: ["src/api/**", "./src/**"]\n---\nAPI',
     'repo/.claude/skills/rc/SKILL.md': '---\nname: rc\n---\nbody',
@@ -241,7 +241,7 @@ test('glob hover, @import links and frontmatter completion through the providers
     const skill = textDocument(t.p('repo/.claude/skills/rc/SKILL.md'), '---\nname: rc\nde\n---\nbody');
     const items = new FrontmatterCompletionProvider(ctx).provideCompletionItems(skill as never, { line: 2, character: 2 } as never);
     const labels = items.map((i) => i.label);
-    assert.ok(labels.includes('description') && labels.includes('paths') && !labels.includes('name'), labels.join(','));
+    assert.ok(labels.includes('description') && labels.includes('paths') && !labels.includes('name'), JSON.stringify(labels));
     const ruleItems = new FrontmatterCompletionProvider(ctx).provideCompletionItems(textDocument(t.p('repo/.claude/rules/x.md'), '---\n\n---\n') as never, { line: 1, character: 0 } as never);
     assert.deepEqual(ruleItems.map((i) => i.label), ['paths']);
     assert.deepEqual(new FrontmatterCompletionProvider(ctx).provideCompletionItems(skill as never, { line: 4, character: 0 } as never), [], 'no completion outside the frontmatter');
