@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   const engine = await import('../src/engine/index.js');
   const { WorkspaceIndex } = await import('../src/engine/workspace-index.js');
   const opts = { cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed };
-  const all = (new fdir().withFullPaths().crawl(tree.repo).sync() as string[]).filter((f) => !f.includes(`${path.sep}.git${path.sep}`));
+  const all = (new fdir().withFullPaths().crawl(tree.repo).sync()).filter((f) => !f.includes(`${path.sep}.git${path.sep}`));
   const r = prng(1007);
   const sample = Array.from({ length: 1000 }, () => all[Math.floor(r() * all.length)]!);
   engine.analyze(opts); // load and warm the modules

@@ -16,7 +16,7 @@ function prng(seed: number): () => number {
 }
 
 const [treeFile, flag] = process.argv.slice(2);
-const tree = JSON.parse(fs.readFileSync(treeFile!, 'utf8')).tree as { repo: string; home: string; managed: string };
+const tree = (JSON.parse(fs.readFileSync(treeFile!, 'utf8')) as { tree: { repo: string; home: string; managed: string } }).tree;
 if (flag !== '--baseline') {
   const ix = WorkspaceIndex.build(tree.repo);
   const svc = new AnalysisService(() => ({ cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed }));

@@ -59,7 +59,7 @@ const flag = (name: string) => process.argv.includes(name);
 // ---- raw walks (the floor) ----------------------------------------------------------------------
 
 function fdirWalk(root: string): string[] {
-  return new fdir().withFullPaths().crawl(root).sync() as string[];
+  return new fdir().withFullPaths().crawl(root).sync();
 }
 
 function opendirWalk(root: string): number {
@@ -324,7 +324,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
         try {
           const [tr, got] = time(() => {
             before(target, kind);
-            return hasRefresh ? cur.refresh!([target]) : analyze();
+            return hasRefresh ? cur.refresh([target]) : analyze();
           });
           next = got;
           t.push(tr);
@@ -333,7 +333,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
           restore(); // never leave the generated tree changed
         }
         before(target, kind === 'created' ? 'deleted' : 'changed');
-        cur = hasRefresh ? next.refresh!([target]) : analyze();
+        cur = hasRefresh ? next.refresh([target]) : analyze();
       }
       updates[`${label} [${setup.label}]`] = { ms: median(t), note: how, verified: ok };
       if (!ok) errors.push(`${tree.name}: after "${label}" [${setup.label}] the answer did not show the change`);
@@ -533,7 +533,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
 async function child(): Promise<void> {
   const size = Number(arg('--child-size'));
   const runs = Number(arg('--runs') ?? 5);
-  const tree = JSON.parse(fs.readFileSync(path.join(TREES, `f${size}-s7`, '.gen.json'), 'utf8')).tree as GeneratedTree;
+  const tree = (JSON.parse(fs.readFileSync(path.join(TREES, `f${size}-s7`, '.gen.json'), 'utf8')) as { tree: GeneratedTree }).tree;
   const errors: string[] = [];
   try {
     const res = await measureSize(tree, runs, errors);
@@ -749,7 +749,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
       what: `1. full workspace index: ${k}`,
       values: v((s) => s.index[k]?.ms),
       target: k.startsWith('workspace-index.ts (gitignore)') ? '≤ 1.5 × walk' : undefined,
-      met: k.startsWith('workspace-index.ts (gitignore)') ? m((s) => (s.index[k] ? s.index[k]!.ms <= 1.5 * s.walk.fdir : undefined)) : undefined,
+      met: k.startsWith('workspace-index.ts (gitignore)') ? m((s) => (s.index[k] ? s.index[k].ms <= 1.5 * s.walk.fdir : undefined)) : undefined,
     })),
     ...PF_KINDS.flatMap((k) =>
       (['first', 'warm'] as const).flatMap((w) =>
@@ -758,7 +758,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
           values: v((s) => s.perFile[k]?.[w][p]),
           // the target is the editor's (the CLI's engine alone answers once per question, reading the disk)
           target: p === 'p95' && k === PF_EDITOR ? '< 1 ms, no disk' : undefined,
-          met: p === 'p95' && k === PF_EDITOR ? m((s) => (s.perFile[k] ? s.perFile[k]![w].p95 < 1 && (w === 'first' ? s.perFile[k]!.diskFirst : s.perFile[k]!.diskWarm) === 0 : undefined)) : undefined,
+          met: p === 'p95' && k === PF_EDITOR ? m((s) => (s.perFile[k] ? s.perFile[k][w].p95 < 1 && (w === 'first' ? s.perFile[k].diskFirst : s.perFile[k].diskWarm) === 0 : undefined)) : undefined,
         })),
       ),
     ),
@@ -769,7 +769,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
       what: `3. update: ${k} (${S[0]!.updates[k]!.note})`,
       values: v((s) => s.updates[k]?.ms),
       target: '< 20 ms',
-      met: m((s) => (s.updates[k] ? s.updates[k]!.ms < 20 : undefined)),
+      met: m((s) => (s.updates[k] ? s.updates[k].ms < 20 : undefined)),
     })),
     { what: '4. hover, one pattern at the root: `ignore` as Claude Code uses it (median)', values: v((s) => s.hover.ignoreRoot.median) },
     { what: '4. hover, one pattern at the root: `ignore` (slowest)', values: v((s) => s.hover.ignoreRoot.max) },

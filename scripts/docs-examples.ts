@@ -7,21 +7,14 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-// @ts-expect-error: a plain ES module without types (shared with npm start and the CLI tests)
-import { setupDemo } from './demo-workspace.mjs';
+// a plain ES module (shared with npm start and the CLI tests), typed by demo-workspace.d.mts
+import { setupDemo, type Demo } from './demo-workspace.mjs';
 
 const REPO = path.resolve(__dirname, '..');
 const CLI = path.join(REPO, 'dist/cli.js');
 const SHOWN = '/tmp/claude-layers-demo-xLV9UH';
 export const DOCS = ['README.md', 'docs/cli.md'];
 
-interface Demo {
-  tmp: string;
-  repo: string;
-  home: string;
-  managed: string;
-  cleanup(): void;
-}
 
 interface Example {
   /** the command line shown (after `$ `), with R for the demo folder */
@@ -100,7 +93,7 @@ function runExample(d: Demo, e: Example): string {
 /** the docs with every example block replaced by what the CLI prints now; `stale` lists the blocks that changed */
 export function regenerate(): { files: Record<string, { before: string; after: string }>; stale: string[]; missing: string[] } {
   if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: npm run build first');
-  const d = setupDemo('/tmp') as Demo;
+  const d = setupDemo('/tmp');
   try {
     const ex = examples(d);
     const used = new Set<string>();

@@ -9,7 +9,8 @@ npx tsc -p . --noEmit
 npx tsc -p tsconfig.engine.json --noEmit
 npx tsc -p tsconfig.node.json --noEmit
 npx tsc -p tsconfig.webview.json --noEmit
-npx eslint src webview test scripts
+# type-checked lint of everything built (src, webview, test, scripts, bench, the root .mjs configs): any finding fails
+npm run lint
 node --import tsx --test test/unit/**/*.test.ts
 node --import tsx --test test/cli/*.test.ts
 node --import tsx --test test/ground-truth/*.test.ts

@@ -218,7 +218,7 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
     return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...timing(v) };
   if (v.type === 'sections' && v.version === PROTOCOL_VERSION && Array.isArray(v.sections)) {
     const budget = { rows: MAX_ROWS };
-    if (v.sections.every((x) => isSection(x, budget))) return { type: 'sections', version: PROTOCOL_VERSION, sections: v.sections as Section[], ...timing(v) };
+    if (v.sections.every((x) => isSection(x, budget))) return { type: 'sections', version: PROTOCOL_VERSION, sections: v.sections, ...timing(v) };
     return undefined;
   }
   if (v.type === 'memory') {

@@ -2,14 +2,14 @@
 // set and not empty), always with FORCE_COLOR (set, not "0"/"false"), never on TERM=dumb.
 export interface Style {
   enabled: boolean;
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  cyan(s: string): string;
-  magenta(s: string): string;
-  blue(s: string): string;
+  bold: (s: string) => string;
+  dim: (s: string) => string;
+  red: (s: string) => string;
+  yellow: (s: string) => string;
+  green: (s: string) => string;
+  cyan: (s: string) => string;
+  magenta: (s: string) => string;
+  blue: (s: string) => string;
 }
 
 export function colorEnabled(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): boolean {

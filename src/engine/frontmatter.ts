@@ -8,6 +8,7 @@ import type { DocumentOptions, ParseOptions, SchemaOptions, ToJSOptions } from '
 type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
 let yamlParse: ((src: string, options: YamlOptions) => unknown) | undefined;
 function parseYaml(src: string, options: YamlOptions): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously (the engine is synchronous)
   yamlParse ??= (require('yaml') as typeof import('yaml')).parse;
   return yamlParse(src, options);
 }

@@ -38,8 +38,9 @@ export class DirNode {
 
   /** path relative to the tree root, `/`-separated, '' for the root */
   get rel(): string {
-    const parts: string[] = [];
-    for (let d: DirNode | undefined = this; d && d.parent; d = d.parent) parts.push(d.name);
+    if (!this.parent) return '';
+    const parts = [this.name];
+    for (let d = this.parent; d?.parent; d = d.parent) parts.push(d.name);
     return parts.reverse().join('/');
   }
 
@@ -59,6 +60,7 @@ export class DirNode {
   /** the folder at `rel` ('' or 'a/b') below this one */
   find(rel: string): DirNode | undefined {
     if (!rel) return this;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a cursor walking down from this folder, not a closure's alias
     let d: DirNode | undefined = this;
     for (const part of rel.split('/')) {
       if (!part) continue;
@@ -88,14 +90,14 @@ export class DirNode {
 
   addFile(name: string): void {
     this.files.push(name);
-    for (let d: DirNode | undefined = this; d; d = d.parent) d.total++;
+    this.addTotal(1);
   }
 
   removeFile(name: string): boolean {
     const i = this.files.indexOf(name);
     if (i < 0) return false;
     this.files.splice(i, 1);
-    for (let d: DirNode | undefined = this; d; d = d.parent) d.total--;
+    this.addTotal(-1);
     return true;
   }
 
@@ -104,8 +106,14 @@ export class DirNode {
     if (i < 0) return false;
     const [gone] = this.dirs.splice(i, 1);
     this.byName = undefined;
-    for (let d: DirNode | undefined = this; d; d = d.parent) d.total -= gone!.total;
+    if (gone) this.addTotal(-gone.total);
     return true;
+  }
+
+  /** the file totals of this folder and every folder above it move by `n` */
+  private addTotal(n: number): void {
+    this.total += n;
+    for (let d = this.parent; d; d = d.parent) d.total += n;
   }
 
   /** every file below, relative to this folder */
@@ -194,7 +202,7 @@ function step(n: Nfa, mask: number, seg: string): number {
     if (!(mask & (1 << i))) continue;
     const t = parts[i];
     if (t === null) out |= 1 << i;
-    else if (t(seg)) out |= 1 << (i + 1);
+    else if (t?.(seg)) out |= 1 << (i + 1);
   }
   return out === 0 ? 0 : closure(parts, out);
 }
@@ -422,7 +430,7 @@ interface IgnoreRuleInternals {
 /** the rules `ignore` builds from the list, if its internals are where version 7 keeps them */
 function ignoreRules(patterns: readonly string[], ignoreCase: boolean): IgnoreRuleInternals[] | undefined {
   try {
-    const ig = ignore({ ignorecase: ignoreCase }).add(patterns as string[]) as unknown as { _rules?: { _rules?: unknown } };
+    const ig = ignore({ ignorecase: ignoreCase }).add(patterns) as unknown as { _rules?: { _rules?: unknown } };
     const rules = ig._rules?._rules;
     if (!Array.isArray(rules)) return undefined;
     for (const r of rules as Partial<IgnoreRuleInternals>[]) {
@@ -536,7 +544,7 @@ function compileUncached(patterns: readonly string[], ignoreCase: boolean, dotDo
   const slow = (): CompiledPatterns => {
     let ig: ReturnType<typeof ignore>;
     try {
-      ig = ignore({ ignorecase: ignoreCase }).add(patterns as string[]);
+      ig = ignore({ ignorecase: ignoreCase }).add(patterns);
     } catch {
       // a list `ignore` cannot compile (an expression past JavaScript's size limit): it matches nothing
       return { patterns, ignoreCase, dotDotGuard, rules: [], picomatchRules: 0 };

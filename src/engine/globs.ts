@@ -20,9 +20,13 @@ function split(value: unknown, budget: { results: number; bytes: number }): stri
   let cur = '';
   let depth = 0;
   for (const ch of value) {
-    if (ch === '{') depth++, (cur += ch);
-    else if (ch === '}') depth--, (cur += ch);
-    else if (ch === ',' && depth === 0) {
+    if (ch === '{') {
+      depth++;
+      cur += ch;
+    } else if (ch === '}') {
+      depth--;
+      cur += ch;
+    } else if (ch === ',' && depth === 0) {
       const t = cur.trim();
       if (t) parts.push(t);
       cur = '';

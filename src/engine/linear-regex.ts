@@ -400,7 +400,7 @@ class Run {
 }
 
 export interface LinearRegex {
-  test(s: string): boolean;
+  readonly test: (s: string) => boolean;
   /** quantifiers (`*`, `+`) in the expression: with one or none, backtracking is harmless */
   readonly quantifiers: number;
 }

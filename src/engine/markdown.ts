@@ -7,6 +7,7 @@ let LexerClass: typeof import('marked').Lexer | undefined;
 
 export function lexMarkdown(text: string): Token[] | undefined {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously (the engine is synchronous)
     LexerClass ??= (require('marked') as typeof import('marked')).Lexer;
     return new LexerClass({ gfm: false }).lex(text);
   } catch {

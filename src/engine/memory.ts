@@ -74,7 +74,7 @@ export function memoryLocation(env: Environment, settings: Settings): MemoryLoca
     const from = `autoMemoryDirectory in ${layer!.path}`;
     const r = typeof v === 'string' ? validMemoryDir(v, env.home, true) : { reason: 'not a string' };
     if (r.dir) return { dir: r.dir, from };
-    rejected = typeof v === 'string' ? { value: v, from, reason: r.reason ?? 'invalid' } : { value: JSON.stringify(v) ?? String(v), from, reason: `not a string but ${describeValue(v)}` };
+    rejected = typeof v === 'string' ? { value: v, from, reason: r.reason ?? 'invalid' } : { value: JSON.stringify(v) ?? typeof v, from, reason: `not a string but ${describeValue(v)}` };
     break;
   }
   const remote = env.env.CLAUDE_CODE_REMOTE_MEMORY_DIR;
@@ -95,8 +95,8 @@ export function memoryEnabled(env: Environment, settings: Settings): { enabled: 
   for (const name of DIR_SOURCES) {
     const layer = settings.layers.find((l) => l.name === name);
     const s = layer?.data.autoMemoryEnabled;
-    if (typeof s !== 'boolean') continue;
-    return s ? { enabled: true, why: `autoMemoryEnabled is true in ${layer!.path}` } : { enabled: false, why: `autoMemoryEnabled is false in ${layer!.path}` };
+    if (!layer || typeof s !== 'boolean') continue;
+    return s ? { enabled: true, why: `autoMemoryEnabled is true in ${layer.path}` } : { enabled: false, why: `autoMemoryEnabled is false in ${layer.path}` };
   }
   return { enabled: true, why: 'auto-memory is on by default' };
 }
@@ -151,7 +151,10 @@ function fmtSize(n: number): string {
   const units = ['KB', 'MB', 'GB'];
   let v = n / 1024;
   let i = 0;
-  while (v >= 1024 && i < units.length - 1) (v /= 1024), i++;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return `${v.toFixed(1).replace(/\.0$/, '')}${units[i]}`;
 }
 

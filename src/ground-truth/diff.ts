@@ -64,11 +64,17 @@ function myers(a: string[], b: string[], maxEdits: number): DiffOp[] {
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
     const prevX = at(prevK);
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) ops.push({ kind: 'equal', line: a[--x]! }), y--;
+    while (x > prevX && y > prevY) {
+      ops.push({ kind: 'equal', line: a[--x]! });
+      y--;
+    }
     if (x === prevX) ops.push({ kind: 'insert', line: b[--y]! });
     else ops.push({ kind: 'delete', line: a[--x]! });
   }
-  while (x > 0 && y > 0) ops.push({ kind: 'equal', line: a[--x]! }), y--;
+  while (x > 0 && y > 0) {
+    ops.push({ kind: 'equal', line: a[--x]! });
+    y--;
+  }
   return ops.reverse();
 }
 

@@ -109,9 +109,9 @@ function startupIn(ps: Part[], version: string, warnings: string[], where: strin
   const texts = ps.filter((p) => p.type === 'text').map((p) => p.text ?? '');
   if (wireFormat(version) === 'own-reminder') {
     const found = texts.filter((t) => t.startsWith(SR_OPEN + PREAMBLE));
-    if (found.length === 0) return null;
-    if (found.length > 1) warnings.push(`${found.length} startup blocks in ${where}`);
     const text = found[0];
+    if (text === undefined) return null;
+    if (found.length > 1) warnings.push(`${found.length} startup blocks in ${where}`);
     if (!text.endsWith(SR_CLOSE)) {
       warnings.push('328 startup block does not end with \\n</system-reminder>');
       return text.slice(SR_OPEN.length);
@@ -119,9 +119,9 @@ function startupIn(ps: Part[], version: string, warnings: string[], where: strin
     return text.slice(SR_OPEN.length, -SR_CLOSE.length);
   }
   const found = texts.filter((t) => t.includes('# claudeMd\n'));
-  if (found.length === 0) return null;
-  if (found.length > 1) warnings.push(`${found.length} # claudeMd sections in ${where}`);
   const text = found[0];
+  if (text === undefined) return null;
+  if (found.length > 1) warnings.push(`${found.length} # claudeMd sections in ${where}`);
   const start = text.indexOf('# claudeMd\n');
   const end = text.lastIndexOf('\n# currentDate');
   if (end < start) {
@@ -160,23 +160,22 @@ export function extract(body: { messages?: Msg[] }, version: string): Extracted 
   const startup = extractStartup(body, version, warnings);
   const touches: ExtractedTouch[] = [];
   const msgs = body.messages ?? [];
-  for (let i = 0; i < msgs.length; i++) {
-    const m = msgs[i];
+  for (const [i, m] of msgs.entries()) {
     if (m.role !== 'assistant') continue;
     const uses = parts(m).filter((p) => p.type === 'tool_use');
     for (const use of uses) {
       const t: ExtractedTouch = { tool: use.name ?? '?', input: use.input, result: '', isError: false, injected: [], other: [] };
       touches.push(t);
       // the user message carrying this tool_result, then system messages up to the next assistant turn
-      let j = i + 1;
-      for (; j < msgs.length && msgs[j].role !== 'assistant'; j++) {
-        const mm = msgs[j];
+      for (const mm of msgs.slice(i + 1)) {
+        if (mm.role === 'assistant') break;
         if (mm.role === 'user') {
           const ps = parts(mm);
           const k = ps.findIndex((p) => p.type === 'tool_result' && p.tool_use_id === use.id);
-          if (k < 0) continue;
-          t.result = flatText(ps[k].content);
-          t.isError = ps[k].is_error === true;
+          const res = ps[k];
+          if (res === undefined) continue;
+          t.result = flatText(res.content);
+          t.isError = res.is_error === true;
           // with some models (e.g. --model claude-sonnet-4-5) both versions append the reminders to the
           // tool_result text instead: "\n\n<system-reminder>\nENTRY\n</system-reminder>" per file
           const segs = t.result.split(/\n\n(?=<system-reminder>\n)/);
@@ -185,8 +184,7 @@ export function extract(body: { messages?: Msg[] }, version: string): Extracted 
             else if (seg.includes('Contents of /')) warnings.push(`tool_result reminder with an unrecognised instruction shape: ${JSON.stringify(seg.slice(0, 200))}`);
           }
           const after = ps.slice(k + 1);
-          for (let q = 0; q < after.length; q++) {
-            const p = after[q];
+          for (const [q, p] of after.entries()) {
             if (p.type === 'tool_result') break;
             if (p.type !== 'text' || typeof p.text !== 'string') continue;
             const isLast = q === after.length - 1 || after.slice(q + 1).every((x) => x.type !== 'text');
@@ -218,9 +216,11 @@ export function extract(body: { messages?: Msg[] }, version: string): Extracted 
 /** The last main-loop request body (tools include Read), parsed; null if none. */
 export function lastMainLoopBody(bodies: string[]): { messages?: Msg[]; tools?: unknown } | null {
   for (let i = bodies.length - 1; i >= 0; i--) {
+    const body = bodies[i];
+    if (body === undefined) continue;
     let p: { messages?: Msg[]; tools?: { name?: string }[] };
     try {
-      p = JSON.parse(bodies[i]);
+      p = JSON.parse(body) as typeof p;
     } catch {
       continue;
     }

@@ -130,7 +130,7 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
   args.push(...(o.args ?? []));
   const timeoutS = String(Math.ceil((o.timeoutMs ?? 180_000) / 1000));
   const [cmd, ...pre] = [...(o.wrapper ?? []), 'timeout', timeoutS, o.bin];
-  const child = spawn(cmd!, [...pre, ...args], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(cmd, [...pre, ...args], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

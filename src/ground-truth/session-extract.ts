@@ -129,7 +129,8 @@ function skillBodyOf(body: Body, toolUseId: string | undefined): string | null {
     const ps = m.content ?? [];
     const k = ps.findIndex((p) => p.type === 'tool_result' && p.tool_use_id === toolUseId);
     if (k < 0) continue;
-    const result = typeof ps[k]!.content === 'string' ? (ps[k]!.content as string) : '';
+    const content = ps[k]?.content;
+    const result = typeof content === 'string' ? content : '';
     if (!result.startsWith('Launching skill: ')) return null;
     const next = ps.slice(k + 1).find((p) => p.type === 'text' && typeof p.text === 'string' && !p.text.startsWith(SR_OPEN));
     return next ? next.text!.trimEnd() : null;

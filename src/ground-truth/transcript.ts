@@ -188,7 +188,10 @@ function blocks(rec: Rec): Rec[] {
 
 function inputPath(input: Rec | undefined): string | undefined {
   if (!input) return undefined;
-  for (const k of ['file_path', 'notebook_path', 'path']) if (typeof input[k] === 'string') return input[k] as string;
+  for (const k of ['file_path', 'notebook_path', 'path']) {
+    const v = input[k];
+    if (typeof v === 'string') return v;
+  }
   return undefined;
 }
 

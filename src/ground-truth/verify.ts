@@ -292,10 +292,10 @@ export async function runVerify(plan: Plan, o: VerifyOptions): Promise<VerifyRes
     progress('comparing');
     // the layout is the binary's (detected version), whatever profile the prediction used
     const layoutVersion = plan.version ?? plan.profile.version;
-    let x = extract(body as never, layoutVersion);
+    let x = extract(body, layoutVersion);
     if (x.startup === null && prediction.startup !== null) {
       const other = wireFormat(layoutVersion) === 'own-reminder' ? 'claude-md-section' : 'own-reminder';
-      const y = extract(body as never, other);
+      const y = extract(body, other);
       if (y.startup !== null) {
         warnings.push(`the request lays the instructions out as ${versionList((p) => p.startupPlacement === other)} does, not as the ${plan.profile.version} profile says`);
         x = y;

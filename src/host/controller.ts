@@ -375,10 +375,10 @@ export class Controller implements vscode.Disposable {
 
   private listen(): vscode.Disposable[] {
     return [
-      { dispose: this.service.onDidChange(() => {
+      this.service.onDidChange(() => {
         this.analyseAll();
         this.afterAnalysis();
-      }).dispose },
+      }),
       this.index.onDidChange(() => this.scheduleRender()),
       vscode.window.onDidChangeActiveTextEditor((e) => this.setActive(e)),
       vscode.window.tabGroups.onDidChangeTabs(() => this.tabsChanged()),

@@ -97,7 +97,7 @@ export function fileLenses(a: Analysis, file: string, raw: string, model: string
     const cap = typeof capSetting === 'number' && capSetting > 0 ? capSetting : 1536;
     const shown = Math.min(desc.length, cap);
     const parts = [t('skill · description {0}/{1}', f.num(shown), f.num(cap)) + (desc.length > cap ? t(', cut') : '')];
-    if (d.paths !== undefined) parts.push(touchVerb(String(Array.isArray(d.paths) ? d.paths.join(', ') : d.paths)));
+    if (d.paths !== undefined) parts.push(touchVerb(Array.isArray(d.paths) ? d.paths.join(', ') : typeof d.paths === 'string' ? d.paths : JSON.stringify(d.paths)));
     if (d['disable-model-invocation'] === true) parts.push(t('not listed (disable-model-invocation)'));
     lenses.push({ line: 0, title: parts.join(' · ') });
     return lenses;

@@ -86,6 +86,7 @@ export function globReport(i: GlobReportInput): GlobReport {
     else warnings.push(t('the base folder {0} is outside the launch directory {1}: no touched file can match', base, i.launchDir));
   }
   if (count === 0) warnings.push(t('no workspace file matches'));
-  notes.push(t('matching ignores case: {0} also matches {1}', used[0]!, used[0]!.toUpperCase() === used[0] ? used[0]!.toLowerCase() : used[0]!.toUpperCase()));
+  const first = used[0];
+  if (first !== undefined) notes.push(t('matching ignores case: {0} also matches {1}', first, first.toUpperCase() === first ? first.toLowerCase() : first.toUpperCase()));
   return { written: raw, used, base, count, sample, probes, warnings, notes };
 }

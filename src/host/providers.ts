@@ -57,7 +57,7 @@ export function codeSpan(s: string): string {
 export class GlobHoverProvider implements vscode.HoverProvider {
   constructor(private readonly host: HostContext) {}
 
-  async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
+  provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
     const file = doc.uri.fsPath;
     if (!isRuleFile(file) && !isSkillFile(file)) return undefined;
     const scan = scanFrontmatter(doc.getText());
@@ -239,7 +239,7 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
     const { t } = this.host;
     const out: vscode.CodeAction[] = [];
     const file = doc.uri.fsPath;
-    const related = (rule: RegExp) => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === DIAGNOSTIC_SOURCE && rule.test(String(d.code)));
+    const related = (rule: RegExp) => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === DIAGNOSTIC_SOURCE && rule.test(String(typeof d.code === 'object' ? d.code.value : d.code)));
 
     if (isRuleFile(file) || isSkillFile(file)) out.push(...this.frontmatterFixes(doc, range, related));
 

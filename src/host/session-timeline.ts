@@ -23,7 +23,10 @@ export function validSteps(v: unknown, max = 200): TimelineStep[] {
   for (const s of v.slice(0, max)) {
     if (!s || typeof s !== 'object') continue;
     const o = s as Record<string, unknown>;
-    const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
+    const str = (k: string) => {
+      const x = o[k];
+      return typeof x === 'string' ? x : undefined;
+    };
     if ((o.kind === 'read' || o.kind === 'edit' || o.kind === 'bash') && str('file')) out.push({ kind: o.kind, file: str('file')! });
     else if (o.kind === 'skill' && str('name')) out.push({ kind: 'skill', name: str('name')!, ...(str('args') !== undefined && { args: str('args') }) });
     else if (o.kind === 'agent' && str('type')) out.push({ kind: 'agent', type: str('type')! });

@@ -118,10 +118,10 @@ describe('hostile workspace', () => {
       assert.ok(by('rule-not-md').some((p) => p.endsWith('UP.MD')));
       assert.ok(by('frontmatter-key-ignored').some((p) => p.endsWith('quote"and\nnewline.md')));
       assert.ok(by('glob-matches-nothing').some((p) => p.endsWith(`it's "quoted".md`)));
-      const sarif = JSON.parse(outputs.sarif!);
+      const sarif = JSON.parse(outputs.sarif!) as { runs: { results: unknown[] }[] };
       const v = validateSarif(sarif);
       assert.ok(v.ok, v.errors);
-      assert.equal(sarif.runs[0].results.length, j.diagnostics.length);
+      assert.equal(sarif.runs[0]?.results.length, j.diagnostics.length);
       // one finding per line: names with newlines are escaped in text and github output
       const textLines = outputs.text!.trimEnd().split('\n');
       assert.equal(textLines.length, j.diagnostics.length + 2);

@@ -7,13 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, ROOT } from './helpers.js';
-// @ts-expect-error: a plain ES module without types
 import { setupDemo } from '../../scripts/demo-workspace.mjs';
 
 test('npm pack: the CLI, its bundle, README and LICENSE; the CLI runs from the tarball', () => {
   ensureBuilt();
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-pack-')));
-  const demo = setupDemo() as { repo: string; home: string; managed: string; cleanup(): void };
+  const demo = setupDemo();
   try {
     const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const info = (JSON.parse(out) as { filename: string; files: { path: string }[] }[])[0]!;

@@ -19,8 +19,8 @@ export function validateSarif(doc: unknown): { ok: boolean; errors: string } {
     const schema = JSON.parse(fs.readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
     const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
     addFormats(ajv);
-    validator = ajv.compile(schema) as unknown as Validate;
+    validator = ajv.compile(schema);
   }
-  const ok = validator!(doc);
-  return { ok, errors: ok ? '' : JSON.stringify(validator!.errors, null, 2) };
+  const ok = validator(doc);
+  return { ok, errors: ok ? '' : JSON.stringify(validator.errors, null, 2) };
 }

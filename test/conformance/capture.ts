@@ -402,7 +402,7 @@ export async function runScenario(s: Scenario, version: ClaudeVersion, opts: Run
       }
     }
     const body = lastMainLoopBody(mock.requests.filter((q) => q.method === 'POST').map((q) => q.body));
-    const extracted = body ? extract(body as never, version) : null;
+    const extracted = body ? extract(body, version) : null;
     return {
       scenario: s,
       version,
@@ -427,6 +427,11 @@ export async function runScenario(s: Scenario, version: ClaudeVersion, opts: Run
 }
 
 /** Saves everything needed to debug a run into DIR (requests, outputs, script, tree listing). */
+/** a Buffer as JSON.stringify hands it to a replacer (after its toJSON) */
+function isBufferJson(v: unknown): v is { type: 'Buffer'; data: number[] } {
+  return typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'Buffer' && Array.isArray((v as { data?: unknown }).data);
+}
+
 export function saveArtifacts(o: RunOutcome, dir: string, extra: Record<string, string> = {}): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'requests'), { recursive: true });
@@ -455,7 +460,7 @@ export function saveArtifacts(o: RunOutcome, dir: string, extra: Record<string, 
   }
   if (o.engine?.json?.instructions) fs.writeFileSync(path.join(dir, 'engine-startup.txt'), o.engine.json.instructions.text);
   fs.writeFileSync(path.join(dir, 'tree.txt'), listTree(o.root) + '\n# work\n' + listTree(o.work));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(o.scenario, (_k, v) => (v && v.type === 'Buffer' ? `<Buffer ${v.data.length} bytes>` : v), 1));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(o.scenario, (_k, v: unknown) => (isBufferJson(v) ? `<Buffer ${v.data.length} bytes>` : v), 1));
   for (const [k, v] of Object.entries(extra)) fs.writeFileSync(path.join(dir, k), v);
 }
 

@@ -38,8 +38,8 @@ export function startupEntryIds(text: string, root: string): string[] {
 
 /** Lazy entry → its path (ROOT-relative when under ROOT). */
 export function lazyEntryId(entry: string, root: string): string {
-  const m = /^Contents of (.*?):\n\n/s.exec(entry);
-  return m ? relPath(m[1], root) : `?${entry.slice(0, 60)}`;
+  const path = /^Contents of (.*?):\n\n/s.exec(entry)?.[1];
+  return path !== undefined ? relPath(path, root) : `?${entry.slice(0, 60)}`;
 }
 
 /** Does `got` match the expectation list (groups = any order)? */
@@ -84,7 +84,7 @@ export function checkBinary(o: RunOutcome): string[] {
     return errs;
   }
   touches.forEach((t, i) => {
-    const got = x.touches[i];
+    const got = x.touches[i]!; // same length, checked above
     if (got.tool !== t.tool) errs.push(`touch ${i}: tool ${got.tool}, expected ${t.tool}`);
     if ((t.tool === 'Edit' || t.tool === 'Write') && got.isError) errs.push(`touch ${i} (${t.tool}) failed: ${got.result.slice(0, 300)}`);
   });
@@ -109,7 +109,8 @@ export function checkBinary(o: RunOutcome): string[] {
   for (const c of e.absent ?? []) if (all.includes(subst(c, root))) errs.push(`unexpected text found: ${JSON.stringify(subst(c, root))}`);
   // Glob/Grep (not modelled by the engine) must inject nothing
   touches.forEach((t, i) => {
-    if ((t.tool === 'Glob' || t.tool === 'Grep') && x.touches[i].injected.length) errs.push(`touch ${i} (${t.tool}) injected ${x.touches[i].injected.length} entries`);
+    const n = x.touches[i]?.injected.length ?? 0;
+    if ((t.tool === 'Glob' || t.tool === 'Grep') && n) errs.push(`touch ${i} (${t.tool}) injected ${n} entries`);
   });
   return errs;
 }
@@ -134,17 +135,17 @@ export function firstDiff(expected: string, actual: string, label = 'text', cont
     eb--;
   }
   const out = [`--- ${label} (claude)`, `+++ ${label} (engine)`, `@@ line ${i + 1} (expected ${a.length} lines, engine ${b.length} lines; ${expected.length} vs ${actual.length} chars) @@`];
-  for (let k = Math.max(0, i - context); k < i; k++) out.push(`  ${vis(a[k])}`);
+  for (const line of a.slice(Math.max(0, i - context), i)) out.push(`  ${vis(line)}`);
   const shown = 12;
-  for (let k = i; k <= ea && k < i + shown; k++) out.push(`- ${vis(a[k])}`);
+  for (const line of a.slice(i, Math.min(ea + 1, i + shown))) out.push(`- ${vis(line)}`);
   if (ea - i + 1 > shown) out.push(`- … ${ea - i + 1 - shown} more`);
-  for (let k = i; k <= eb && k < i + shown; k++) out.push(`+ ${vis(b[k])}`);
+  for (const line of b.slice(i, Math.min(eb + 1, i + shown))) out.push(`+ ${vis(line)}`);
   if (eb - i + 1 > shown) out.push(`+ … ${eb - i + 1 - shown} more`);
-  for (let k = ea + 1; k < Math.min(a.length, ea + 1 + context); k++) out.push(`  ${vis(a[k])}`);
-  if (i < a.length && i < b.length) {
+  for (const line of a.slice(ea + 1, ea + 1 + context)) out.push(`  ${vis(line)}`);
+  const x = a[i];
+  const y = b[i];
+  if (x !== undefined && y !== undefined) {
     // the first differing character of the first differing line
-    const x = a[i];
-    const y = b[i];
     let c = 0;
     while (c < x.length && c < y.length && x[c] === y[c]) c++;
     out.push(`first differing char at column ${c + 1}: claude ${vis(x.slice(c, c + 40), 60)} vs engine ${vis(y.slice(c, c + 40), 60)}`);
@@ -180,17 +181,20 @@ export function compareEngine(o: RunOutcome): string {
   } else {
     et.forEach((t, k) => {
       const w = x.touches[t.index]?.injected ?? [];
-      const g = (j.touches[k].injected ?? []).map((e) => e.text);
+      const g = (j.touches[k]?.injected ?? []).map((e) => e.text);
       if (JSON.stringify(w) === JSON.stringify(g)) return;
       const wi = w.map((e) => lazyEntryId(e, o.root));
       const gi = g.map((e) => lazyEntryId(e, o.root));
       let r = `touch ${k} (${t.tool} ${t.path}) injections differ:\n claude:\n${fmtList(wi)}\n engine:\n${fmtList(gi)}`;
       const n = Math.min(w.length, g.length);
-      for (let q = 0; q < n; q++)
-        if (w[q] !== g[q]) {
-          r += `\n entry ${q}:\n` + firstDiff(w[q], g[q], `touch ${k} entry ${q}`);
+      for (let q = 0; q < n; q++) {
+        const wq = w[q];
+        const gq = g[q];
+        if (wq !== undefined && gq !== undefined && wq !== gq) {
+          r += `\n entry ${q}:\n` + firstDiff(wq, gq, `touch ${k} entry ${q}`);
           break;
         }
+      }
       reports.push(r);
     });
   }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { claudeBin, ENGINE_CLI, REPO_DIR } from './capture.js';
 import { firstDiff } from './compare.js';
-import { expectationVersion, PROFILE_CHECK, type ClaudeVersion } from './scenario.js';
+import { expectationVersion, PROFILE_CHECK } from './scenario.js';
 import { runSessionScenario, saveSessionArtifacts, SESSION_VERSIONS, type SessionOutcome, type SessionScenario, type SessionVersion } from './session/run.js';
 import { sessionScenarios } from './session/scenarios.js';
 
@@ -73,7 +73,7 @@ async function pool<T>(items: T[], n: number, f: (x: T) => Promise<void>): Promi
   }));
 }
 
-const haveBinaries = versions.every((v) => fs.existsSync(claudeBin(v as ClaudeVersion)));
+const haveBinaries = versions.every((v) => fs.existsSync(claudeBin(v)));
 if (!haveBinaries) execFileSync('bash', [path.join(REPO_DIR, 'scripts/install-claude.sh'), ...versions], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 describe('session conformance: the engine predicts every request of a whole session', { concurrency: 1 }, () => {

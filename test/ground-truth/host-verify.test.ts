@@ -45,14 +45,14 @@ class EventEmitter<T> {
   }
 }
 
-const message = (kind: string) => async (text: string, ...rest: unknown[]) => {
+const message = (kind: string) => (text: string, ...rest: unknown[]) => {
   const opts = rest[0] && typeof rest[0] === 'object' ? (rest[0] as { modal?: boolean; detail?: string }) : undefined;
   if (opts?.modal) {
     state.modals.push({ message: text, detail: opts.detail });
-    return state.modalAnswer;
+    return Promise.resolve(state.modalAnswer);
   }
   state.messages.push({ kind, text });
-  return undefined;
+  return Promise.resolve(undefined);
 };
 
 const fake = {
@@ -69,7 +69,7 @@ const fake = {
       inspect: (k: string) => ({ globalValue: state.config[k] }),
     }),
     registerTextDocumentContentProvider: (scheme: string, p: { provideTextDocumentContent(u: Uri): string }) => (state.providers.set(scheme, p), { dispose: () => undefined }),
-    openTextDocument: async (u: Uri) => ({ uri: u, getText: () => state.providers.get(u.scheme)!.provideTextDocumentContent(u) }),
+    openTextDocument: (u: Uri) => Promise.resolve({ uri: u, getText: () => state.providers.get(u.scheme)!.provideTextDocumentContent(u) }),
   },
   window: {
     get activeTextEditor() {
@@ -78,13 +78,13 @@ const fake = {
     showWarningMessage: message('warning'),
     showInformationMessage: message('info'),
     showErrorMessage: message('error'),
-    showTextDocument: async (doc: { getText(): string }) => void state.shown.push(doc.getText()),
+    showTextDocument: (doc: { getText(): string }) => Promise.resolve(void state.shown.push(doc.getText())),
     withProgress: async (_o: unknown, task: (p: { report(m: { message?: string }): void }, token: { onCancellationRequested(f: () => void): void }) => Promise<unknown>) =>
       task({ report: (m) => void state.progress.push(m.message ?? '') }, { onCancellationRequested: () => undefined }),
   },
   commands: {
     registerCommand: (id: string, f: (...a: unknown[]) => unknown) => (state.commands.set(id, f), { dispose: () => undefined }),
-    executeCommand: async (...a: unknown[]) => void state.executed.push(a),
+    executeCommand: (...a: unknown[]) => Promise.resolve(void state.executed.push(a)),
   },
 };
 const M = Module as unknown as { _load: (r: string, p: unknown, m: boolean) => unknown };

@@ -45,7 +45,7 @@ async function record(version: string): Promise<void> {
     const raw = fs.readFileSync(transcript, 'utf8');
     const body = lastMainLoopBody(mock.requests.filter((q) => q.method === 'POST').map((q) => q.body));
     if (!body) throw new Error('no main-loop request');
-    const x = extract(body as never, version);
+    const x = extract(body, version);
     const replace: [string, string][] = [[ws.root, '{ROOT}'], [memoryKey(ws.root), '{ROOTKEY}']];
     const rel = (p: string) => replace.reduce((s, [from, to]) => s.split(from).join(to), p);
     const capture = {

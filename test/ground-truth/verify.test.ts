@@ -224,7 +224,7 @@ test('CLI: claude-layers verify on the demo workspace matches for both versions;
   }
 });
 
-test('CLI: a forced wrong profile exits 1', async () => {
+test('CLI: a forced wrong profile exits 1', () => {
   ensureBinaries();
   const { dir, cleanup } = tempDir();
   try {

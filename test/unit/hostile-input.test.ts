@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { analyze } from '../../src/engine/index.js';
+import { analyze, nodeFileAccess } from '../../src/engine/index.js';
 import { makeTree } from '../helpers/fixture.js';
 
 function hostileTree() {
@@ -89,9 +89,9 @@ test('unreadable files and folders become diagnostics (as an unprivileged user t
     const denied = analyze({
       cwd: t.p('repo'), home: t.p('home'), env: {},
       fs: {
-        ...require('../../src/engine/file-access.js').nodeFileAccess,
+        ...nodeFileAccess,
         readFile: (p: string, max: number) =>
-          p.endsWith('CLAUDE.md') ? { ok: false, code: 'EACCES', message: 'denied' } : require('../../src/engine/file-access.js').nodeFileAccess.readFile(p, max),
+          p.endsWith('CLAUDE.md') ? { ok: false, code: 'EACCES', message: 'denied' } : nodeFileAccess.readFile(p, max),
       },
     });
     assert.equal(real.startup.length, 2);

@@ -1,6 +1,7 @@
 // Which files of the workspace (and of the user and managed folders) Claude Code treats as
 // instruction files, rules or skills: the candidates every workspace check looks at.
 // fdir's CommonJS build: its ES module build calls createRequire(import.meta.url), which a CJS bundle lacks
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an `import` would make esbuild pick the ES module build
 import fdirPkg = require('fdir');
 import * as path from 'node:path';
 import type { Environment } from '../environment.js';
@@ -36,7 +37,7 @@ function crawlSmall(dir: string, maxDepth: number): { files: string[]; dirs: str
   try {
     const out = new fdir().withFullPaths().withDirs().withMaxDepth(maxDepth).withMaxFiles(MAX_SIDE_FILES)
       .exclude((name) => name === 'projects' || name === 'plugins' || name === 'todos' || name === 'shell-snapshots' || name === '.git' || name === 'node_modules')
-      .crawl(dir).sync() as string[];
+      .crawl(dir).sync();
     const files: string[] = [];
     const dirs: string[] = [];
     for (const p of out) (p.endsWith(path.sep) ? dirs : files).push(p.endsWith(path.sep) ? p.slice(0, -1) : p);

@@ -23,6 +23,7 @@ export interface SecretSource {
   how: string;
 }
 
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, synchronously (the checks are synchronous) */
 function loadSecretlint(): { lintSource: typeof LintSource; config: ReturnType<typeof makeConfig> } {
   const profiler = require('@secretlint/profiler') as { secretLintProfiler?: { mark: (m: unknown) => void } };
   if (profiler.secretLintProfiler) profiler.secretLintProfiler.mark = () => undefined;
@@ -31,6 +32,7 @@ function loadSecretlint(): { lintSource: typeof LintSource; config: ReturnType<t
   const { creator: recommended } = require('@secretlint/secretlint-rule-preset-recommend') as typeof import('@secretlint/secretlint-rule-preset-recommend');
   return { lintSource, config: makeConfig(recommended, patternRule) };
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 let secretlint: ReturnType<typeof loadSecretlint> | undefined;
 

@@ -87,9 +87,11 @@ export function parseSkillFile(
   const given = frontmatterDescription(data.description);
   const description = clean(given ?? descriptionFromBody(fm.body, extra.fallback));
   const wtu = data.when_to_use;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a non-text value is joined as JavaScript's `+` gives it (spec: desc + " - " + when_to_use)
   const whenToUse = wtu === null || wtu === undefined ? undefined : clean(String(wtu));
   const userInvocable = data['user-invocable'] === undefined ? true : (frontmatterFlag(data['user-invocable']) ?? false);
   const rawName = data.name;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a non-text name reads as JavaScript's String() gives it, as the listing's `+` does
   const displayName = rawName === null || rawName === undefined ? undefined : String(rawName).length <= 256 ? String(rawName) : undefined;
   if (profile.skills.validateNames && !isOfferableName(name)) {
     sink.add({ path: file, severity: 'warning', rule: 'skill-name-refused', message: `Claude Code ${profile.version} does not offer a skill named ${JSON.stringify(name)}: names may not be empty, longer than 256 characters, or hold control characters, < or >` });

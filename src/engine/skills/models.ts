@@ -47,11 +47,18 @@ export function usesLegacyPrompt(canonical: string): boolean {
 export function resolveModel(env: Environment, settings: Settings, profile: ClaudeProfile): ModelChoice {
   let requested: string | undefined;
   let from: ModelChoice['from'] = 'default';
-  if (env.model?.trim()) (requested = env.model), (from = env.env.ANTHROPIC_MODEL === env.model ? 'ANTHROPIC_MODEL' : '--model');
-  else if (env.env.ANTHROPIC_MODEL?.trim()) (requested = env.env.ANTHROPIC_MODEL), (from = 'ANTHROPIC_MODEL');
-  else {
+  if (env.model?.trim()) {
+    requested = env.model;
+    from = env.env.ANTHROPIC_MODEL === env.model ? 'ANTHROPIC_MODEL' : '--model';
+  } else if (env.env.ANTHROPIC_MODEL?.trim()) {
+    requested = env.env.ANTHROPIC_MODEL;
+    from = 'ANTHROPIC_MODEL';
+  } else {
     const s = settings.get<unknown>('model');
-    if (typeof s?.value === 'string' && s.value.trim()) (requested = s.value), (from = 'model setting');
+    if (typeof s?.value === 'string' && s.value.trim()) {
+      requested = s.value;
+      from = 'model setting';
+    }
   }
   requested ??= profile.models.defaultModel;
   return modelFacts(requested, profile, from, env.env.CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP);

@@ -58,7 +58,7 @@ export function cleanShownText(s: string, collapse: boolean, escape: boolean): s
       for (const re of [emojiRegex(), SPELLED_JOINERS]) {
         if (!re) continue;
         re.lastIndex = 0;
-        for (const m of r.matchAll(re)) for (let i = m.index!; i < m.index! + m[0].length; i++) keep.add(i);
+        for (const m of r.matchAll(re)) for (let i = m.index; i < m.index + m[0].length; i++) keep.add(i);
       }
     }
     r = r.replace(HIDDEN_RUN, (run, at: number) => {

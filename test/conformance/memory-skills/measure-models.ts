@@ -79,7 +79,8 @@ async function claudeRun(s: MSScenario, v: ClaudeVersion): Promise<{ model: stri
   try {
     if (o.claude.code !== 0) throw new Error(`claude exited ${o.claude.code}: ${o.claude.stderr.slice(0, 300)}`);
     const demoted = (o.listing ?? '').split('\n').filter((l) => /^- m\d\d$/.test(l)).length;
-    return { model: String(o.body?.model ?? ''), demoted };
+    const model = o.body?.model;
+    return { model: typeof model === 'string' ? model : JSON.stringify(model ?? ''), demoted };
   } finally {
     o.cleanup();
   }

@@ -208,7 +208,7 @@ export async function runMS(s: MSScenario, version: ClaudeVersion, opts: { engin
     }
     if (s.globalConfig) {
       const now = Date.now();
-      const json = JSON.stringify(s.globalConfig, (_k, v) => (typeof v === 'string' && v.startsWith('{NOW') ? now + Number(/^\{NOW([-+]\d+)?\}$/.exec(v)?.[1] ?? 0) : v));
+      const json = JSON.stringify(s.globalConfig, (_k, v: unknown) => (typeof v === 'string' && v.startsWith('{NOW') ? now + Number(/^\{NOW([-+]\d+)?\}$/.exec(v)?.[1] ?? 0) : v));
       fs.writeFileSync(path.join(home, '.claude.json'), json);
     }
     const cwd = path.join(root, s.cwd);
@@ -245,8 +245,8 @@ export async function runMS(s: MSScenario, version: ClaudeVersion, opts: { engin
     await run('bash', [path.join(work, 'run.sh')], { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' }, timeoutMs: 150_000 });
     const rc = (f: string) => (read(path.join(work, f)).trim() === '' ? null : Number(read(path.join(work, f)).trim()));
     const body = lastMainLoopBody(mock.requests.filter((q) => q.method === 'POST').map((q) => q.body)) as Record<string, unknown> | null;
-    const extracted = body ? extract(body as never, version) : null;
-    const lst = body ? extractListing(body as never) : { text: null, where: 'no request' };
+    const extracted = body ? extract(body, version) : null;
+    const lst = body ? extractListing(body) : { text: null, where: 'no request' };
     let engine: MSOutcome['engine'] = null;
     if (runEngine) {
       const stdout = read(path.join(work, 'engine.stdout'));
@@ -265,7 +265,7 @@ export async function runMS(s: MSScenario, version: ClaudeVersion, opts: { engin
       listing: lst.text,
       listingWhere: lst.where,
       memoryEntry: memoryEntryOf(extracted?.startup ?? null),
-      memorySection: body ? memorySectionOf(body as never) : null,
+      memorySection: body ? memorySectionOf(body) : null,
       claude: { code: rc('claude.rc'), stdout: read(path.join(work, 'claude.stdout')), stderr: read(path.join(work, 'claude.stderr')) },
       engine,
       cleanup,

@@ -17,7 +17,7 @@ function nested(p: string): Record<string, string> {
     'repo/pkg/d/z.ts': X,
   };
 }
-const PKG_SET = ['repo/pkg/CLAUDE.md', 'repo/pkg/.claude/rules/pu.md', 'repo/.claude/rules/rc.md'];
+const PKG_SET: [string, string, string] = ['repo/pkg/CLAUDE.md', 'repo/pkg/.claude/rules/pu.md', 'repo/.claude/rules/rc.md'];
 
 export const lazy: Scenario[] = [
   {

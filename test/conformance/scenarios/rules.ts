@@ -8,8 +8,8 @@ export const rules: Scenario[] = [
     description: 'order: raw readdir order (recursing in place), only names ending in lowercase .md, dotfiles and dot-dirs included, empty ones skipped',
     git: ['repo'],
     cwd: 'repo',
-    files: Object.fromEntries([
-      ...['b', 'k', 'z', 'e', 'q', 'y', 'm', 'a', 'c', 't', '.hidden'].map((n) => [`repo/.claude/rules/${n}.md`, `MARK_ORDER_${n.replace('.', 'DOT')}\n`]),
+    files: Object.fromEntries<string>([
+      ...['b', 'k', 'z', 'e', 'q', 'y', 'm', 'a', 'c', 't', '.hidden'].map((n): [string, string] => [`repo/.claude/rules/${n}.md`, `MARK_ORDER_${n.replace('.', 'DOT')}\n`]),
       ['repo/.claude/rules/.hdir/h.md', 'MARK_ORDER_HDIR_H\n'],
       ['repo/.claude/rules/d1/x.md', 'MARK_ORDER_D1_X\n'],
       ['repo/.claude/rules/d1/a.md', 'MARK_ORDER_D1_A\n'],

@@ -39,7 +39,7 @@ type G = SessionScenario['guard'];
 const all = (...gs: NonNullable<G>[]): G => (t, r, v) => gs.flatMap((g) => g(t, r, v));
 const notes = (turn: number, ...has: string[]): NonNullable<G> => (t) =>
   has.filter((h) => !(t[turn]?.changedNotes ?? '').includes(h)).map((h) => `turn ${turn + 1}: no note mentioning ${h}`);
-const noNotes = (turn: number): NonNullable<G> => (t) => (t[turn]?.changedNotes ? [`turn ${turn + 1}: a note was sent: ${t[turn]!.changedNotes!.slice(0, 200)}`] : []);
+const noNotes = (turn: number): NonNullable<G> => (t) => (t[turn]?.changedNotes ? [`turn ${turn + 1}: a note was sent: ${t[turn].changedNotes.slice(0, 200)}`] : []);
 const startupHas = (turn: number, s: string): NonNullable<G> => (t) => ((t[turn]?.instructions ?? '').includes(s) ? [] : [`turn ${turn + 1}: startup block lacks ${s}`]);
 const startupLacks = (turn: number, s: string): NonNullable<G> => (t) => ((t[turn]?.instructions ?? '').includes(s) ? [`turn ${turn + 1}: startup block has ${s}`] : []);
 const injects = (turn: number, call: number, s: string | null): NonNullable<G> => (t) => {

@@ -41,7 +41,15 @@ test('every host message has a zh-cn translation with the same placeholders', ()
 });
 
 test('package.json contributions: every %key% in both nls files; commands, view and settings as documented', () => {
-  const pkg = JSON.parse(read('package.json'));
+  const pkg = JSON.parse(read('package.json')) as {
+    extensionKind?: string[];
+    capabilities?: { untrustedWorkspaces?: { supported?: string } };
+    contributes: {
+      configuration: { properties: Record<string, { scope?: string }> };
+      commands: { command: string }[];
+      views: Record<string, { id: string }[]>;
+    };
+  };
   const en = JSON.parse(read('package.nls.json')) as Record<string, string>;
   const zh = JSON.parse(read('package.nls.zh-cn.json')) as Record<string, string>;
   const keys = [...JSON.stringify(pkg).matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]!);
@@ -52,14 +60,14 @@ test('package.json contributions: every %key% in both nls files; commands, view 
   }
   assert.deepEqual(Object.keys(zh).sort(), Object.keys(en).sort());
   assert.deepEqual(pkg.extensionKind, ['workspace']);
-  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.equal(pkg.capabilities?.untrustedWorkspaces?.supported, 'limited');
   const props = pkg.contributes.configuration.properties;
-  assert.equal(props['claudeLayers.claudePath'].scope, 'machine', 'the executable path can never come from a workspace');
+  assert.equal(props['claudeLayers.claudePath']?.scope, 'machine', 'the executable path can never come from a workspace');
   for (const k of ['claudeVersion', 'model', 'launchDirectory', 'settingSources', 'addDirs', 'claudePath']) assert.ok(props[`claudeLayers.${k}`], k);
-  const commands = pkg.contributes.commands.map((c: { command: string }) => c.command);
+  const commands = pkg.contributes.commands.map((c) => c.command);
   for (const c of ['refresh', 'copyReport', 'previewStartup', 'configure']) assert.ok(commands.includes(`claudeLayers.${c}`), c);
   // what package.json declares is exactly what the host registers: the command table and Verify's own
   const registered = [...Object.keys(COMMANDS), ...VERIFY_COMMANDS].sort();
   assert.deepEqual([...commands].sort(), registered);
-  assert.equal(pkg.contributes.views.claudeLayers[0].id, 'claudeLayers.sidebar');
+  assert.equal(pkg.contributes.views.claudeLayers?.[0]?.id, 'claudeLayers.sidebar');
 });

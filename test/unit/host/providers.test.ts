@@ -41,7 +41,7 @@ test('engine diagnostics reach the Problems panel, an include problem on its @pa
     publishDiagnostics(col as never, [{ analysis: a, diagnostics: a.diagnostics }, { analysis: a, diagnostics: a.diagnostics }]);
     const list = col.entries.get(t.p('repo/CLAUDE.md'));
     assert.equal(list?.length, 1, 'one diagnostic, deduplicated across analyses');
-    const d = list![0]!;
+    const d = list[0]!;
     assert.equal(d.code, 'include-missing');
     assert.equal(d.source, 'Claude Context Layers');
     assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.character], [2, 4, 17]);
@@ -209,7 +209,7 @@ test('untrusted text in hovers goes into code spans that cannot be broken out of
   assert.equal(codeSpan('x\n[link](http://e)'), '` x [link](http://e) `');
 });
 
-test('glob hover, @import links and frontmatter completion through the providers', async () => {
+test('glob hover, @import links and frontmatter completion through the providers', () => {
   const t = makeTree({
     'repo/.claude/rules/api.md': '---\npaths: ["src/api/**", "./src/**"]\n---\nAPI',
     'repo/.claude/skills/rc/SKILL.md': '---\nname: rc\n---\nbody',
@@ -225,15 +225,15 @@ test('glob hover, @import links and frontmatter completion through the providers
     const index = new WorkspaceIndex();
     const ctx: HostContext = { ...host(a), folderFor: () => ({ uri: Uri.file(t.p('repo')), name: 'repo' }) as never, index, probes: () => [t.p('repo/src/web/c.ts')] };
     const rule = textDocument(t.p('repo/.claude/rules/api.md'), fs.readFileSync(t.p('repo/.claude/rules/api.md'), 'utf8'));
-    const hover = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 12 } as never);
+    const hover = new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 12 } as never);
     const md = (hover!.contents as unknown as { value: string }).value;
     assert.match(md, /\*\*2 workspace files match\*\*/, 'git-ignored src/api/gen/out.ts is not counted');
     assert.match(md, /as git lists them: \\\.gitignore and files\\\.exclude are honoured/, 'the hover says that .gitignore and files.exclude are honoured');
     assert.match(md, /- ` src\/api\/a\.ts `\n- ` src\/api\/b\.ts `/);
     assert.match(md, /` src\/web\/c\.ts `: does not match/);
-    const dot = await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);
+    const dot = new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);
     assert.match((dot!.contents as unknown as { value: string }).value, /⚠ \\\.\/src never matches/, 'the warning, escaped as text');
-    assert.equal(await new GlobHoverProvider(ctx).provideHover(rule as never, { line: 3, character: 1 } as never), undefined, 'body text has no hover');
+    assert.equal(new GlobHoverProvider(ctx).provideHover(rule as never, { line: 3, character: 1 } as never), undefined, 'body text has no hover');
 
     const links = new ImportLinkProvider(ctx).provideDocumentLinks(textDocument(t.p('repo/CLAUDE.md'), 'See @docs/a.md\n') as never);
     assert.deepEqual(links.map((l) => [(l.target as unknown as Uri).fsPath, l.range.start.character, l.range.end.character]), [[t.p('repo/docs/a.md'), 5, 14]]);
@@ -241,7 +241,7 @@ test('glob hover, @import links and frontmatter completion through the providers
     const skill = textDocument(t.p('repo/.claude/skills/rc/SKILL.md'), '---\nname: rc\nde\n---\nbody');
     const items = new FrontmatterCompletionProvider(ctx).provideCompletionItems(skill as never, { line: 2, character: 2 } as never);
     const labels = items.map((i) => i.label);
-    assert.ok(labels.includes('description') && labels.includes('paths') && !labels.includes('name'), labels.join(','));
+    assert.ok(labels.includes('description') && labels.includes('paths') && !labels.includes('name'), JSON.stringify(labels));
     const ruleItems = new FrontmatterCompletionProvider(ctx).provideCompletionItems(textDocument(t.p('repo/.claude/rules/x.md'), '---\n\n---\n') as never, { line: 1, character: 0 } as never);
     assert.deepEqual(ruleItems.map((i) => i.label), ['paths']);
     assert.deepEqual(new FrontmatterCompletionProvider(ctx).provideCompletionItems(skill as never, { line: 4, character: 0 } as never), [], 'no completion outside the frontmatter');
