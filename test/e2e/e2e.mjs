@@ -420,7 +420,8 @@ try {
     const endId = await webview().locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
     await page.keyboard.press('Home');
     const homeId = await webview().locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
-    check(endId === 'startup/skills' && homeId === 'startup/0', `Home/End move to the first and last row (${homeId}, ${endId})`);
+    const firstId = await webview().locator('[data-section="startup"] [role="treeitem"]').first().getAttribute('data-id');
+    check(endId === 'startup/skills' && homeId === firstId && homeId === 'startup/file/CLAUDE.md', `Home/End move to the first and last row (${homeId}, ${endId})`);
   }
 
   // state that stays: a section the user closed stays closed across an editor switch
