@@ -607,7 +607,8 @@ try {
   ).catch(() => ({ past: 0, before: -1 }));
   check(dimmed.past > 0 && dimmed.before === 0, `MEMORY.md: the lines past the cut are dimmed, the ones before are not (${dimmed.past} dimmed past the cut, ${dimmed.before} before)`);
   await shot('04-memory-cut-dark');
-  // the quick fix past the cut: a preview edit (Refactor Preview) the user confirms; discarded here
+  // the quick fix past the cut: a preview edit (Refactor Preview) the user confirms there; its entries
+  // start checked, so "Apply" moves the lines (checked on disk)
   {
     await page.keyboard.press('Control+.');
     const move = page.locator('.action-widget .monaco-list-row', { hasText: 'into the topic file overflow.md (preview)' }).first();
@@ -615,14 +616,40 @@ try {
     check(offered, 'MEMORY.md: a quick fix offers to move the lines past the cut into a topic file');
     if (offered) {
       await move.click();
-      const panel = page.locator('.part.panel', { hasText: 'overflow.md' }).first();
+      const panel = page.locator('.part.panel .bulk-edit-panel', { hasText: 'overflow.md' }).first();
       const shown = await panel.waitFor({ timeout: 15_000 }).then(() => true, () => false);
       check(shown, 'the move is shown in the Refactor Preview first (MEMORY.md and overflow.md), nothing written yet');
-      check(!fs.existsSync(path.join(process.env.MEMORY_DIR, 'overflow.md')), 'overflow.md is not written before the user applies');
+      const overflow = path.join(process.env.MEMORY_DIR, 'overflow.md');
+      check(!fs.existsSync(overflow), 'overflow.md is not written before the user applies');
+      const boxes = await until(
+        async () => {
+          const b = await panel.locator('.edit-checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-checked') === 'true' || e.classList.contains('checked')));
+          return b.length >= 2 ? b : undefined;
+        },
+        'the checkboxes of the preview',
+        10_000,
+      ).catch(() => []);
+      check(boxes.length >= 2 && boxes.every(Boolean), `the preview's entries start checked (${boxes.filter(Boolean).length} of ${boxes.length} checked): Apply does the move`);
       await shot('04b-memory-move-preview-dark');
-      const discard = page.getByRole('button', { name: 'Discard' }).first();
-      if (await discard.count()) await discard.click();
-      else await page.keyboard.press('Escape');
+      await panel.getByRole('button', { name: 'Apply', exact: true }).first().click();
+      const lines = memRaw.split('\n');
+      const moved = lines.slice(memCut.from - 2, memCut.to);
+      const onDisk = await until(
+        () => {
+          const m = fs.readFileSync(MEMORY_FILE, 'utf8');
+          return fs.existsSync(overflow) && m !== memRaw && fs.readFileSync(overflow, 'utf8') ? { mem: m, topic: fs.readFileSync(overflow, 'utf8') } : undefined;
+        },
+        'the move on disk',
+        20_000,
+      ).catch(() => ({ mem: fs.readFileSync(MEMORY_FILE, 'utf8'), topic: fs.existsSync(overflow) ? fs.readFileSync(overflow, 'utf8') : '' }));
+      const memAfter = onDisk.mem.split('\n');
+      check(onDisk.topic === `${moved.join('\n')}\n`, `applied from the preview: overflow.md holds the ${moved.length} moved lines (${memCut.from - 1}-${memCut.to}) on disk (${onDisk.topic.split('\n').length - 1} lines)`);
+      check(
+        memAfter.length === lines.length - moved.length + 1 && memAfter[memCut.from - 2]?.includes('](overflow.md)') && memAfter.slice(0, memCut.from - 2).join('\n') === lines.slice(0, memCut.from - 2).join('\n'),
+        `MEMORY.md on disk is shorter (${lines.length} → ${memAfter.length} lines) with a link to the topic file in place of the moved lines (${memAfter[memCut.from - 2]})`,
+      );
+      const lensAfter = await until(async () => (await lensTexts()).find((t) => /\/200 lines/.test(t) && !/cut at line/.test(t)), 'the MEMORY.md CodeLens after the move', 15_000).catch(async () => (await lensTexts()).join(' | '));
+      check(/^\d+\/200 lines/.test(lensAfter) && !/cut at/.test(lensAfter), `after the move MEMORY.md is no longer cut (CodeLens: ${lensAfter})`);
     } else await page.keyboard.press('Escape');
   }
 
