@@ -12,6 +12,7 @@ import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
 import { isInside, isStrictlyInside } from '../engine/index.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
+import { RowIds, idPart, pathPart } from './row-ids.js';
 import { agentRows, buildTimeline, type TimelineStep } from './session-timeline.js';
 
 
@@ -54,12 +55,19 @@ export interface Ctx {
   model: string;
   /** a "unsaved" mark for files with unsaved changes */
   mark: (p: string) => string | undefined;
+  /** a file's row id segment: its path relative to the launch directory, escaped (see row-ids.ts) */
+  key: (p: string) => string;
 }
 
 export function makeCtx(a: Analysis, model: string, t: Translate, locale: string, dirty?: ReadonlySet<string>): Ctx {
   const f = new Fmt(t, locale, a.model.bytesPerToken);
   const unsaved = t('unsaved');
-  return { a, f, t, model, rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.', mark: (p) => (dirty?.has(p) ? unsaved : undefined) };
+  return {
+    a, f, t, model,
+    rel: (p) => displayPath(p, a.env.cwd, a.env.home) || '.',
+    mark: (p) => (dirty?.has(p) ? unsaved : undefined),
+    key: (p) => pathPart(a.env.cwd, p),
+  };
 }
 
 /** why a startup entry is in the request */
@@ -141,7 +149,8 @@ export function framingRow(c: Ctx, id: string, chars: number, what: string): Row
 
 /** the rows of one tool call's injections, the framing last */
 export function lazyRows(c: Ctx, idPrefix: string, inj: LazyInjection[]): Row[] {
-  const rows = inj.map((i, k) => lazyRow(c, `${idPrefix}/${k}`, i));
+  const ids = new RowIds(`${idPrefix}/file`);
+  const rows = inj.map((i) => lazyRow(c, ids.take(c.key(i.path)), i));
   const framing = lazyFraming(c, inj);
   if (inj.length && framing > 0) rows.push(framingRow(c, `${idPrefix}/framing`, framing, c.t('reminder tags around each file')));
   return rows;
@@ -183,10 +192,11 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
   for (const i of read) injected.add(i.path);
   const rows = lazyRows(c, 'active/read', read);
   const layers = a.skills.lazyFor(file);
-  layers.forEach((l, k) => {
+  const skillIds = new RowIds('active/skills');
+  layers.forEach((l) => {
     const label = l.kind === 'path-gated' ? t('skills listed after this read (paths:)') : t('skills of a nested folder listed after this read');
     rows.push({
-      id: `active/skills/${k}`,
+      id: skillIds.take(`${l.kind}/${l.paths[0] ? c.key(l.paths[0]) : idPart(l.names.join('\n'))}`),
       label: l.names.join(', '),
       description: label,
       aria: `${label}: ${l.names.join(', ')}`,
@@ -232,17 +242,18 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
   const groups: Row[] = [];
   const rules = a.conditionalRules.filter((r) => !injected.has(r.path) && !(file && compileMatcher(r.base, r.patterns).matches(file)));
   if (rules.length) {
+    const ruleIds = new RowIds('elsewhere/rules');
     groups.push({
       id: 'elsewhere/rules',
       label: t('Conditional rules'),
       badge: f.num(rules.length),
       aria: t('Conditional rules, {0}', rules.length),
       open: true,
-      children: rules.map((r, k) => {
+      children: rules.map((r) => {
         const label = rel(r.path);
         const pats = r.rawPatterns.join(', ');
         return {
-          id: `elsewhere/rules/${k}`,
+          id: ruleIds.take(c.key(r.path)),
           label,
           description: t('paths: {0}', pats),
           detail: t('{0}\nloaded when a touched file matches {1}, matched from {2}', r.path, pats, rel(r.base) === '.' ? r.base : rel(r.base)),
@@ -271,16 +282,18 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
       badge: f.num(folders.length),
       aria: t('Nested folders, {0}', folders.length),
       open: folders.length <= 8,
-      children: folders.map((d, k) => {
+      children: folders.map((d) => {
         const dl = `${rel(d)}/`;
+        const id = `elsewhere/nested/${c.key(d)}`;
+        const fileIds = new RowIds(id);
         return {
-          id: `elsewhere/nested/${k}`,
+          id,
           label: dl,
           description: t('when a file under {0} is read', dl),
           aria: t('{0}, nested folder, loaded when a file under it is read', dl),
           open: folders.length <= 8,
-          children: byFolder.get(d)!.sort().map((p, j) => ({
-            id: `elsewhere/nested/${k}/${j}`,
+          children: byFolder.get(d)!.sort().map((p) => ({
+            id: fileIds.take(pathPart(d, p)),
             label: path.relative(d, p).split(path.sep).join('/'),
             aria: t('{0}, lazy, in {1}', rel(p), dl),
             detail: p,
@@ -292,14 +305,15 @@ function elsewhereSection(c: Ctx, file: string | undefined, injected: Set<string
   }
   const gated = a.skills.conditional.filter((sk) => !(file && sk.paths?.length && compileMatcher(a.env.cwd, sk.paths).matches(file)));
   if (gated.length) {
+    const gatedIds = new RowIds('elsewhere/skills');
     groups.push({
       id: 'elsewhere/skills',
       label: t('Path-gated skills'),
       badge: f.num(gated.length),
       aria: t('Path-gated skills, {0}', gated.length),
       open: true,
-      children: gated.map((sk, k) => ({
-        id: `elsewhere/skills/${k}`,
+      children: gated.map((sk) => ({
+        id: gatedIds.take(idPart(sk.name)),
         label: sk.name,
         description: t('paths: {0}', (sk.paths ?? []).join(', ')),
         aria: t('skill {0}, listed after a file matching {1} is touched', sk.name, (sk.paths ?? []).join(', ')),
@@ -325,8 +339,9 @@ const NOT_A_DROP = new Set(['large-file', 'unknown-version']);
 function notLoadedSection(c: Ctx, all: readonly Diagnostic[]): Section {
   const { t, rel } = c;
   const diags = all.filter((d) => d.path && !NOT_A_DROP.has(d.rule)).sort((x, y) => SEVERITY_ORDER[x.severity] - SEVERITY_ORDER[y.severity]);
-  const rows: Row[] = diags.map((d: Diagnostic, k) => ({
-    id: `notLoaded/${k}`,
+  const ids = new RowIds('notLoaded');
+  const rows: Row[] = diags.map((d: Diagnostic) => ({
+    id: ids.take(`${idPart(d.rule)}/${c.key(d.path)}${d.line ? `/${d.line}` : ''}`),
     label: rel(d.path),
     description: d.message,
     detail: `${d.path}${d.line ? `:${d.line}` : ''}\n${d.message}\n(${d.rule})`,
@@ -527,10 +542,11 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
 
 function skillRows(c: Ctx, skills: SkillsView): Row[] {
   const { t } = c;
-  return skills.entries.map((s, k) => {
+  const ids = new RowIds('startup/skills');
+  return skills.entries.map((s) => {
     const state = s.demoted ? t('name only (over the listing budget)') : s.cut ? t('description cut') : t('listed');
     return {
-      id: `startup/skill/${k}`,
+      id: ids.take(idPart(s.name)),
       label: s.name,
       description: `${t('skill')}${s.bundled ? ` · ${t('bundled')}` : ''} · ${state}`,
       aria: t('skill {0}, {1}', s.name, state),
@@ -548,7 +564,8 @@ export function present(input: PresentInput): ViewState {
   const skills = skillsView(a);
 
   const fig = startupFigures(a, block, skills);
-  const startupRows = a.startup.map((e, k) => entryRow(c, `startup/${k}`, e));
+  const startupIds = new RowIds('startup/file');
+  const startupRows = a.startup.map((e) => entryRow(c, startupIds.take(c.key(e.path)), e));
   if (fig.framing > 0) startupRows.push(framingRow(c, 'startup/framing', fig.framing, t('preamble, separators and the reminder around the files')));
   if (skills?.entries.length) {
     const listed = skillRows(c, skills);

@@ -268,8 +268,16 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
         for (let l = from; l <= to; l++) moved.push(doc.lineAt(l).text);
         const fix = new vscode.CodeAction(t('Move lines {0}-{1} into the topic file overflow.md (preview)', from + 1, to + 1), vscode.CodeActionKind.QuickFix);
         fix.edit = new vscode.WorkspaceEdit();
-        // shown in the refactor preview first: the user sees both files before anything is written
-        const meta = { label: t('Move the lines past the MEMORY.md cut into a topic file'), needsConfirmation: true };
+        // Shown in the Refactor Preview first, the user sees both files and applies or discards. VS Code
+        // opens the preview when any entry has needsConfirmation, and starts every such entry unchecked
+        // (bulkEditPreview.ts: checked.updateChecked(edit, !edit.metadata?.needsConfirmation); an
+        // extension cannot pass showPreview, microsoft/vscode#200991, #207578), so "Apply" with the move
+        // itself marked would apply nothing. Only a no-op entry asks for confirmation: creating MEMORY.md,
+        // which exists, with ignoreIfExists, an entry the preview leaves out of its list; the move's own
+        // entries start checked.
+        const label = t('Move the lines past the MEMORY.md cut into a topic file');
+        fix.edit.createFile(doc.uri, { ignoreIfExists: true }, { label, needsConfirmation: true });
+        const meta = { label, needsConfirmation: false };
         fix.edit.createFile(target, { ignoreIfExists: true }, meta);
         fix.edit.insert(target, new vscode.Position(0, 0), `${moved.join('\n')}\n`, meta);
         fix.edit.replace(doc.uri, new vscode.Range(from, 0, to, doc.lineAt(to).text.length), t('- [More notes](overflow.md): entries moved out of the index to stay under the limits'), meta);

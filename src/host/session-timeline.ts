@@ -6,6 +6,7 @@
 import { renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../engine/index.js';
 import type { Row } from '../../webview/protocol.js';
 import type { Translate } from './format.js';
+import { idPart, RowIds } from './row-ids.js';
 
 export type TimelineStep =
   | { kind: 'read' | 'edit' | 'bash'; file: string }
@@ -142,7 +143,8 @@ const fileRow = (id: string, label: string, description: string, f: TimelineForm
 
 /** the instruction files whose text the model holds differs from the disk after this turn */
 function heldRows(turn: TurnResult, id: string, f: TimelineFormat): Row[] {
-  return turn.unnoticed.map((u, i) => fileRow(`${id}/held/${i}`, f.rel(u.path), f.t('the model keeps the earlier text: {0}', u.why), f, u.path));
+  const ids = new RowIds(`${id}/held`);
+  return turn.unnoticed.map((u) => fileRow(ids.take(idPart(u.path)), f.rel(u.path), f.t('the model keeps the earlier text: {0}', u.why), f, u.path));
 }
 
 /** the last timeline of each analysis: an editor switch redraws the sidebar without simulating the session again */
@@ -172,6 +174,13 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
     let chars = 0;
     let description = '';
     const children: Row[] = [];
+    // children's ids from what they are (a file, a command), unique under the step
+    const ids = new Map<string, RowIds>();
+    const idOf = (kind: string, what: string) => {
+      const r = ids.get(kind) ?? new RowIds(`${id}/${kind}`);
+      ids.set(kind, r);
+      return r.take(idPart(what));
+    };
     if (!turn) return;
     const c = where.call !== undefined ? turn.calls[where.call] : undefined;
     if (c && (s.kind === 'read' || s.kind === 'edit' || s.kind === 'bash')) {
@@ -186,7 +195,7 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
       } else {
         chars = c.skillBody?.length ?? 0;
         description = c.skill?.status === 'already-loaded' ? t('already loaded: a one-line reminder') : t('its body, with the arguments filled in');
-        for (const cmd of c.skill?.unknownCommands ?? []) children.push(fileRow(`${id}/cmd/${cmd}`, `!\`${cmd}\``, t('runs when the skill loads: its output is not known'), f));
+        for (const cmd of c.skill?.unknownCommands ?? []) children.push(fileRow(idOf('cmd', cmd), `!\`${cmd}\``, t('runs when the skill loads: its output is not known'), f));
       }
       if (c.skill?.path) children.unshift(fileRow(`${id}/skill`, f.rel(c.skill.path), t('the skill file'), f, c.skill.path));
     } else if (c && s.kind === 'agent') {
@@ -196,12 +205,12 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
         const n = ag.instructions?.length ?? 0;
         description = ag.instructions === null ? t('its own context: no instruction files') : t('its own context: the startup instructions, ≈{0} tokens', num(tokens(n)));
         if (ag.systemPromptChars !== undefined && ag.path) children.push(fileRow(`${id}/agent`, f.rel(ag.path), t('its body is the subagent\'s system prompt'), f, ag.path, ag.systemPromptChars));
-        for (const p of ag.stale) children.push(fileRow(`${id}/stale/${p}`, f.rel(p), t('edited since the session started: the subagent gets the earlier text'), f, p));
+        for (const p of ag.stale) children.push(fileRow(idOf('stale', p), f.rel(p), t('edited since the session started: the subagent gets the earlier text'), f, p));
       }
     } else if (s.kind === 'change') {
       chars = turn.changedNotes?.length ?? 0;
       description = turn.notes.length ? t('a "changed on disk" note at the start of the next turn') : t('not told to the model');
-      turn.notes.forEach((n, j) => children.push(fileRow(`${id}/note/${j}`, f.rel(n.path), t('note with the changed lines'), f, n.path, n.text.length)));
+      turn.notes.forEach((n) => children.push(fileRow(idOf('note', n.path), f.rel(n.path), t('note with the changed lines'), f, n.path, n.text.length)));
     } else if (s.kind === 'compact') {
       if (!turn.compaction) description = t('nothing to compact yet');
       else {
@@ -212,10 +221,10 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
         chars = files + skills;
         running = rebuilt + chars;
         description = t('starts over: the startup block rebuilt from disk; back: {0} · {1}', r.files.length === 1 ? t('1 file') : t('{0} files', r.files.length), r.skillEntries.length === 1 ? t('1 skill') : t('{0} skills', r.skillEntries.length));
-        for (const x of r?.files ?? []) children.push(fileRow(`${id}/back/${x.path}`, f.rel(x.path), t('comes back as a Read of its current text'), f, x.path, x.text.length));
-        for (const x of r?.references ?? []) children.push(fileRow(`${id}/ref/${x}`, f.rel(x), t('too large: only a note naming it'), f, x));
-        for (const x of r?.left ?? []) children.push(fileRow(`${id}/gone/${x.path}`, f.rel(x.path), t('gone: {0}', x.why), f, x.path));
-        for (const x of r?.skillEntries ?? []) children.push(fileRow(`${id}/skill/${x.name}`, x.name, x.truncated ? t('skill body back, cut') : t('skill body back'), f, undefined, x.chars));
+        for (const x of r?.files ?? []) children.push(fileRow(idOf('back', x.path), f.rel(x.path), t('comes back as a Read of its current text'), f, x.path, x.text.length));
+        for (const x of r?.references ?? []) children.push(fileRow(idOf('ref', x), f.rel(x), t('too large: only a note naming it'), f, x));
+        for (const x of r?.left ?? []) children.push(fileRow(idOf('gone', x.path), f.rel(x.path), t('gone: {0}', x.why), f, x.path));
+        for (const x of r?.skillEntries ?? []) children.push(fileRow(idOf('skills', x.name), x.name, x.truncated ? t('skill body back, cut') : t('skill body back'), f, undefined, x.chars));
       }
     } else if (s.kind === 'clear') {
       running = result.turns[where.turn + 1]?.instructions?.length ?? a.startupText?.length ?? 0;
@@ -226,7 +235,7 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
     // hooks that fire here: their output joins the context, with a size the engine cannot know
     const firstOfTurn = placed.findIndex((x) => x.turn === where.turn) === i;
     const hooks = [...(firstOfTurn ? turn.hooks : []), ...(c?.hooks ?? [])];
-    hooks.forEach((h, j) => children.push(fileRow(`${id}/hook/${j}`, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, size unknown (never run here)', h.event, f.rel(h.file)), f)));
+    hooks.forEach((h) => children.push(fileRow(idOf('hook', `${h.event}\n${h.file}\n${h.command}`), t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, size unknown (never run here)', h.event, f.rel(h.file)), f)));
     const tok = tokens(running);
     const share = f.window ? Math.round((tok / f.window) * 1000) / 10 : 0;
     rows.push({
@@ -246,11 +255,12 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
 /** what each agent type's first request would carry */
 export function agentRows(result: SessionResult, startupChars: number, f: TimelineFormat): Row[] {
   const { t, num, tokens } = f;
-  return result.agents.map((ag, i) => {
+  const ids = new RowIds('session/agents');
+  return result.agents.map((ag) => {
     const description = ag.getsInstructions ? t('gets the startup instructions, ≈{0} tokens', num(tokens(startupChars))) : t('gets no instruction file');
     const where = ag.source === 'built-in' ? t('built-in') : f.rel(ag.path ?? '');
     return {
-      id: `session/agents/${i}`,
+      id: ids.take(idPart(`${ag.source}\n${ag.name}`)),
       label: ag.name,
       description: `${where} · ${description}`,
       aria: t('{0} ({1}): {2}', ag.name, where, description),

@@ -340,6 +340,70 @@ async function setTheme(theme, bodyClass) {
   await frames(25);
 }
 
+/**
+ * A boolean setting switched in the Settings editor, as a user would: the VS Code server does not
+ * read an outside write to the user settings.json before a reload (the remote machine's settings it does)
+ */
+async function setBoolSetting(id, title, on) {
+  await runCommand('Preferences: Open Settings (UI)');
+  const editor = page.locator('.settings-editor').first();
+  await editor.waitFor({ timeout: 15_000 });
+  await editor.locator('.settings-header .suggest-input-container').first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(`@id:${id}`);
+  const row = editor.locator('.setting-item-bool', { has: page.locator('.setting-item-title', { hasText: title }) }).first();
+  await row.waitFor({ timeout: 15_000 });
+  const box = row.locator('.setting-value-checkbox').first();
+  if ((await box.getAttribute('aria-checked')) !== String(on)) await box.click();
+  if (!on) await shot(`12-setting-${id.split('.')[1]}-off-dark`);
+  await until(async () => (await box.getAttribute('aria-checked')) === String(on), `${id} ${on ? 'on' : 'off'} in the Settings editor`, 10_000);
+  // the editor writes the value after a short delay: closing it before would drop the change
+  const files = [process.env.USER_SETTINGS, path.join(path.dirname(path.dirname(process.env.USER_SETTINGS)), 'Machine', 'settings.json')];
+  const value = (f) => {
+    try {
+      return JSON.parse(fs.readFileSync(f, 'utf8'))[id];
+    } catch {
+      return undefined;
+    }
+  };
+  await until(() => (on ? files.every((f) => value(f) !== false) : files.some((f) => value(f) === false)), `${id} written to a settings.json`, 10_000);
+  await page.keyboard.press('Control+W'); // close the Settings editor: back to the editor before it
+  await editor.waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** a setting written into a settings.json file (undefined removes it) */
+function setUserSetting(file, key, value) {
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** the end-of-line cost drawn after the visible line of the active editor that contains `lineHas` ('' when none) */
+async function inlineCostOn(lineHas) {
+  return page.evaluate((lh) => {
+    for (const line of document.querySelectorAll('.editor-group-container.active .monaco-editor .view-line')) {
+      if (!line.textContent?.includes(lh)) continue;
+      for (const e of line.querySelectorAll('span')) {
+        const c = getComputedStyle(e, '::after').content;
+        if (c && /chars · ≈/.test(c)) return c.replace(/^"|"$/g, '');
+      }
+    }
+    return '';
+  }, lineHas);
+}
+
+/** the notification toast that contains `has`: its message and the labels of its buttons */
+async function toastButtons(has) {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: has }).first();
+  if (!(await toast.count())) return undefined;
+  return {
+    toast,
+    message: ((await toast.locator('.notification-list-item-message').first().innerText()) ?? '').trim(),
+    buttons: (await toast.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).map((b) => b.trim()),
+  };
+}
+
 // ---- what the demo workspace should produce, computed here from its files --------------------------------
 const MEMORY_FILE = path.join(process.env.MEMORY_DIR, 'MEMORY.md');
 const memRaw = fs.readFileSync(MEMORY_FILE, 'utf8');
@@ -450,7 +514,8 @@ try {
     const endId = await webview().locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
     await page.keyboard.press('Home');
     const homeId = await webview().locator('body').evaluate(() => document.activeElement?.getAttribute('data-id'));
-    check(endId === 'startup/skills' && homeId === 'startup/0', `Home/End move to the first and last row (${homeId}, ${endId})`);
+    const firstId = await webview().locator('[data-section="startup"] [role="treeitem"]').first().getAttribute('data-id');
+    check(endId === 'startup/skills' && homeId === firstId && /^startup\/file\//.test(homeId ?? ''), `Home/End move to the first and last row (${homeId}, ${endId})`);
   }
 
   // state that stays: a section the user closed stays closed across an editor switch
@@ -641,7 +706,8 @@ try {
   ).catch(() => ({ past: 0, before: -1 }));
   check(dimmed.past > 0 && dimmed.before === 0, `MEMORY.md: the lines past the cut are dimmed, the ones before are not (${dimmed.past} dimmed past the cut, ${dimmed.before} before)`);
   await shot('04-memory-cut-dark');
-  // the quick fix past the cut: a preview edit (Refactor Preview) the user confirms; discarded here
+  // the quick fix past the cut: a preview edit (Refactor Preview) the user confirms there; its entries
+  // start checked, so "Apply" moves the lines (checked on disk)
   {
     await page.keyboard.press('Control+.');
     const move = page.locator('.action-widget .monaco-list-row', { hasText: 'into the topic file overflow.md (preview)' }).first();
@@ -649,14 +715,49 @@ try {
     check(offered, 'MEMORY.md: a quick fix offers to move the lines past the cut into a topic file');
     if (offered) {
       await move.click();
-      const panel = page.locator('.part.panel', { hasText: 'overflow.md' }).first();
+      const panel = page.locator('.part.panel .bulk-edit-panel', { hasText: 'overflow.md' }).first();
       const shown = await panel.waitFor({ timeout: 15_000 }).then(() => true, () => false);
       check(shown, 'the move is shown in the Refactor Preview first (MEMORY.md and overflow.md), nothing written yet');
-      check(!fs.existsSync(path.join(process.env.MEMORY_DIR, 'overflow.md')), 'overflow.md is not written before the user applies');
+      const overflow = path.join(process.env.MEMORY_DIR, 'overflow.md');
+      check(!fs.existsSync(overflow), 'overflow.md is not written before the user applies');
+      const boxes = await until(
+        async () => {
+          const b = await panel.locator('.edit-checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-checked') === 'true' || e.classList.contains('checked')));
+          return b.length >= 2 ? b : undefined;
+        },
+        'the checkboxes of the preview',
+        10_000,
+      ).catch(() => []);
+      check(boxes.length >= 2 && boxes.every(Boolean), `the preview's entries start checked (${boxes.filter(Boolean).length} of ${boxes.length} checked): Apply does the move`);
       await shot('04b-memory-move-preview-dark');
-      const discard = page.getByRole('button', { name: 'Discard' }).first();
-      if (await discard.count()) await discard.click();
-      else await page.keyboard.press('Escape');
+      await panel.getByRole('button', { name: 'Apply', exact: true }).first().click();
+      const lines = memRaw.split('\n');
+      const moved = lines.slice(memCut.from - 2, memCut.to);
+      const onDisk = await until(
+        () => {
+          const m = fs.readFileSync(MEMORY_FILE, 'utf8');
+          return fs.existsSync(overflow) && m !== memRaw && fs.readFileSync(overflow, 'utf8') ? { mem: m, topic: fs.readFileSync(overflow, 'utf8') } : undefined;
+        },
+        'the move on disk',
+        20_000,
+      ).catch(() => ({ mem: fs.readFileSync(MEMORY_FILE, 'utf8'), topic: fs.existsSync(overflow) ? fs.readFileSync(overflow, 'utf8') : '' }));
+      const memAfter = onDisk.mem.split('\n');
+      check(onDisk.topic === `${moved.join('\n')}\n`, `applied from the preview: overflow.md holds the ${moved.length} moved lines (${memCut.from - 1}-${memCut.to}) on disk (${onDisk.topic.split('\n').length - 1} lines)`);
+      check(
+        memAfter.length === lines.length - moved.length + 1 && memAfter[memCut.from - 2]?.includes('](overflow.md)') && memAfter.slice(0, memCut.from - 2).join('\n') === lines.slice(0, memCut.from - 2).join('\n'),
+        `MEMORY.md on disk is shorter (${lines.length} → ${memAfter.length} lines) with a link to the topic file in place of the moved lines (${memAfter[memCut.from - 2]})`,
+      );
+      const gaugeAfter = await until(async () => {
+        const g = (await webview().locator('[data-id="gauge/memory-lines"] .gauge-text').textContent()) ?? '';
+        return g && !g.startsWith(`${memLines}/`) ? g : undefined;
+      }, 'the MEMORY.md gauge after the move', 15_000).catch(async () => `unchanged: ${await webview().locator('[data-id="gauge/memory-lines"] .gauge-text').textContent()}`);
+      check(/^\d+\/200$/.test(gaugeAfter) && num(gaugeAfter.split('/')[0]) <= 200, `after the move the MEMORY.md gauge is within its 200 lines (${gaugeAfter})`);
+      // the lens sits on line 1: bring it into view (monaco redraws a lens that is out of view only when it comes back)
+      await page.keyboard.press('Control+1'); // focus the editor (the preview's panel had it)
+      await page.keyboard.press('Control+Home');
+      const lensAfter = await until(async () => (await lensTexts()).find((t) => /\/200 lines/.test(t) && !/cut at line/.test(t)), 'the MEMORY.md CodeLens after the move', 15_000).catch(async () => (await lensTexts()).join(' | '));
+      check(/^\d+\/200 lines/.test(lensAfter) && !/cut at/.test(lensAfter), `after the move MEMORY.md is no longer cut (CodeLens: ${lensAfter}; active tab ${await activeTab()})`);
+      await shot('04c-memory-moved-dark');
     } else await page.keyboard.press('Escape');
   }
 
@@ -732,6 +833,54 @@ try {
   check(tmpLeft.length === 0, `the run's temporary folder is gone (${tmpLeft.join(', ')})`);
   const procs = claudeProcessesIn(wsReal);
   check(procs.length === 0, `no claude process left in the workspace (${procs.join(', ')})`);
+
+  // Verify with claudeLayers.claudePath set to a file that does not exist: an error notification whose
+  // buttons are the ways out, and "Show Log" reveals the extension's output channel. claudePath is
+  // machine-scoped: in code-server it is read from the remote machine's settings (see run.sh)
+  {
+    const machineSettings = path.join(path.dirname(path.dirname(process.env.USER_SETTINGS)), 'Machine', 'settings.json');
+    const machineBefore = fs.readFileSync(machineSettings, 'utf8');
+    const missing = path.join(process.env.RUN_TMP, 'no-such-dir', 'claude');
+    setUserSetting(machineSettings, 'claudeLayers.claudePath', missing);
+    let err;
+    try {
+      // the setting reaches the extension host a moment after the file changes: until then Verify still asks to run the old path
+      err = await until(async () => {
+        await page.keyboard.press('Escape');
+        const d = page.locator('.monaco-dialog-box').first();
+        if (await d.count()) await d.getByRole('button', { name: 'Cancel', exact: true }).click({ timeout: 2_000 }).catch(() => undefined);
+        await runCommand('Verify the Prediction with the Installed Claude Code');
+        return until(() => toastButtons('claudePath is not an executable file'), 'the verify error', 4_000, 100).catch(() => undefined);
+      }, 'Verify to report the missing claude', 40_000, 500);
+    } catch (e) {
+      check(false, `Verify with a missing claudeLayers.claudePath: ${e.message}`);
+    }
+    if (err) {
+      check(err.message === 'Claude Context Layers: claudeLayers.claudePath is not an executable file.', `Verify with a missing claudePath: an error notification (${err.message})`);
+      check(JSON.stringify(err.buttons) === JSON.stringify(['Locate claude…', 'Open Settings', 'Show Log']), `its buttons are the actions: ${err.buttons.join(', ')}`);
+      await shot('08c-verify-error-dark');
+      await err.toast.getByRole('button', { name: 'Show Log', exact: true }).click();
+      const channel = await until(
+        () =>
+          page.evaluate(() => {
+            const panel = document.querySelector('.part.panel');
+            if (!panel || !(panel instanceof HTMLElement) || !panel.offsetParent) return undefined;
+            // the channel picker of the Output view's title (a selection submenu, or a select box in older versions)
+            const title = panel.querySelector('.composite.title, .title');
+            const texts = [
+              ...[...panel.querySelectorAll('select')].map((x) => x.selectedOptions[0]?.textContent ?? ''),
+              ...[...(title?.querySelectorAll('.action-label, [aria-label]') ?? [])].map((x) => `${x.textContent ?? ''} ${x.getAttribute('aria-label') ?? ''}`),
+            ];
+            return texts.find((x) => /Claude Context Layers/.test(x))?.trim() || undefined;
+          }),
+        'the output channel shown',
+        15_000,
+      ).catch(() => '');
+      check(/Claude Context Layers/.test(channel), `"Show Log" shows the output channel (${channel || 'not shown'})`);
+      await page.keyboard.press('Control+J'); // hide the panel again
+    }
+    fs.writeFileSync(machineSettings, machineBefore);
+  }
   await quickOpen('client.ts');
   const rule = path.join(WS, '.claude', 'rules', 'api.md');
   fs.writeFileSync(rule, fs.readFileSync(rule, 'utf8').replace('paths: ["src/api/**"]', 'paths: ["docs/**"]'));
@@ -762,7 +911,10 @@ try {
   await until(async () => (await activeTab()).startsWith('Startup request (Claude Code 2.1.328)'), 'the startup request preview', 20_000);
   await page.keyboard.press('Control+End'); // the lines of the Read, at the end of a long text
   await until(async () => /then a Read of/.test(await editorText()) || undefined, 'the end of the preview in view', 10_000).catch(() => undefined);
-  const previewText = (await editorText()) + '\n' + (await page.keyboard.press('Control+Home'), await editorText());
+  const endText = await editorText();
+  await page.keyboard.press('Control+Home');
+  const topText = await until(async () => ((await editorText()).startsWith('<system-reminder>') ? editorText() : undefined), 'the top of the preview in view', 10_000).catch(() => editorText());
+  const previewText = `${endText}\n${topText}`;
   check(previewText.includes('<system-reminder>') && /Contents of \S+CLAUDE\.md \(project instructions, checked into the codebase\):/.test(previewText), 'preview shows the startup request text');
   check(/then a Read of src\/api\/client\.ts adds/.test(previewText), `the preview shows what a Read of the active file adds (${previewText.match(/─+ then a Read[^─]*/)?.[0] ?? 'no marker'})`);
   await shot('05b-startup-preview-dark');
@@ -781,6 +933,39 @@ try {
   check(await webview().locator('header .version').isVisible(), 'a click on the status bar item shows the sidebar');
   await quickOpen('client.ts');
   await shot('10-status-bar-dark');
+
+  // the two on/off settings: claudeLayers.statusBar.enabled hides and shows the item
+  try {
+    const item = page.locator('.part.statusbar [id*="claudeLayers.status"]');
+    const shown = async () => (await item.count()) > 0 && (await item.first().isVisible());
+    await setBoolSetting('claudeLayers.statusBar.enabled', 'Status Bar: Enabled', false);
+    const written = JSON.parse(fs.readFileSync(process.env.USER_SETTINGS, 'utf8'))['claudeLayers.statusBar.enabled'];
+    const hidden = await until(async () => !(await shown()), 'the status bar item hidden', 15_000).then(() => true, () => false);
+    check(hidden, `claudeLayers.statusBar.enabled: false (unticked in the Settings editor; settings.json: ${written}) hides the status bar item`);
+    await setBoolSetting('claudeLayers.statusBar.enabled', 'Status Bar: Enabled', true);
+    const back = await until(shown, 'the status bar item back', 15_000).then(() => true, () => false);
+    check(back && /tok$/.test((await item.first().innerText()).trim()), 'claudeLayers.statusBar.enabled: true shows it again');
+  } catch (e) {
+    check(false, `claudeLayers.statusBar.enabled through the Settings editor: ${e.message}`);
+    await page.keyboard.press('Escape');
+  }
+  // claudeLayers.inlineCosts.enabled turns the end-of-line costs off and on (the @import line of CLAUDE.md)
+  try {
+    await webview().locator('[data-section="startup"] [role="treeitem"] .row-label').filter({ hasText: /^CLAUDE\.md$/ }).first().click();
+    await until(async () => (await editorText()).includes('@docs/architecture.md'), "the project's CLAUDE.md", 15_000);
+    const on = await until(() => inlineCostOn('@docs/architecture.md'), 'the inline cost', 15_000).catch(() => '');
+    await setBoolSetting('claudeLayers.inlineCosts.enabled', 'Inline Costs: Enabled', false);
+    await until(async () => (await activeTab()) === 'CLAUDE.md', 'CLAUDE.md active again', 10_000);
+    const off = await until(async () => (await inlineCostOn('@docs/architecture.md')) === '', 'no inline cost', 15_000).then(() => true, () => false);
+    check(!!on && off, `claudeLayers.inlineCosts.enabled: false removes the end-of-line cost (was "${on.trim()}")`);
+    await setBoolSetting('claudeLayers.inlineCosts.enabled', 'Inline Costs: Enabled', true);
+    const again = await until(() => inlineCostOn('@docs/architecture.md'), 'the inline cost back', 15_000).catch(() => '');
+    check(again === on, `claudeLayers.inlineCosts.enabled: true draws it again ("${again.trim()}")`);
+  } catch (e) {
+    check(false, `claudeLayers.inlineCosts.enabled through the Settings editor: ${e.message}`);
+    await page.keyboard.press('Escape');
+  }
+  await quickOpen('client.ts');
 
   // every theme at three widths: no file name cut, no headline overflowing
   const widthShots = [];

@@ -34,6 +34,7 @@ export async function sessionTimeline(h) {
 
   // saving CLAUDE.md while a Claude Code session is running here: what that session will see
   const dir = path.join(HOME_DIR, '.claude', 'projects', keyOf(WS));
+  const dirBefore = fs.existsSync(dir); // it holds the memory folder: only a folder made here is removed
   fs.mkdirSync(dir, { recursive: true });
   const transcript = path.join(dir, '00000000-e2e0-4000-8000-000000000000.jsonl');
   fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', uuid: 'e2e-1', parentUuid: null, message: { role: 'user', content: 'hi' } })}\n`);
@@ -52,7 +53,7 @@ export async function sessionTimeline(h) {
     await page.keyboard.press('Control+S');
   } finally {
     fs.rmSync(transcript, { force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!dirBefore) fs.rmSync(dir, { recursive: true, force: true });
   }
   // back to the file the rest of the e2e works on
   await quickOpen('client.ts');

@@ -104,8 +104,18 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
     const [move] = new QuickFixProvider(host(a)).provideCodeActions(mem as never, { start: { line: 0 } } as never);
     assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md \(preview\)/);
     const edits = (move!.edit as unknown as WorkspaceEdit).edits;
-    assert.deepEqual(edits.map((x) => x.kind), ['create', 'insert', 'replace']);
-    assert.ok((move!.edit as unknown as WorkspaceEdit).meta.every((m) => m?.needsConfirmation === true), 'a preview edit the user confirms');
+    assert.deepEqual(edits.map((x) => x.kind), ['create', 'create', 'insert', 'replace']);
+    // VS Code opens the Refactor Preview when an entry needs confirmation and starts such entries
+    // unchecked: only a no-op entry (MEMORY.md, which exists, created with ignoreIfExists, left out of
+    // the preview's list) asks for it, so the move's own entries start checked and Apply moves the lines
+    const meta = (move!.edit as unknown as WorkspaceEdit).meta;
+    const [anchor, ...move3] = edits;
+    assert.ok(anchor!.kind === 'create' && anchor!.uri.fsPath === path.join(memDir, 'MEMORY.md') && anchor!.options?.ignoreIfExists === true && !anchor!.options.overwrite, 'the confirming entry creates nothing: MEMORY.md exists');
+    assert.equal(meta[0]?.needsConfirmation, true, 'the preview opens first: the user confirms there');
+    assert.deepEqual(meta.slice(1).map((m) => m?.needsConfirmation ?? false), [false, false, false], 'the move itself starts checked');
+    assert.ok(move3[0]!.kind === 'create' && move3[0]!.uri.fsPath === path.join(memDir, 'overflow.md') && move3[0]!.options?.ignoreIfExists === true);
+    assert.ok(move3[1]!.kind === 'insert' && move3[1]!.text === `${raw.split('\n').slice(199).join('\n')}\n`, 'lines 200-205 go to the topic file');
+    assert.ok(move3[2]!.kind === 'replace' && move3[2]!.text.includes('](overflow.md)'), 'a link to it stays in MEMORY.md');
   } finally {
     t.cleanup();
   }

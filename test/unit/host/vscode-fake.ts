@@ -99,7 +99,7 @@ export class CodeActionKind {
   constructor(readonly value: string) {}
 }
 
-type Edit = { kind: 'replace'; uri: Uri; range: Range; text: string } | { kind: 'insert'; uri: Uri; pos: Position; text: string } | { kind: 'rename'; from: Uri; to: Uri } | { kind: 'create'; uri: Uri };
+type Edit = { kind: 'replace'; uri: Uri; range: Range; text: string } | { kind: 'insert'; uri: Uri; pos: Position; text: string } | { kind: 'rename'; from: Uri; to: Uri } | { kind: 'create'; uri: Uri; options?: { ignoreIfExists?: boolean; overwrite?: boolean } };
 
 export class WorkspaceEdit {
   readonly edits: Edit[] = [];
@@ -119,9 +119,10 @@ export class WorkspaceEdit {
   }
   renameFile(from: Uri, to: Uri): void {
     this.edits.push({ kind: 'rename', from, to });
+    this.meta.push(undefined);
   }
-  createFile(uri: Uri, _options?: unknown, meta?: { needsConfirmation?: boolean }): void {
-    this.edits.push({ kind: 'create', uri });
+  createFile(uri: Uri, options?: { ignoreIfExists?: boolean; overwrite?: boolean }, meta?: { needsConfirmation?: boolean }): void {
+    this.edits.push({ kind: 'create', uri, options });
     this.meta.push(meta);
   }
 }
