@@ -106,7 +106,7 @@ export -f cs
 export RUN NODE24 CS_ENTRY SKIP_BUILTINS HOME_DIR WS MEM PORT SHOTS_DIR TOOLS CLAUDE_BIN CLAUDE_VERSION
 export E2E_NETNS_ACTIVE=$([ ${#SANDBOX[@]} -gt 0 ] && echo 1 || echo 0)
 mkdir -p "$SHOTS_DIR"
-rm -f "$SHOTS_DIR/summary.txt"
+rm -f "$SHOTS_DIR/summary.txt" "$SHOTS_DIR/99-failure.png"  # a failure shot of an earlier run would mislead
 rc=0
 "${SANDBOX[@]}" bash test/e2e/sandboxed.sh || rc=$?
 if [ $rc != 0 ]; then
