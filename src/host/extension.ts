@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new Decorations(host),
     ...registerCommands(ctl),
   );
-  registerVerify(context, () => ctl.optionsFor(ctl.currentKey)); // 'claudeLayers.verify' and 'claudeLayers.lastSession'
+  registerVerify(context, () => ctl.optionsFor(ctl.currentKey), ctl.log); // 'claudeLayers.verify' and 'claudeLayers.lastSession'
   registerSaveNotice(context, (uri) => ctl.analysisFor(uri), ctl.t);
   ctl.start();
 }

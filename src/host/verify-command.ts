@@ -62,7 +62,7 @@ function options(info: LaunchInfo): VerifyOptions {
   return { cwd: info.cwd, addDirs: info.addDirs?.length ? info.addDirs : undefined, settingSources: info.settingSources, model: info.model || undefined, version: versionSetting() };
 }
 
-export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: () => LaunchInfo | undefined): void {
+export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: () => LaunchInfo | undefined, log?: Pick<vscode.LogOutputChannel, 'info' | 'error'>): void {
   const t = (m: string, ...args: Array<string | number | boolean>) => vscode.l10n.t(m, ...args);
   const docs = new VirtualDocs();
   context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(VERIFY_SCHEME, docs));
@@ -76,12 +76,13 @@ export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: (
   /** why verify cannot start, in the extension's words, with the actions that fix it */
   const notRunnable = async (e: unknown) => {
     const msg = e instanceof Error ? e.message : String(e);
+    log?.error(`verify cannot start: ${msg}`);
     const locate = t('Locate claude…');
     const settings = t('Open Settings');
     const showLog = t('Show Log');
     let text: string;
     if (/not found on PATH/.test(msg)) text = t('Claude Context Layers: claude is not on PATH and claudeLayers.claudePath is not set.');
-    else if (/must be absolute|not an executable/.test(msg)) text = t('Claude Context Layers: claudeLayers.claudePath is not an executable file.');
+    else if (/must be absolute|not an executable/.test(msg)) text = t('Claude Context Layers: claudeLayers.claudePath ({0}) is not an executable file.', claudePathSetting() ?? '');
     else text = t('Claude Context Layers: verify cannot start: {0}', msg);
     const pick = await vscode.window.showErrorMessage(text, locate, settings, showLog);
     if (pick === locate) await vscode.commands.executeCommand('claudeLayers.setClaudePath');
@@ -91,6 +92,7 @@ export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: (
 
   const showResult = async (r: VerifyResult) => {
     const details = renderVerify(r);
+    log?.info(`verify: ${r.verdict}: ${r.summary}`);
     if (r.verdict === 'error') {
       const settings = t('Open Settings');
       const pick = await vscode.window.showErrorMessage(t('Claude Context Layers: could not verify: {0}', r.summary), t('Show Details'), settings);

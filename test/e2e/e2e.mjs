@@ -863,14 +863,20 @@ try {
         const d = page.locator('.monaco-dialog-box').first();
         if (await d.count()) await d.getByRole('button', { name: 'Cancel', exact: true }).click({ timeout: 2_000 }).catch(() => undefined);
         await runCommand('Verify the Prediction with the Installed Claude Code');
-        return until(() => toastButtons('claudePath is not an executable file'), 'the verify error', 4_000, 100).catch(() => undefined);
+        return until(() => toastButtons('is not an executable file'), 'the verify error', 4_000, 100).catch(() => undefined);
       }, 'Verify to report the missing claude', 40_000, 500);
     } catch (e) {
       check(false, `Verify with a missing claudeLayers.claudePath: ${e.message}`);
     }
     if (err) {
-      check(err.message === 'Claude Context Layers: claudeLayers.claudePath is not an executable file.', `Verify with a missing claudePath: an error notification (${err.message})`);
+      check(/^Claude Context Layers: claudeLayers\.claudePath \(\/.+\) is not an executable file\.$/.test(err.message), `Verify with a missing claudePath: an error notification naming the path (${err.message})`);
       check(JSON.stringify(err.buttons) === JSON.stringify(['Locate claude…', 'Open Settings', 'Show Log']), `its buttons are the actions: ${err.buttons.join(', ')}`);
+      // the toast slides in: shoot it once it is wholly inside the window
+      await until(async () => {
+        const box = await err.toast.boundingBox();
+        const vp = page.viewportSize();
+        return box && vp && box.y + box.height <= vp.height ? true : undefined;
+      }, 'the error toast in view', 5_000, 50).catch(() => undefined);
       await shot('08c-verify-error-dark');
       await err.toast.getByRole('button', { name: 'Show Log', exact: true }).click();
       const channel = await until(
@@ -890,6 +896,16 @@ try {
         15_000,
       ).catch(() => '');
       check(/Claude Context Layers/.test(channel), `"Show Log" shows the output channel (${channel || 'not shown'})`);
+      // and the log says why (the output view is an editor: its visible lines)
+      const logged = await until(
+        async () => {
+          const text = await page.locator('.part.panel .monaco-editor .view-lines').first().innerText().catch(() => '');
+          return /verify cannot start: .* is not an executable file/.test(text.replace(/\u00a0/g, ' ')) ? text : undefined;
+        },
+        'the reason in the log',
+        10_000,
+      ).catch(() => '');
+      check(!!logged, 'the log names why Verify could not start');
       await page.keyboard.press('Control+J'); // hide the panel again
     }
     fs.writeFileSync(machineSettings, machineBefore);
