@@ -28,10 +28,25 @@ export interface RendererOptions {
   scroller?: () => { scrollTop: number } | null;
 }
 
+/** control characters (C0 but tab and newline, DEL, C1) and the bidirectional overrides and isolates
+ *  (which reorder what follows them: a file name could show as another) */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** text as the user should see it: every invisible or reordering character as a visible `\xNN`/`\uNNNN` */
+export function shown(s: string): string {
+  return s.replace(INVISIBLE, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** attributes a person reads (tooltips, accessible names); the others carry ids and commands */
+const READ_ATTRS = new Set(['title', 'aria-label']);
+
 function el(doc: Document, tag: string, attrs: Record<string, string | undefined> = {}, ...children: (Node | string | undefined)[]): HTMLElement {
   const e = doc.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, v);
-  for (const c of children) if (c !== undefined) e.append(typeof c === 'string' ? doc.createTextNode(c) : c);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) e.setAttribute(k, READ_ATTRS.has(k) ? shown(v) : v);
+  for (const c of children) if (c !== undefined) e.append(typeof c === 'string' ? doc.createTextNode(shown(c)) : c);
   return e;
 }
 

@@ -40,14 +40,14 @@ function state(): ViewState {
   };
 }
 
-function setup() {
+function setup(st: ViewState = state()) {
   const window = new Window();
   const document = window.document;
   const root = document.createElement('main');
   document.body.append(root);
   const posted: WebviewMessage[] = [];
   const r = createRenderer(root as unknown as HTMLElement, (m) => posted.push(m));
-  r.update(state());
+  r.update(st);
   return { window, document, root, posted, r };
 }
 
@@ -240,4 +240,19 @@ test('protocol: valid messages pass, anything else is dropped', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
   assert.equal(parseWebviewMessage(null), undefined);
   assert.deepEqual([...openablePaths(s)].sort(), ['/m/MEMORY.md', '/w/.claude/rules/<img src=x onerror=alert(1)>.md', '/w/.claude/rules/api.md', '/w/CLAUDE.md', '/w/pkg/CLAUDE.md']);
+});
+
+test('control characters and bidi overrides in names show as visible escapes, in text, tooltips and accessible names', () => {
+  const s = state();
+  const nasty = 'evil\u001b[31m\u202etxt.md\u0007\u009b';
+  s.sections[0]!.rows[0] = { id: 's/0', label: nasty, description: `d\u2066x\u2069 \u0000`, aria: `a\u202e`, detail: `tip\u001b\nsecond line`, path: '/w/x.md' };
+  const { root } = setup(s);
+  const item = root.querySelector('[data-section="startup"] [role="treeitem"]')!;
+  const label = item.querySelector('.row-label')!.textContent;
+  assert.equal(label, 'evil\\x1b[31m\\u202etxt.md\\x07\\x9b');
+  assert.equal(item.querySelector('.row-description')!.textContent, 'd\\u2066x\\u2069 \\x00');
+  assert.equal(item.getAttribute('aria-label'), 'a\\u202e');
+  assert.equal(item.querySelector('.row')!.getAttribute('title'), 'tip\\x1b\nsecond line', 'a newline in a tooltip stays a line break');
+  const all = root.textContent ?? '';
+  assert.doesNotMatch(all, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, 'no raw control or reordering character anywhere');
 });
