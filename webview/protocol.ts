@@ -262,3 +262,17 @@ export function openablePaths(state: ViewState): Set<string> {
   for (const g of state.gauges) if (g.path) out.add(g.path);
   return out;
 }
+
+// ---- what both sides draw ------------------------------------------------------------------------
+
+/** control characters (C0 but tab and newline, DEL, C1) and the bidirectional overrides and isolates
+ *  (which reorder what follows them: a file name could show as another) */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** text as the user should see it: every invisible or reordering character as a visible `\xNN`/`\uNNNN` */
+export function shown(s: string): string {
+  return s.replace(INVISIBLE, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+}

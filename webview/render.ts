@@ -4,7 +4,7 @@
 // of sections, branches and help texts, and the scroll position, live in a UiMemory the entry point
 // keeps with the webview's getState/setState, so they survive editor switches and reloads.
 // Kept free of custom element definitions so it runs in happy-dom.
-import type { Action, Gauge, Row, Section, UiMemoryData, ViewState, WebviewMessage } from './protocol.js';
+import { shown, type Action, type Gauge, type Row, type Section, type UiMemoryData, type ViewState, type WebviewMessage } from './protocol.js';
 
 /** open state of sections (`section/<id>`), branches (row id) and help texts (`help/<id>`) the user toggled; the scroll position */
 export type UiMemory = UiMemoryData;
@@ -26,18 +26,6 @@ export interface RendererOptions {
   save?: (m: UiMemory) => void;
   /** the element that scrolls (the document's scrolling element in the webview) */
   scroller?: () => { scrollTop: number } | null;
-}
-
-/** control characters (C0 but tab and newline, DEL, C1) and the bidirectional overrides and isolates
- *  (which reorder what follows them: a file name could show as another) */
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** text as the user should see it: every invisible or reordering character as a visible `\xNN`/`\uNNNN` */
-export function shown(s: string): string {
-  return s.replace(INVISIBLE, (c) => {
-    const n = c.charCodeAt(0);
-    return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
-  });
 }
 
 /** attributes a person reads (tooltips, accessible names); the others carry ids and commands */

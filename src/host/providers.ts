@@ -4,6 +4,7 @@
 // except the document it is given.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { shown } from '../../webview/protocol.js';
 import type { Analysis, Diagnostic } from '../engine/index.js';
 import { fileLenses, isInstructionLike, isRuleFile, isSkillFile } from './file-lens.js';
 import { displayPath } from '../engine/index.js';
@@ -43,12 +44,12 @@ export function patternBase(file: string, a: Analysis): string {
 }
 
 function text(md: vscode.MarkdownString, s: string): vscode.MarkdownString {
-  return md.appendText(s);
+  return md.appendText(shown(s));
 }
 
 /** untrusted text as a Markdown code span: a fence longer than any backtick run inside, one line */
 export function codeSpan(s: string): string {
-  const flat = s.replace(/[\r\n]+/g, ' ');
+  const flat = shown(s.replace(/[\r\n]+/g, ' '));
   const run = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(run + 1);
   return `${fence} ${flat} ${fence}`;
@@ -134,7 +135,7 @@ export class LensProvider implements vscode.CodeLensProvider {
     const conditional = a.conditionalRules.some((r) => path.normalize(r.path) === path.normalize(file));
     if (dead && conditional && lenses[0]?.line === 0) lenses[0].title = `${lenses[0].title} · ${this.host.t('no file matches now: it never loads')}`;
     return lenses.map(
-      (l) => new vscode.CodeLens(new vscode.Range(l.line, 0, l.line, 0), { title: l.title, command: 'claudeLayers.showSidebar', tooltip: this.host.t('Show Claude Context Layers') }),
+      (l) => new vscode.CodeLens(new vscode.Range(l.line, 0, l.line, 0), { title: shown(l.title), command: 'claudeLayers.showSidebar', tooltip: this.host.t('Show Claude Context Layers') }),
     );
   }
 
@@ -216,7 +217,7 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets
           if (link) range = new vscode.Range(link.line, link.start - 1, link.line, link.end);
         }
       }
-      const diag = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+      const diag = new vscode.Diagnostic(range, shown(d.message), SEVERITY[d.severity]);
       diag.source = DIAGNOSTIC_SOURCE;
       diag.code = d.rule;
       const list = byFile.get(d.path) ?? [];
@@ -298,7 +299,7 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
     const hasPaths = scan.keys.some((k) => k.key === 'paths');
     const globs = scan.keys.find((k) => k.key === 'globs');
     const edit = (title: string, fn: (e: vscode.WorkspaceEdit) => void, diags: vscode.Diagnostic[] = [], preferred = false) => {
-      const fix = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+      const fix = new vscode.CodeAction(shown(title), vscode.CodeActionKind.QuickFix);
       fix.edit = new vscode.WorkspaceEdit();
       fn(fix.edit);
       if (diags.length) fix.diagnostics = diags;

@@ -5,6 +5,7 @@ import type { Analysis } from '../engine/index.js';
 import type { Translate } from './format.js';
 import { statusFigures } from './present.js';
 import { SECTION } from './config.js';
+import { shown } from '../../webview/protocol.js';
 
 export class StatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -30,9 +31,9 @@ export class StatusItem implements vscode.Disposable {
     }
     try {
       const s = statusFigures({ analysis: a, activeFile, model: a.model.requested, t: this.t, locale: this.locale, today: new Date().toISOString().slice(0, 10) });
-      this.item.text = s.text;
-      this.item.tooltip = s.tooltip;
-      this.item.accessibilityInformation = { label: s.aria, role: 'button' };
+      this.item.text = shown(s.text);
+      this.item.tooltip = shown(s.tooltip);
+      this.item.accessibilityInformation = { label: shown(s.aria), role: 'button' };
       this.item.show();
     } catch (e) {
       this.log.error(`status bar: ${e instanceof Error ? e.message : String(e)}`);

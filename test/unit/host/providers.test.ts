@@ -50,6 +50,21 @@ test('engine diagnostics reach the Problems panel, an include problem on its @pa
   }
 });
 
+test('Problems panel: a file name with control characters or a bidi override reaches the message as visible escapes', () => {
+  const t = makeTree({ 'repo/.git/HEAD': 'ref: refs/heads/main\n', 'repo/CLAUDE.md': '# x\n\n@docs/gone\u001b[2J\u202e.md\n' });
+  try {
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
+    const col = new DiagnosticCollection();
+    publishDiagnostics(col as never, [{ analysis: a, diagnostics: a.diagnostics }]);
+    const d = col.entries.get(t.p('repo/CLAUDE.md'))?.[0];
+    assert.ok(d, 'the missing include is reported');
+    assert.match(d.message, /gone\\x1b\[2J\\u202e\.md/);
+    assert.doesNotMatch(d.message, /[\u0000-\u001f\u202e]/);
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the cut', () => {
   const qf = new QuickFixProvider(host());
   const rule = textDocument('/r/.claude/rules/x.md', '---\nglobs: src/**\n---\nbody');
