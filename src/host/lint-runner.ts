@@ -3,19 +3,9 @@
 // moot; each folder's findings are kept with the analysis they were computed from.
 import { lintWorkspace, type Analysis, type Diagnostic } from '../engine/index.js';
 
-export interface LintTimers {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimers: LintTimers = {
-  set: (fn, ms) => setTimeout(fn, ms),
-  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
-
 export class LintRunner {
   private readonly results = new Map<string, { analysis: Analysis; diagnostics: readonly Diagnostic[] }>();
-  private timer: unknown;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private generation = 0;
 
   constructor(
@@ -25,12 +15,11 @@ export class LintRunner {
     private readonly done: () => void,
     private readonly log: (m: string) => void,
     private readonly delayMs = 800,
-    private readonly timers: LintTimers = realTimers,
   ) {}
 
   schedule(): void {
-    if (this.timer !== undefined) this.timers.clear(this.timer);
-    this.timer = this.timers.set(() => {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.run();
     }, this.delayMs);
@@ -59,6 +48,6 @@ export class LintRunner {
 
   dispose(): void {
     this.generation++;
-    if (this.timer !== undefined) this.timers.clear(this.timer);
+    if (this.timer) clearTimeout(this.timer);
   }
 }

@@ -4,26 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, type Analysis } from '../../../src/engine/index.js';
-import { LintRunner, type LintTimers } from '../../../src/host/lint-runner.js';
+import { LintRunner } from '../../../src/host/lint-runner.js';
 import { makeTree } from '../../helpers/fixture.js';
 
-/** timers that fire only when the test says so */
-function fakeTimers(): LintTimers & { pending: () => number; fire: () => void } {
-  let next = 0;
-  const due = new Map<number, () => void>();
-  return {
-    set: (fn) => (due.set(++next, fn), next),
-    clear: (h) => void due.delete(h as number),
-    pending: () => due.size,
-    fire: () => {
-      const fns = [...due.values()];
-      due.clear();
-      for (const f of fns) f();
-    },
-  };
-}
-
-test('lint runner: debounced, kept per analysis, an overtaken run publishes nothing', async () => {
+test('lint runner: debounced, kept per analysis, an overtaken run publishes nothing', async (tc) => {
   const t = makeTree({
     'repo/.git/HEAD': 'ref: refs/heads/main\n',
     'repo/CLAUDE.md': '# Demo\n',
@@ -32,15 +16,22 @@ test('lint runner: debounced, kept per analysis, an overtaken run publishes noth
   try {
     const opts = { cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.332' };
     let a: Analysis = analyze(opts);
-    const timers = fakeTimers();
     let done = 0;
+    let runs = 0;
     const logged: string[] = [];
-    const runner = new LintRunner(() => [['k', a]], () => done++, (m) => logged.push(m), 800, timers);
+    const runner = new LintRunner(() => (runs++, [['k', a]]), () => done++, (m) => logged.push(m), 800);
+    // the debounce on node:test's fake clock (as the analysis service's test does); real timers again
+    // once the run has started, for secretlint's own asynchronous work
+    tc.mock.timers.enable({ apis: ['setTimeout'] });
     runner.schedule();
+    tc.mock.timers.tick(500);
     runner.schedule();
-    assert.equal(timers.pending(), 1, 'a second schedule replaces the first');
+    tc.mock.timers.tick(799);
+    assert.equal(runs, 0, 'a second schedule starts the wait again');
     assert.equal(runner.diagnosticsFor('k', a), undefined, 'nothing before the run');
-    timers.fire();
+    tc.mock.timers.tick(1);
+    tc.mock.timers.reset();
+    assert.equal(runs, 1, 'two schedules, one run');
     // the run is async (secretlint): wait for its publication
     for (let i = 0; i < 200 && !done; i++) await new Promise<void>((r) => setImmediate(r));
     assert.equal(done, 1);
