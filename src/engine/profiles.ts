@@ -320,27 +320,33 @@ export interface ProfileChoice {
   fallback?: { why: 'not-a-version' | 'newer' | 'older'; requested: string; using: string; checkedScenarios: number };
 }
 
+type Fallback = NonNullable<ProfileChoice['fallback']>;
+
+/** the English note of a fallback (the CLI prints it; hosts word the facts themselves) */
+function fallbackNote(f: Fallback): string {
+  if (f.why === 'not-a-version') return `"${f.requested}" is not a Claude Code version; using ${f.using}'s profile`;
+  if (f.why === 'newer') return `${f.requested}: no profile yet; using ${f.using}'s (checked on ${f.checkedScenarios} scenarios)`;
+  return `${f.requested}: no profile (older than every profile); using ${f.using}'s (checked on ${f.checkedScenarios} scenarios)`;
+}
+
 /** The profile for a version: exact match, else the nearest older one (else the oldest), with a note. */
 export function chooseProfile(version: string | undefined): ProfileChoice {
   const requested = version?.trim() || undefined;
   if (!requested) return { profile: NEWEST_PROFILE, exact: false, shown: NEWEST_PROFILE.version };
+  // a version without a profile of its own was checked on no scenario: the conformance suites ran on
+  // the profiled versions only (`npm run profile:check -- VERSION` measures it)
+  const fallback = (profile: ClaudeProfile, why: Fallback['why'], asked: string, shown: string): ProfileChoice => {
+    const f: Fallback = { why, requested: asked, using: profile.version, checkedScenarios: 0 };
+    return { profile, requested: asked, exact: false, shown, note: fallbackNote(f), fallback: f };
+  };
   const v = parseVersion(requested);
-  if (!v)
-    return {
-      profile: NEWEST_PROFILE, requested, exact: false, shown: NEWEST_PROFILE.version,
-      note: `"${requested}" is not a Claude Code version; using ${NEWEST_PROFILE.version}'s profile`,
-      fallback: { why: 'not-a-version', requested, using: NEWEST_PROFILE.version, checkedScenarios: 0 },
-    };
+  if (!v) return fallback(NEWEST_PROFILE, 'not-a-version', requested, NEWEST_PROFILE.version);
   const shown = v.join('.');
   const exact = PROFILES.find((p) => compare(parseVersion(p.version)!, v) === 0);
   if (exact) return { profile: exact, requested: shown, exact: true, shown };
   let best: ClaudeProfile | undefined;
   for (const p of PROFILES) if (compare(parseVersion(p.version)!, v) <= 0) best = p;
-  // a version without a profile of its own was checked on no scenario: the conformance suites ran on
-  // the profiled versions only (`npm run profile:check -- VERSION` measures it)
-  if (best) return { profile: best, requested: shown, exact: false, shown, note: `${shown}: no profile yet; using ${best.version}'s (checked on 0 scenarios)`, fallback: { why: 'newer', requested: shown, using: best.version, checkedScenarios: 0 } };
-  const oldest = PROFILES[0]!;
-  return { profile: oldest, requested: shown, exact: false, shown, note: `${shown}: no profile (older than every profile); using ${oldest.version}'s (checked on 0 scenarios)`, fallback: { why: 'older', requested: shown, using: oldest.version, checkedScenarios: 0 } };
+  return best ? fallback(best, 'newer', shown, shown) : fallback(PROFILES[0]!, 'older', shown, shown);
 }
 
 /** The versions whose profile has a property, for messages: `2.1.235`, `2.1.328 and 2.1.332`. */
