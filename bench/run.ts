@@ -149,7 +149,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   const engine = await import('../src/engine/index.js');
   const { nodeFileAccess } = await import('../src/engine/file-access.js');
   const { compileMatcher, rulePatterns } = await import('../src/engine/globs.js');
-  const { processInstructionText } = await import('../src/engine/content.js');
+  const { processInstructionText } = await import('../src/engine/instructions/content.js');
   const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/workspace-index.js');
   const { compilePatterns, countMatches, firstMatch } = await import('../src/engine/glob-count.js');
   const { ignoredTree } = await import('../src/engine/checks/workspace.js');

@@ -1,22 +1,22 @@
 // The engine's front door. `analyze` reads what the first request needs once; the result answers
 // "what would touching this file inject" from memory, and `refresh` re-reads only what changed.
 import * as path from 'node:path';
-import { LARGE_FILE_CHARS } from './content.js';
+import { LARGE_FILE_CHARS } from './instructions/content.js';
 import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
 import { SnapshotFileAccess } from './snapshot.js';
 import { resolveEnvironment, type EngineOptions, type Environment } from './environment.js';
-import { compileExcludes } from './excludes.js';
+import { compileExcludes } from './instructions/excludes.js';
 import { entryText, SUFFIX } from './format-strings.js';
 import { findGit } from './git.js';
-import { LazySession } from './lazy.js';
-import { Loader, TextCache, type LoadedFile } from './loader.js';
+import { LazySession } from './instructions/lazy.js';
+import { Loader, TextCache, type LoadedFile } from './instructions/loader.js';
 import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory.js';
 import { analyzeSkills, type ModelChoice, type SkillsAnalysis } from './skills/index.js';
 import type { ConditionalRule, InstructionEntry, LazyInjection, TouchTool } from './model.js';
 import { chooseProfile, type ClaudeProfile, type ProfileChoice } from './profiles.js';
-import { renderStartupSection } from './render.js';
+import { renderStartupSection } from './instructions/render.js';
 import { loadSettings, type Settings } from './settings.js';
-import { loadStartup, type StartupResult } from './startup.js';
+import { loadStartup, type StartupResult } from './instructions/startup.js';
 
 export interface MemoryState {
   location: MemoryLocation;

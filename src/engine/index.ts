@@ -7,7 +7,7 @@ export { nodeFileAccess } from './file-access.js';
 export * from './model.js';
 export { chooseProfile, PROFILES, NEWEST_PROFILE, versionList, type ProfileChoice, type ClaudeProfile, type ModelTable, type FixedRequestSizes } from './profiles.js';
 export { modelFacts, canonicalModel, knownModels, type ModelChoice } from './skills/models.js';
-export { renderStartupBlock, renderStartupSection, renderLazy } from './render.js';
+export { renderStartupBlock, renderStartupSection, renderLazy } from './instructions/render.js';
 export { compileMatcher, rulePatterns, splitPatterns } from './globs.js';
 export type { SkillsAnalysis, SkillEntry, LazySkillLayer, HiddenSkill } from './skills/index.js';
 export type { MemoryIndex, MemoryLocation, MemoryLine, TopicFile } from './memory.js';
@@ -22,6 +22,6 @@ export { isInside, isStrictlyInside, resolveEnvironment } from './environment.js
 export { memoryIndex, memoryKey } from './memory.js';
 export type { DirEntry, FsResult, LinkInfo, StatInfo } from './file-access.js';
 export { caseSensitive, indexedFileAccess, WorkspaceIndex, type IndexChange, type IndexedFileAccess } from './workspace-index.js';
-export { parseFrontmatter } from './frontmatter.js';
-export { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText } from './content.js';
+export { parseFrontmatter } from './instructions/frontmatter.js';
+export { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText } from './instructions/content.js';
 export { compilePatterns, listMatches } from './glob-count.js';

@@ -1,7 +1,7 @@
 // Claude Code settings as far as they change what reaches the request: each layer read once,
 // merged with Claude Code's precedence (user < project < local < flag < policy).
 import * as path from 'node:path';
-import { decodeUtf8 } from './content.js';
+import { decodeUtf8 } from './instructions/content.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Environment } from './environment.js';
 

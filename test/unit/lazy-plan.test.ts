@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultParams, generate, prng } from '../../bench/generate.js';
 import { analyze, type Analysis, type EngineOptions } from '../../src/engine/index.js';
-import { unitCacheSwitch } from '../../src/engine/loader.js';
+import { unitCacheSwitch } from '../../src/engine/instructions/loader.js';
 import { makeTree } from '../helpers/fixture.js';
 
 function withoutUnits<T>(f: () => T): T {

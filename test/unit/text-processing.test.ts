@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFrontmatter } from '../../src/engine/frontmatter.js';
-import { processInstructionText } from '../../src/engine/content.js';
+import { parseFrontmatter } from '../../src/engine/instructions/frontmatter.js';
+import { processInstructionText } from '../../src/engine/instructions/content.js';
 import { rulePatterns, splitPatterns, compileMatcher } from '../../src/engine/globs.js';
 
 const opts = (bom = true) => ({ stripBomBeforeFrontmatter: bom, collectIncludes: true, home: '/home/u' });

@@ -2,10 +2,10 @@
 // that only load lazily (nested folders, conditional rules) and so escape the startup analysis:
 // naming, size, BOM before frontmatter, frontmatter keys Claude Code ignores, invalid YAML.
 import * as path from 'node:path';
-import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from '../content.js';
+import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from '../instructions/content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
-import { frontmatterKeyLine } from '../frontmatter.js';
+import { frontmatterKeyLine } from '../instructions/frontmatter.js';
 import { versionList, type ClaudeProfile } from '../profiles.js';
 import type { Candidate, Inventory } from './inventory.js';
 

@@ -5,7 +5,7 @@
 // apply exactly; the touches also let the engine report problems of nested files (their includes).
 import * as path from 'node:path';
 import type { Analysis } from '../analysis.js';
-import type { LazySession } from '../lazy.js';
+import type { LazySession } from '../instructions/lazy.js';
 import { isStrictlyInside } from '../environment.js';
 import type { Inventory } from './inventory.js';
 import type { WorkspaceIndex } from '../workspace-index.js';

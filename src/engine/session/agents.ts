@@ -4,9 +4,9 @@
 // (an edit on disk since the session started is not in it), and a custom agent's body becomes its
 // system prompt.
 import * as path from 'node:path';
-import { decodeUtf8 } from '../content.js';
+import { decodeUtf8 } from '../instructions/content.js';
 import type { Environment } from '../environment.js';
-import { parseFrontmatter } from '../frontmatter.js';
+import { parseFrontmatter } from '../instructions/frontmatter.js';
 import type { ClaudeProfile } from '../profiles.js';
 
 const MAX_AGENT_BYTES = 1024 * 1024;

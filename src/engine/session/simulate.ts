@@ -14,12 +14,12 @@
 //   `/clear` forgets everything.
 import * as path from 'node:path';
 import { analyze, type Analysis } from '../analysis.js';
-import { decodeUtf8 } from '../content.js';
+import { decodeUtf8 } from '../instructions/content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { nodeFileAccess } from '../file-access.js';
 import type { EngineOptions } from '../environment.js';
 import { CHANGED_NOTE, SKILL_ALREADY_LOADED } from '../format-strings.js';
-import type { LazyMemory } from '../lazy.js';
+import type { LazyMemory } from '../instructions/lazy.js';
 import type { LazyInjection, TouchTool } from '../model.js';
 import { agentTypes, type AgentType } from './agents.js';
 import { changeSnippet, heldText } from './changed-notes.js';

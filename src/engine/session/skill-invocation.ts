@@ -2,10 +2,10 @@
 // SKILL.md body with its frontmatter stripped and the arguments substituted, after a base directory
 // line; a legacy command has no base directory line. `` !`cmd` `` is run by Claude Code when the skill
 // loads: the engine never runs it, keeps the command in the text and reports it as unknown.
-import { decodeUtf8 } from '../content.js';
+import { decodeUtf8 } from '../instructions/content.js';
 import type { Environment } from '../environment.js';
 import { SKILL_ARGUMENTS_TAIL, SKILL_BASE_DIR_PREFIX } from '../format-strings.js';
-import { parseFrontmatter } from '../frontmatter.js';
+import { parseFrontmatter } from '../instructions/frontmatter.js';
 import type { ClaudeProfile } from '../profiles.js';
 import type { SkillDef } from '../skills/index.js';
 

@@ -3,11 +3,11 @@
 // root, or below HOME), `--add-dir` skills, then all legacy commands merged and sorted by name,
 // then plugins, then the skills shipped in the binary. Each skill folder is sorted by name.
 import * as path from 'node:path';
-import { decodeUtf8 } from '../content.js';
+import { decodeUtf8 } from '../instructions/content.js';
 import type { DiagnosticSink } from '../diagnostics.js';
 import { isInside, isTruthyEnv, type Environment } from '../environment.js';
 import type { DirEntry } from '../file-access.js';
-import { MAX_YAML_DEPTH, parseFrontmatter } from '../frontmatter.js';
+import { MAX_YAML_DEPTH, parseFrontmatter } from '../instructions/frontmatter.js';
 import { findGit } from '../git.js';
 import { globHazards, rulePatterns, splitPatterns } from '../globs.js';
 import type { ClaudeProfile } from '../profiles.js';

@@ -2,9 +2,9 @@
 import {
   AGENTS_HOOK_PREFIX, CLAUDE_MD_SECTION, CONTEXT_REMINDER_HEAD, CURRENT_DATE_SECTION, PREAMBLE,
   SYSTEM_REMINDER_CLOSE, SYSTEM_REMINDER_OPEN,
-} from './format-strings.js';
-import type { InstructionEntry, LazyInjection } from './model.js';
-import type { ClaudeProfile } from './profiles.js';
+} from '../format-strings.js';
+import type { InstructionEntry, LazyInjection } from '../model.js';
+import type { ClaudeProfile } from '../profiles.js';
 
 /** preamble + `\n\n` + entries joined by `\n\n` (no wrapper); undefined when nothing loads */
 export function renderStartupSection(entries: InstructionEntry[]): string | undefined {

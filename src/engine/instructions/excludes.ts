@@ -3,9 +3,9 @@
 // prefix crosses a symlink also matches through the link's real path, as Claude Code does.
 import picomatch from 'picomatch';
 import * as path from 'node:path';
-import type { FileAccess } from './file-access.js';
-import { linearTest } from './glob-count.js';
-import type { InstructionType } from './model.js';
+import type { FileAccess } from '../file-access.js';
+import { linearTest } from '../glob-count.js';
+import type { InstructionType } from '../model.js';
 
 export type ExcludeMatcher = ((filePath: string, type: InstructionType) => string | undefined) & {
   /** the patterns as matched (with real-path expansions): equal keys, equal decisions */

@@ -2,11 +2,11 @@
 // managed, user, the ancestor chain from just below `/` to the launch directory, --add-dir
 // folders, the AGENTS.md fallback (where the profile has it), and AutoMem last.
 import * as path from 'node:path';
-import { MANAGED_SETTINGS_PATH } from './format-strings.js';
-import { isInside, isTruthyEnv, type Environment } from './environment.js';
-import { findGit } from './git.js';
+import { MANAGED_SETTINGS_PATH } from '../format-strings.js';
+import { isInside, isTruthyEnv, type Environment } from '../environment.js';
+import { findGit } from '../git.js';
 import type { LoadedFile, Loader } from './loader.js';
-import type { Settings } from './settings.js';
+import type { Settings } from '../settings.js';
 
 export interface StartupResult {
   files: LoadedFile[];

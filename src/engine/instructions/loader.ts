@@ -3,13 +3,13 @@
 // inheriting the parent's type. Also the `.claude/rules` walk in raw directory order.
 import * as path from 'node:path';
 import { MAX_YAML_DEPTH } from './frontmatter.js';
-import { globHazards } from './globs.js';
+import { globHazards } from '../globs.js';
 import { decodeUtf8, hasTextExtension, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from './content.js';
-import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
-import { isInside, type Environment } from './environment.js';
+import { DiagnosticSink, type Diagnostic } from '../diagnostics.js';
+import { isInside, type Environment } from '../environment.js';
 import type { ExcludeMatcher } from './excludes.js';
-import type { InstructionType, Origin } from './model.js';
-import type { ClaudeProfile } from './profiles.js';
+import type { InstructionType, Origin } from '../model.js';
+import type { ClaudeProfile } from '../profiles.js';
 
 export const MAX_INCLUDE_DEPTH = 5;
 

@@ -11,13 +11,13 @@
 // matches the conditional rules with glob-count.ts (the decisions of the `ignore` package, as
 // Claude Code makes them, in O(depth) per rule).
 import * as path from 'node:path';
-import { entryText } from './format-strings.js';
-import { isInside, isStrictlyInside, type Environment } from './environment.js';
-import { compilePatterns, matchesPath, type CompiledPatterns } from './glob-count.js';
+import { entryText } from '../format-strings.js';
+import { isInside, isStrictlyInside, type Environment } from '../environment.js';
+import { compilePatterns, matchesPath, type CompiledPatterns } from '../glob-count.js';
 import { Loader, type LoadedFile } from './loader.js';
 import type { ProcessedFile } from './content.js';
-import type { FileAccess } from './file-access.js';
-import type { InstructionType, LazyInjection, Origin, TouchTool } from './model.js';
+import type { FileAccess } from '../file-access.js';
+import type { InstructionType, LazyInjection, Origin, TouchTool } from '../model.js';
 import { hasClaudeMdInChain, instructionsDisabled, loadAgentsFiles, type StartupResult } from './startup.js';
 
 export interface LazyPlan {
