@@ -6,7 +6,7 @@
 //   node bench/tmp/rss-probe.js TREE_JSON [--baseline]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compilePatterns, countMatches } from '../src/engine/glob-count.js';
+import { compilePatterns, countMatches } from '../src/engine/globs/glob-count.js';
 import { WorkspaceIndex } from '../src/engine/workspace-index.js';
 import { AnalysisService } from '../src/host/analysis-service.js';
 

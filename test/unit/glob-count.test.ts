@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ignore from 'ignore';
 import { defaultParams, generateInMemory, prng } from '../../bench/generate.js';
-import { compilePatterns, countMatches, firstMatch, listMatches, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/glob-count.js';
-import { referenceMatcher as compileMatcher, rulePatterns } from '../../src/engine/globs.js';
+import { compilePatterns, countMatches, firstMatch, listMatches, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
+import { referenceMatcher as compileMatcher, rulePatterns } from '../../src/engine/globs/globs.js';
 
 // ---- the tree -------------------------------------------------------------------------------------
 

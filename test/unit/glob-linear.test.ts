@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import ignore from 'ignore';
 import picomatch from 'picomatch';
 import { prng } from '../../bench/generate.js';
-import { compileLinear } from '../../src/engine/linear-regex.js';
-import { cannotCompile, compilePatterns, matchesPath, wildcardTest } from '../../src/engine/glob-count.js';
-import { compileMatcher, globsTooLong, MAX_GLOB_LENGTH, referenceMatcher } from '../../src/engine/globs.js';
+import { compileLinear } from '../../src/engine/globs/linear-regex.js';
+import { cannotCompile, compilePatterns, matchesPath, wildcardTest } from '../../src/engine/globs/glob-count.js';
+import { compileMatcher, globsTooLong, MAX_GLOB_LENGTH, referenceMatcher } from '../../src/engine/globs/globs.js';
 
 const A103 = `${'a'.repeat(103)}.ts`;
 

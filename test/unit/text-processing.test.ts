@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFrontmatter } from '../../src/engine/instructions/frontmatter.js';
 import { processInstructionText } from '../../src/engine/instructions/content.js';
-import { rulePatterns, splitPatterns, compileMatcher } from '../../src/engine/globs.js';
+import { rulePatterns, splitPatterns, compileMatcher } from '../../src/engine/globs/globs.js';
 
 const opts = (bom = true) => ({ stripBomBeforeFrontmatter: bom, collectIncludes: true, home: '/home/u' });
 const proc = (text: string, file = '/r/CLAUDE.md', bom = true) => processInstructionText(text, file, opts(bom));

@@ -6,8 +6,8 @@
 // match), from each rule's base folder, so large repositories stay fast.
 import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { compilePatterns, countMatches, firstMatch as fm, type CompiledPatterns, type DirNode } from '../glob-count.js';
-import { rulePatterns } from '../globs.js';
+import { compilePatterns, countMatches, firstMatch as fm, type CompiledPatterns, type DirNode } from '../globs/glob-count.js';
+import { rulePatterns } from '../globs/globs.js';
 import type { ConditionalRule } from '../model.js';
 import type { WorkspaceIndex } from '../workspace-index.js';
 import { ignoredTree, locateBase } from './workspace.js';

@@ -6,7 +6,7 @@ import fdirPkg = require('fdir');
 import * as path from 'node:path';
 import type { Environment } from '../environment.js';
 import type { InstructionType } from '../model.js';
-import type { DirNode } from '../glob-count.js';
+import type { DirNode } from '../globs/glob-count.js';
 import type { WorkspaceIndex } from '../workspace-index.js';
 
 const { fdir } = fdirPkg;

@@ -8,7 +8,7 @@
 // (a `paths:` pattern that matches no tracked file: do git-ignored ones match?).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DirNode } from '../glob-count.js';
+import { DirNode } from '../globs/glob-count.js';
 import { WorkspaceIndex } from '../workspace-index.js';
 
 export const DEFAULT_MAX_FILES = 200_000;

@@ -2,7 +2,7 @@
 // block comments and the @includes it names. Pure functions of (bytes, path, profile).
 import * as path from 'node:path';
 import { parseFrontmatter, frontmatterKeyLine } from './frontmatter.js';
-import { rulePatterns, splitPatterns } from '../globs.js';
+import { rulePatterns, splitPatterns } from '../globs/globs.js';
 import { extractIncludeSpecs, lexMarkdown, stripBlockComments } from './markdown.js';
 
 /** 4 MiB: larger instruction files are skipped whole */

@@ -4,7 +4,7 @@
 import picomatch from 'picomatch';
 import * as path from 'node:path';
 import type { FileAccess } from '../file-access.js';
-import { linearTest } from '../glob-count.js';
+import { linearTest } from '../globs/glob-count.js';
 import type { InstructionType } from '../model.js';
 
 export type ExcludeMatcher = ((filePath: string, type: InstructionType) => string | undefined) & {

@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import { entryText } from '../format-strings.js';
 import { isInside, isStrictlyInside, type Environment } from '../environment.js';
-import { compilePatterns, matchesPath, type CompiledPatterns } from '../glob-count.js';
+import { compilePatterns, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
 import { Loader, type LoadedFile } from './loader.js';
 import type { ProcessedFile } from './content.js';
 import type { FileAccess } from '../file-access.js';

@@ -3,7 +3,7 @@
 // inheriting the parent's type. Also the `.claude/rules` walk in raw directory order.
 import * as path from 'node:path';
 import { MAX_YAML_DEPTH } from './frontmatter.js';
-import { globHazards } from '../globs.js';
+import { globHazards } from '../globs/globs.js';
 import { decodeUtf8, hasTextExtension, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from './content.js';
 import { DiagnosticSink, type Diagnostic } from '../diagnostics.js';
 import { isInside, type Environment } from '../environment.js';

@@ -9,7 +9,7 @@ import { isInside, isTruthyEnv, type Environment } from '../environment.js';
 import type { DirEntry } from '../file-access.js';
 import { MAX_YAML_DEPTH, parseFrontmatter } from '../instructions/frontmatter.js';
 import { findGit } from '../git.js';
-import { globHazards, rulePatterns, splitPatterns } from '../globs.js';
+import { globHazards, rulePatterns, splitPatterns } from '../globs/globs.js';
 import type { ClaudeProfile } from '../profiles.js';
 import { cleanShownText, descriptionFromBody, frontmatterDescription, frontmatterFlag, isOfferableName } from './text.js';
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { DiagnosticSink } from '../diagnostics.js';
 import { isStrictlyInside, isTruthyEnv, type Environment } from '../environment.js';
 import { NESTED_SKILL_NOTE, NEW_SKILLS_DISCOVERED, SCOPED_SKILL_NOTE, SKILLS_LISTING_HEADER } from '../format-strings.js';
-import { compileMatcher } from '../globs.js';
+import { compileMatcher } from '../globs/globs.js';
 import type { ClaudeProfile } from '../profiles.js';
 import type { Settings, SettingsLayerName } from '../settings.js';
 import { discoverPlugins, discoverSkills, loadSkillsDir, type DiscoveryContext, type SkillDef } from './discover.js';
