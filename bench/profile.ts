@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(OUT, { recursive: true });
   const tree = generate(defaultParams(size), path.join(TMP, 'trees'), { log: (s) => process.stderr.write(`${s}\n`) });
   const engine = await import('../src/engine/index.js');
-  const { WorkspaceIndex } = await import('../src/engine/workspace-index.js');
+  const { WorkspaceIndex } = await import('../src/engine/files/workspace-index.js');
   const opts = { cwd: tree.repo, home: tree.home, env: { HOME: tree.home }, managedDir: tree.managed };
   const all = (new fdir().withFullPaths().crawl(tree.repo).sync()).filter((f) => !f.includes(`${path.sep}.git${path.sep}`));
   const r = prng(1007);

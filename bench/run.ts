@@ -147,10 +147,10 @@ function counting<T extends FileAccessLike>(inner: T): T & { ops: number } {
 
 async function measureSize(tree: GeneratedTree, runs: number, errors: string[]): Promise<SizeResult> {
   const engine = await import('../src/engine/index.js');
-  const { nodeFileAccess } = await import('../src/engine/file-access.js');
+  const { nodeFileAccess } = await import('../src/engine/files/file-access.js');
   const { compileMatcher, rulePatterns } = await import('../src/engine/globs/globs.js');
   const { processInstructionText } = await import('../src/engine/instructions/content.js');
-  const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/workspace-index.js');
+  const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/files/workspace-index.js');
   const { compilePatterns, countMatches, firstMatch } = await import('../src/engine/globs/glob-count.js');
   const { ignoredTree } = await import('../src/engine/checks/workspace.js');
   const { AnalysisService } = await import('../src/host/analysis-service.js');

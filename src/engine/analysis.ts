@@ -3,11 +3,11 @@
 import * as path from 'node:path';
 import { LARGE_FILE_CHARS } from './instructions/content.js';
 import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
-import { SnapshotFileAccess } from './snapshot.js';
+import { SnapshotFileAccess } from './files/snapshot.js';
 import { resolveEnvironment, type EngineOptions, type Environment } from './environment.js';
 import { compileExcludes } from './instructions/excludes.js';
 import { entryText, SUFFIX } from './format-strings.js';
-import { findGit } from './git.js';
+import { findGit } from './files/git.js';
 import { LazySession } from './instructions/lazy.js';
 import { Loader, TextCache, type LoadedFile } from './instructions/loader.js';
 import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory.js';

@@ -2,8 +2,8 @@
 // variables, flags. Nothing reads process.env or os.homedir() except through `defaultEnvironment`.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FileAccess } from './file-access.js';
-import { nodeFileAccess } from './file-access.js';
+import type { FileAccess } from './files/file-access.js';
+import { nodeFileAccess } from './files/file-access.js';
 
 export type SettingSource = 'user' | 'project' | 'local';
 export const ALL_SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];

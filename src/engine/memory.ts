@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { DiagnosticSink } from './diagnostics.js';
 import { isDefinedFalsyEnv, isTruthyEnv, type Environment } from './environment.js';
 import { MEMORY_WARNING_PREFIX, MEMORY_WARNING_TAIL } from './format-strings.js';
-import { canonicalProjectRoot } from './git.js';
+import { canonicalProjectRoot } from './files/git.js';
 import type { TextCache } from './instructions/loader.js';
 import { parseFrontmatter } from './instructions/frontmatter.js';
 import { lexMarkdown, stripBlockComments } from './instructions/markdown.js';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { analyze } from '../../src/engine/index.js';
 import { parseFrontmatter, yamlDepth, MAX_YAML_DEPTH } from '../../src/engine/instructions/frontmatter.js';
 import { describeValue, MAX_EXCLUDES } from '../../src/engine/settings.js';
-import { WorkspaceIndex } from '../../src/engine/workspace-index.js';
+import { WorkspaceIndex } from '../../src/engine/files/workspace-index.js';
 import { makeTree } from '../helpers/fixture.js';
 
 function ws(files: Record<string, string>) {

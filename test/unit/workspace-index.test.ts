@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeFileAccess } from '../../src/engine/file-access.js';
-import { WorkspaceIndex, indexedFileAccess } from '../../src/engine/workspace-index.js';
+import { nodeFileAccess } from '../../src/engine/files/file-access.js';
+import { WorkspaceIndex, indexedFileAccess } from '../../src/engine/files/workspace-index.js';
 
 function makeTree(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-index-'));

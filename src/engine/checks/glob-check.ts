@@ -9,7 +9,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { compilePatterns, countMatches, firstMatch as fm, type CompiledPatterns, type DirNode } from '../globs/glob-count.js';
 import { rulePatterns } from '../globs/globs.js';
 import type { ConditionalRule } from '../model.js';
-import type { WorkspaceIndex } from '../workspace-index.js';
+import type { WorkspaceIndex } from '../files/workspace-index.js';
 import { ignoredTree, locateBase } from './workspace.js';
 
 /** a rule gated by `paths:`: the engine's ConditionalRule */

@@ -14,9 +14,9 @@ import { memoryCheck, memoryReport } from './memory-check.js';
 import { reachableTexts } from './reachable.js';
 import { scanSecrets, type SecretSource } from './secrets.js';
 import { skillsCheck, skillsView } from './skills-check.js';
-import { nodeFileAccess, type FileAccess } from '../file-access.js';
+import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
-import { caseSensitive, indexedFileAccess, WorkspaceIndex } from '../workspace-index.js';
+import { caseSensitive, indexedFileAccess, WorkspaceIndex } from '../files/workspace-index.js';
 import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
 
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';

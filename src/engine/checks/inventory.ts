@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Environment } from '../environment.js';
 import type { InstructionType } from '../model.js';
 import type { DirNode } from '../globs/glob-count.js';
-import type { WorkspaceIndex } from '../workspace-index.js';
+import type { WorkspaceIndex } from '../files/workspace-index.js';
 
 const { fdir } = fdirPkg;
 

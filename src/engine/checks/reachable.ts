@@ -8,7 +8,7 @@ import type { Analysis } from '../analysis.js';
 import type { LazySession } from '../instructions/lazy.js';
 import { isStrictlyInside } from '../environment.js';
 import type { Inventory } from './inventory.js';
-import type { WorkspaceIndex } from '../workspace-index.js';
+import type { WorkspaceIndex } from '../files/workspace-index.js';
 
 export interface ReachableText {
   path: string;

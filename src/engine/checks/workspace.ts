@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DirNode } from '../globs/glob-count.js';
-import { WorkspaceIndex } from '../workspace-index.js';
+import { WorkspaceIndex } from '../files/workspace-index.js';
 
 export const DEFAULT_MAX_FILES = 200_000;
 

@@ -3,7 +3,7 @@
 // prefix crosses a symlink also matches through the link's real path, as Claude Code does.
 import picomatch from 'picomatch';
 import * as path from 'node:path';
-import type { FileAccess } from '../file-access.js';
+import type { FileAccess } from '../files/file-access.js';
 import { linearTest } from '../globs/glob-count.js';
 import type { InstructionType } from '../model.js';
 

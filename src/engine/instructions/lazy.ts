@@ -16,7 +16,7 @@ import { isInside, isStrictlyInside, type Environment } from '../environment.js'
 import { compilePatterns, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
 import { Loader, type LoadedFile } from './loader.js';
 import type { ProcessedFile } from './content.js';
-import type { FileAccess } from '../file-access.js';
+import type { FileAccess } from '../files/file-access.js';
 import type { InstructionType, LazyInjection, Origin, TouchTool } from '../model.js';
 import { hasClaudeMdInChain, instructionsDisabled, loadAgentsFiles, type StartupResult } from './startup.js';
 

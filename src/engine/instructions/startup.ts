@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { MANAGED_SETTINGS_PATH } from '../format-strings.js';
 import { isInside, isTruthyEnv, type Environment } from '../environment.js';
-import { findGit } from '../git.js';
+import { findGit } from '../files/git.js';
 import type { LoadedFile, Loader } from './loader.js';
 import type { Settings } from '../settings.js';
 

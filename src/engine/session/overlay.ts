@@ -2,7 +2,7 @@
 // between turns (TURNS.json `before`) and by the model's own Edit/Write calls. The disk is never
 // written; every read goes through here, so the rest of the engine sees the session's tree.
 import * as path from 'node:path';
-import type { DirEntry, FileAccess, FsResult, LinkInfo, StatInfo } from '../file-access.js';
+import type { DirEntry, FileAccess, FsResult, LinkInfo, StatInfo } from '../files/file-access.js';
 
 type Layer = { kind: 'file'; bytes: Uint8Array; mtimeMs: number } | { kind: 'deleted' };
 

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { analyze, type Analysis } from '../analysis.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { nodeFileAccess } from '../file-access.js';
+import { nodeFileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
 import { CHANGED_NOTE, SKILL_ALREADY_LOADED } from '../format-strings.js';
 import type { LazyMemory } from '../instructions/lazy.js';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { analyze, nodeFileAccess, type EngineOptions, type FileAccess } from '../../../src/engine/index.js';
-import { PathTree, SnapshotFileAccess } from '../../../src/engine/snapshot.js';
-import { WorkspaceIndex } from '../../../src/engine/workspace-index.js';
+import { PathTree, SnapshotFileAccess } from '../../../src/engine/files/snapshot.js';
+import { WorkspaceIndex } from '../../../src/engine/files/workspace-index.js';
 import { AnalysisService } from '../../../src/host/analysis-service.js';
 import { makeTree } from '../../helpers/fixture.js';
 

@@ -3,7 +3,7 @@
 // are skipped). Read from `.git` files and folders directly; git itself is never run.
 import * as path from 'node:path';
 import type { FileAccess } from './file-access.js';
-import { decodeUtf8 } from './instructions/content.js';
+import { decodeUtf8 } from '../instructions/content.js';
 
 export interface GitInfo {
   /** the folder holding `.git` at or above the launch directory */

@@ -21,9 +21,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { decodeUtf8, hasTextExtension, processInstructionText } from './instructions/content.js';
+import { decodeUtf8, hasTextExtension, processInstructionText } from '../instructions/content.js';
 import type { DirEntry, FileAccess, FsResult, StatInfo } from './file-access.js';
-import { childState, compilePatterns, countMatches, DirNode, entryState, listMatches, rootState, type CompiledPatterns, type FolderState } from './globs/glob-count.js';
+import { childState, compilePatterns, countMatches, DirNode, entryState, listMatches, rootState, type CompiledPatterns, type FolderState } from '../globs/glob-count.js';
 
 export interface WorkspaceIndexOptions {
   /** honour .gitignore files and .git/info/exclude (default true) */
