@@ -10,7 +10,7 @@ import { entryText, SUFFIX } from './format-strings.js';
 import { findGit } from './files/git.js';
 import { LazySession } from './instructions/lazy.js';
 import { Loader, TextCache, type LoadedFile } from './instructions/loader.js';
-import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory.js';
+import { loadMemoryIndex, type MemoryIndex, type MemoryLocation, type TopicFile } from './memory/memory.js';
 import { analyzeSkills, type ModelChoice, type SkillsAnalysis } from './skills/index.js';
 import type { ConditionalRule, InstructionEntry, LazyInjection, TouchTool } from './model.js';
 import { chooseProfile, type ClaudeProfile, type ProfileChoice } from './profiles.js';

@@ -10,7 +10,7 @@ export { modelFacts, canonicalModel, knownModels, type ModelChoice } from './ski
 export { renderStartupBlock, renderStartupSection, renderLazy } from './instructions/render.js';
 export { compileMatcher, rulePatterns, splitPatterns } from './globs/globs.js';
 export type { SkillsAnalysis, SkillEntry, LazySkillLayer, HiddenSkill } from './skills/index.js';
-export type { MemoryIndex, MemoryLocation, MemoryLine, TopicFile } from './memory.js';
+export type { MemoryIndex, MemoryLocation, MemoryLine, TopicFile } from './memory/memory.js';
 export * from './session/index.js';
 
 // What the extension host, the CLI and the ground-truth tools use beyond the analysis: they import the
@@ -19,7 +19,7 @@ export { describeEntry, displayPath, lintPrepare, lintWorkspace, memoryReport, r
 export { locateBase } from './checks/workspace.js';
 export { PREAMBLE } from './format-strings.js';
 export { isInside, isStrictlyInside, resolveEnvironment } from './environment.js';
-export { memoryIndex, memoryKey } from './memory.js';
+export { memoryIndex, memoryKey } from './memory/memory.js';
 export type { DirEntry, FsResult, LinkInfo, StatInfo } from './files/file-access.js';
 export { caseSensitive, indexedFileAccess, WorkspaceIndex, type IndexChange, type IndexedFileAccess } from './files/workspace-index.js';
 export { parseFrontmatter } from './instructions/frontmatter.js';

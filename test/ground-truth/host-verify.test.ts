@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBinaries, listJsonl } from './helpers.js';
 import { claudeBin, materialise } from './scenario.js';
-import { memoryKey } from '../../src/engine/memory.js';
+import { memoryKey } from '../../src/engine/memory/memory.js';
 
 // ---- the fake ------------------------------------------------------------------------------------
 interface Uri {

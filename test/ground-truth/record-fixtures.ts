@@ -12,7 +12,7 @@ import { childEnv, flagSettings } from '../../src/ground-truth/child-env.js';
 import { extract, lastMainLoopBody } from '../../src/ground-truth/extract.js';
 import { MockApi, type Step } from '../../src/ground-truth/mock-api.js';
 import { run } from '../../src/ground-truth/process.js';
-import { memoryKey } from '../../src/engine/memory.js';
+import { memoryKey } from '../../src/engine/memory/memory.js';
 import { redactTranscript } from './redact.js';
 import { claudeBin, materialise, SCENARIO_STEPS, VERSIONS } from './scenario.js';
 

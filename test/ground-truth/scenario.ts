@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { memoryKey } from '../../src/engine/memory.js';
+import { memoryKey } from '../../src/engine/memory/memory.js';
 
 export const SCENARIO_FILES: Record<string, string> = {
   'home/.claude/CLAUDE.md': 'MARK_GT_USER\n',

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { memoryKey } from '../../src/engine/memory.js';
+import { memoryKey } from '../../src/engine/memory/memory.js';
 import { describeTime, lastSessionReport, parseTranscript, readBounded, renderLastSession, transcriptDirs } from '../../src/ground-truth/index.js';
 import { lastSession } from '../../src/ground-truth/transcript.js';
 import { run as runCli } from '../cli/helpers.js';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { memoryKey } from '../../src/engine/memory.js';
+import { memoryKey } from '../../src/engine/memory/memory.js';
 import { planVerify, renderVerify, runVerify, verify } from '../../src/ground-truth/index.js';
 import { demo, run as runCli } from '../cli/helpers.js';
 import { baseEnv, ensureBinaries, listJsonl, script, tempDir, wrapper, writeTree } from './helpers.js';

@@ -11,7 +11,7 @@ import { DiagnosticSink } from '../../src/engine/diagnostics.js';
 import { loadSettings } from '../../src/engine/settings.js';
 import {
   mapLinesToRaw, memoryEnabled, memoryIndex, memoryKey, memoryLocation, memoryPreview, processMemoryText, truncateMemory, validMemoryDir,
-} from '../../src/engine/memory.js';
+} from '../../src/engine/memory/memory.js';
 import { chooseProfile } from '../../src/engine/profiles.js';
 import { makeTree } from '../helpers/fixture.js';
 

@@ -3,7 +3,7 @@
 // will no longer know about.
 import type { Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
-import { MEMORY_MAX_LINES, MEMORY_MAX_UNITS, type MemoryIndex } from '../memory.js';
+import { MEMORY_MAX_LINES, MEMORY_MAX_UNITS, type MemoryIndex } from '../memory/memory.js';
 import { readText } from './file-checks.js';
 
 export interface LostEntry {

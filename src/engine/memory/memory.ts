@@ -3,16 +3,16 @@
 // with the figures a gauge needs (sizes before and after, the cut mapped back to the file's own
 // lines, the index entries lost, the `# Memory` system section, topic files as lazy layers).
 import * as path from 'node:path';
-import type { DiagnosticSink } from './diagnostics.js';
-import { isDefinedFalsyEnv, isTruthyEnv, type Environment } from './environment.js';
-import { MEMORY_WARNING_PREFIX, MEMORY_WARNING_TAIL } from './format-strings.js';
-import { canonicalProjectRoot } from './files/git.js';
-import type { TextCache } from './instructions/loader.js';
-import { parseFrontmatter } from './instructions/frontmatter.js';
-import { lexMarkdown, stripBlockComments } from './instructions/markdown.js';
-import type { ClaudeProfile } from './profiles.js';
-import { describeValue, type Settings, type SettingsLayerName } from './settings.js';
-import { resolveModel, usesLegacyPrompt } from './skills/models.js';
+import type { DiagnosticSink } from '../diagnostics.js';
+import { isDefinedFalsyEnv, isTruthyEnv, type Environment } from '../environment.js';
+import { MEMORY_WARNING_PREFIX, MEMORY_WARNING_TAIL } from '../format-strings.js';
+import { canonicalProjectRoot } from '../files/git.js';
+import type { TextCache } from '../instructions/loader.js';
+import { parseFrontmatter } from '../instructions/frontmatter.js';
+import { lexMarkdown, stripBlockComments } from '../instructions/markdown.js';
+import type { ClaudeProfile } from '../profiles.js';
+import { describeValue, type Settings, type SettingsLayerName } from '../settings.js';
+import { resolveModel, usesLegacyPrompt } from '../skills/models.js';
 
 export const MEMORY_MAX_LINES = 200;
 export const MEMORY_MAX_UNITS = 25_000;
