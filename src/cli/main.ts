@@ -7,6 +7,7 @@ import { UsageError } from './args.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand } from './lint-command.js';
 import { renderCommand } from './render-command.js';
+import { sessionCommand, watchSession } from './session-command.js';
 import { lastSessionCommand, verifyCommand } from './verify-command.js';
 import { colorEnabled, makeStyle } from './style.js';
 import { TOOL } from './tool.js';
@@ -32,6 +33,10 @@ const COMMANDS: Record<string, { synopsis: string; what: string }> = {
   verify: {
     synopsis: 'verify   [FILE] [--cwd DIR] [--claude PATH] [--claude-version V] [--timeout SECONDS] [--yes] [--json]',
     what: 'runs the installed claude once against a loopback stand-in (asks first; --yes on a script) and\ncompares what it sends with the prediction; exit 0 match, 1 mismatch, 3 could not run',
+  },
+  session: {
+    synopsis: `session  [--transcript FILE] [--list] [--watch] [--check] [--json] [--cwd DIR] [--home DIR] [--env NAME=VALUE]...`,
+    what: 'the Claude Code session running (or last run) in --cwd, read from its transcript: each turn with what\nit carried, real usage, the layers of the last request, what the next turn and /compact will do, and\nthe prediction over the same tool calls (--check: exit 1 on a difference no disk change explains)',
   },
   'last-session': {
     synopsis: 'last-session [--cwd DIR] [--home DIR] [--json]',
@@ -94,6 +99,15 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'verify':
         return await verifyCommand(rest);
+      case 'session': {
+        if (rest.includes('--watch')) {
+          watchSession(rest, makeStyle(colorEnabled(process.stdout)), write);
+          return await new Promise<number>(() => undefined);
+        }
+        const r = sessionCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        write(r.output);
+        return r.exitCode;
+      }
       case 'last-session': {
         const r = lastSessionCommand(rest);
         write(r.output);

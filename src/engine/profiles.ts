@@ -84,6 +84,9 @@ export interface SessionProfile {
   /** built-in agent types, in the order the Agent tool lists them, and whether their first request
    *  carries the session's startup block (measured per type: test/conformance/session) */
   builtInAgents: readonly { name: string; instructions: boolean }[];
+  /** Claude Code compacts on its own when a request's context reaches this fraction of the window;
+   *  absent where it has not been measured (then no auto-compaction line is drawn) */
+  autoCompactFraction?: number;
 }
 
 const SESSION_2_1_235: SessionProfile = {

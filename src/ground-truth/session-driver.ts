@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { answerMessage, type Block } from './mock-api.js';
+import type { RecordedSessionRequest } from '../engine/index.js';
 
 export interface DriverTurn {
   before?: ({ write: string; content: string } | { delete: string })[];
@@ -17,13 +18,7 @@ export interface DriverTurn {
   calls?: { name: string; input: Record<string, unknown> }[];
 }
 
-export interface RecordedSessionRequest {
-  index: number;
-  kind: 'main' | 'compact' | 'other';
-  turn: number;
-  url: string;
-  body: string;
-}
+export type { RecordedSessionRequest };
 
 export interface SessionRun {
   requests: RecordedSessionRequest[];

@@ -10,7 +10,7 @@ import { run } from '../../src/ground-truth/process.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MockApi, type RecordedRequest, type Step } from '../../src/ground-truth/mock-api.js';
-import { extract, lastMainLoopBody, type Extracted } from '../../src/ground-truth/extract.js';
+import { extract, lastMainLoopBody, type Extracted } from '../../src/engine/transcript/wire.js';
 import { engineVersion, type ClaudeVersion, type EngineTool, type Scenario, type Touch, type Tree } from './scenario.js';
 
 export const REPO_DIR = path.resolve(__dirname, '../..');

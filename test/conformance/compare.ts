@@ -2,7 +2,7 @@
 // readable diff of the first difference.
 import type { RunOutcome } from './capture.js';
 import { subst } from './capture.js';
-import { PREAMBLE } from '../../src/ground-truth/extract.js';
+import { PREAMBLE } from '../../src/engine/transcript/wire.js';
 import { expectFor, type ExpectList } from './scenario.js';
 
 const SUFFIXES: [string, string][] = [

@@ -15,6 +15,7 @@ import { firstDiff } from './compare.js';
 import { expectationVersion, PROFILE_CHECK } from './scenario.js';
 import { runSessionScenario, saveSessionArtifacts, SESSION_VERSIONS, type SessionOutcome, type SessionScenario, type SessionVersion } from './session/run.js';
 import { sessionScenarios } from './session/scenarios.js';
+import { liveReadBack } from './session/live.js';
 
 const only = process.env.SESSION_ONLY?.split(',').filter(Boolean);
 const versions = (process.env.SESSION_VERSIONS?.split(',').filter(Boolean) ?? [...SESSION_VERSIONS]) as SessionVersion[];
@@ -91,7 +92,10 @@ describe('session conformance: the engine predicts every request of a whole sess
       errs.push(...compareSession(o));
     }
     results.set(`${s.name}@${v}`, errs);
-    if (errs.length) saveSessionArtifacts(o, path.join(REPO_DIR, 'test-results/conformance-session', `${s.name}-${v}`), errs.join('\n\n'));
+    // the same session read back from its transcript (claude-layers session --json), judged on the same keys
+    const live = o.claude.turnsAnswered === o.turns.length ? liveReadBack(o, path.join(o.root, s.cwd ?? 'repo'), path.join(o.root, 'home'), compareSession).errors : ['the session did not run to its end'];
+    results.set(`${s.name}@${v}#live`, live);
+    if (errs.length || live.length) saveSessionArtifacts(o, path.join(REPO_DIR, 'test-results/conformance-session', `${s.name}-${v}`), [...errs, ...live].join('\n\n'));
     o.cleanup();
   });
 
@@ -99,6 +103,12 @@ describe('session conformance: the engine predicts every request of a whole sess
     it(`${s.name} @ ${v}: ${s.description}`, async () => {
       await ran;
       const errs = results.get(`${s.name}@${v}`) ?? ['did not run'];
+      assert.deepEqual(errs, [], errs.join('\n\n'));
+    });
+  for (const { s, v } of jobs)
+    it(`live read-back: ${s.name} @ ${v}: claude-layers session --json on its transcript equals what the requests carried; --check silent`, async () => {
+      await ran;
+      const errs = results.get(`${s.name}@${v}#live`) ?? ['did not run'];
       assert.deepEqual(errs, [], errs.join('\n\n'));
     });
 });

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { childEnv, flagSettings } from '../../src/ground-truth/child-env.js';
-import { extract, lastMainLoopBody } from '../../src/ground-truth/extract.js';
+import { extract, lastMainLoopBody } from '../../src/engine/transcript/wire.js';
 import { MockApi, type Step } from '../../src/ground-truth/mock-api.js';
 import { run } from '../../src/ground-truth/process.js';
 import { memoryKey } from '../../src/engine/memory/memory.js';

@@ -33,6 +33,9 @@ export interface FileAccess {
   /** whole file, refused with code EFBIG when larger than maxBytes; only regular files are read */
   readFile(path: string, maxBytes: number): FsResult<Uint8Array>;
   realpath(path: string): FsResult<string>;
+  /** up to maxBytes of a regular file from byte `offset` (a growing file read in pieces), with its size
+   *  and an identity (device and inode) that tells a replaced file from an appended one */
+  readRange?(path: string, offset: number, maxBytes: number): FsResult<{ data: Uint8Array; size: number; id: string }>;
 }
 
 function fail<T>(e: unknown): FsResult<T> {
@@ -97,6 +100,27 @@ export const nodeFileAccess: FileAccess = {
         off += n;
       }
       return { ok: true, value: buf.subarray(0, off) };
+    } catch (e) {
+      return fail(e);
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  },
+  readRange(path, offset, maxBytes) {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const s = fs.fstatSync(fd);
+      if (!s.isFile()) return { ok: false, code: s.isDirectory() ? 'EISDIR' : 'ENOTREG', message: 'not a regular file' };
+      const want = Math.max(0, Math.min(maxBytes, s.size - offset));
+      const buf = Buffer.allocUnsafe(want);
+      let got = 0;
+      while (got < want) {
+        const n = fs.readSync(fd, buf, got, want - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return { ok: true, value: { data: buf.subarray(0, got), size: s.size, id: `${s.dev}:${s.ino}` } };
     } catch (e) {
       return fail(e);
     } finally {

@@ -7,7 +7,7 @@ import { run } from '../../../src/ground-truth/process.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { absPath, claudeBin, ENGINE_CLI, materialise, shq, subst } from '../capture.js';
-import { extract, lastMainLoopBody, type Extracted } from '../../../src/ground-truth/extract.js';
+import { extract, lastMainLoopBody, type Extracted } from '../../../src/engine/transcript/wire.js';
 import { MockApi } from '../../../src/ground-truth/mock-api.js';
 import { engineVersion, type ClaudeVersion, type Scenario } from '../scenario.js';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runSession, type DriverTurn, type SessionRun } from '../../../src/ground-truth/session-driver.js';
-import { extractSession, type ExtractedTurn } from '../../../src/ground-truth/session-extract.js';
+import { extractSession, type ExtractedTurn } from '../../../src/engine/transcript/wire-session.js';
 import type { RenderJson } from '../../../src/cli/render-command.js';
 import { claudeBin, ENGINE_CLI, materialise, subst } from '../capture.js';
 import { engineVersion, VERSIONS, type ClaudeVersion, type Tree } from '../scenario.js';

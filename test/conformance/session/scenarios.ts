@@ -2,7 +2,7 @@
 // (session.test.ts). Every file holds a unique marker. Guards check what the binary itself did, so a
 // scenario whose fixture stops showing what it claims fails even before the engine is compared.
 import type { DriverTurn } from '../../../src/ground-truth/session-driver.js';
-import type { ExtractedTurn } from '../../../src/ground-truth/session-extract.js';
+import type { ExtractedTurn } from '../../../src/engine/transcript/wire-session.js';
 import { fm, type Tree } from '../scenario.js';
 import type { SessionScenario } from './run.js';
 

@@ -3,14 +3,24 @@
 // start, what came back after a compaction, and per call the lazy injections, the skill body and the
 // subagent's instructions. Layouts of both wire formats (2.1.235's `# claudeMd` section and system
 // messages; 2.1.328's own reminders) are read.
-import { extract, findStartup } from './extract.js';
-import type { RecordedSessionRequest } from './session-driver.js';
+import { extract, findStartup } from './wire.js';
 
 type Part = { type?: string; text?: string; content?: unknown; tool_use_id?: string; id?: string; name?: string; input?: unknown };
 type Msg = { role?: string; content?: string | Part[] };
 type Body = { messages?: Msg[] };
 /** the same request as extract.ts reads it (its message type is looser) */
 const wire = (b: Body) => b as Parameters<typeof extract>[0];
+
+/** one request of a session, as recorded by a driver or rebuilt from a transcript */
+export interface RecordedSessionRequest {
+  index: number;
+  kind: 'main' | 'compact' | 'other';
+  /** the turn (0-based) it belongs to */
+  turn: number;
+  url: string;
+  /** the request body as JSON text */
+  body: string;
+}
 
 export interface ExtractedCall {
   name: string;

@@ -1,3 +1,4 @@
+// Reading what a request carried (moved from src/ground-truth: the live-session reader needs it, and it is pure).
 // Extraction of the instruction text from a captured main-loop request body (used by `verify` and
 // by the conformance suite). The layout depends on the version: `own-reminder` (2.1.328 and the
 // versions whose profile says so) or `claude-md-section` (2.1.235); pass a version or the layout.
@@ -17,8 +18,8 @@
 //            tool_result text itself (seen with --model claude-sonnet-4-5).
 // System messages that are not instruction injections (agent listings, environment, bare
 // total_tokens) are ignored and reported in `other`.
-import { PREAMBLE } from '../engine/index.js';
-import { chooseProfile } from '../engine/index.js';
+import { PREAMBLE } from '../format-strings.js';
+import { chooseProfile } from '../profiles.js';
 
 export { PREAMBLE };
 

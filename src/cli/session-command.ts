@@ -1,0 +1,236 @@
+// `claude-layers session`: the Claude Code session running (or last run) in the launch directory,
+// read from its transcript: the turns with what each request carried, real usage, the layers of the
+// last request, what comes next, and the engine's prediction over the same tool calls.
+import * as path from 'node:path';
+import {
+  analyze,
+  checkPrediction,
+  chooseProfile,
+  configDir,
+  listTranscripts,
+  nextSteps,
+  nodeFileAccess,
+  readLiveSession,
+  reconstructFromDisk,
+  transcriptDirs,
+  TranscriptFollower,
+  type LiveSession,
+  type NextSteps,
+  type PredictionFinding,
+} from '../engine/index.js';
+import { has, one, parseArgs, UsageError } from './args.js';
+import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
+import { jsonText } from './escape.js';
+import { safe, type Style } from './style.js';
+
+const FLAGS = { ...ENGINE_FLAGS, transcript: { value: true }, list: {}, watch: {}, check: {}, json: {} };
+
+/** a transcript written this recently belongs to a session that is still running */
+export const RUNNING_MS = 5 * 60 * 1000;
+
+export interface SessionJson {
+  session: {
+    transcript: string;
+    sessionId?: string;
+    version?: string;
+    profile: string;
+    profileNote?: string;
+    model?: string;
+    source: LiveSession['source'];
+    running: boolean;
+    lastWritten?: string;
+    turns: LiveSession['turns'];
+    requests: LiveSession['requests'];
+    tokensPerChar: number | null;
+    next: NextSteps;
+    findings: PredictionFinding[];
+    problems: LiveSession['problems'];
+    unknownTypes: Record<string, number>;
+    warnings: string[];
+  };
+}
+
+export interface SessionOutput {
+  output: string;
+  exitCode: number;
+}
+
+interface Resolved {
+  file: string;
+  options: ReturnType<typeof engineOptions>;
+}
+
+function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolved; list?: string } {
+  const p = parseArgs(argv, FLAGS);
+  if (p.positionals.length) throw new UsageError(`session takes no FILE (use --transcript FILE): ${p.positionals[0]}`);
+  const options = engineOptions(p);
+  const home = options.home ?? options.env?.HOME ?? '';
+  const config = configDir(home, options.env ?? {});
+  const dirs = transcriptDirs(nodeFileAccess, options.cwd, config);
+  if (has(p, 'list')) {
+    const all = listTranscripts(nodeFileAccess, dirs);
+    if (!all.length) return { p, list: `No Claude Code session found for ${safe(options.cwd)} (looked in ${dirs.map(safe).join(', ')})\n` };
+    const now = Date.now();
+    const rows = all.map((t) => `  ${safe(t.sessionId)}  ${new Date(t.mtimeMs).toISOString().replace('T', ' ').slice(0, 19)}  ${String(Math.round(t.size / 1024)).padStart(7)} KB${now - t.mtimeMs < RUNNING_MS ? '  running' : ''}\n    ${safe(t.file)}`);
+    return { p, list: `Claude Code sessions of ${safe(options.cwd)}, newest first:\n${rows.join('\n')}\n` };
+  }
+  const given = one(p, 'transcript');
+  if (given) return { p, r: { file: path.resolve(given), options } };
+  const newest = listTranscripts(nodeFileAccess, dirs)[0];
+  if (!newest) throw new UsageError(`no Claude Code session found for ${options.cwd} (looked in ${dirs.join(', ')}); give --transcript FILE`);
+  return { p, r: { file: newest.file, options } };
+}
+
+export function sessionJson(r: Resolved, follower?: TranscriptFollower): SessionJson {
+  const versionFlag = r.options.claudeVersion;
+  // the profile of the version that wrote the transcript (read once to learn it), unless --claude-version says otherwise
+  const peek = readLiveSession(nodeFileAccess, r.file, chooseProfile(versionFlag).profile, follower);
+  const choice = chooseProfile(versionFlag ?? peek.version);
+  const live = choice.profile.version === chooseProfile(versionFlag).profile.version ? peek : readLiveSession(nodeFileAccess, r.file, choice.profile);
+  const a = analyze({ ...r.options, claudeVersion: choice.profile.version });
+  reconstructFromDisk(a, live);
+  const st = nodeFileAccess.stat(r.file);
+  const mtime = st.ok ? st.value.mtimeMs : undefined;
+  return {
+    session: {
+      transcript: live.transcript,
+      sessionId: live.sessionId,
+      version: live.version,
+      profile: choice.profile.version,
+      ...(choice.note && { profileNote: choice.note }),
+      model: live.model,
+      source: live.source,
+      running: mtime !== undefined && Date.now() - mtime < RUNNING_MS,
+      lastWritten: mtime !== undefined ? new Date(mtime).toISOString() : undefined,
+      turns: live.turns,
+      requests: live.requests,
+      tokensPerChar: live.tokensPerChar,
+      next: nextSteps(nodeFileAccess, live, a, choice.profile, r.options.cwd),
+      findings: live.source === 'requests' || live.turns.length ? checkPrediction(nodeFileAccess, a, live) : [],
+      problems: live.problems,
+      unknownTypes: live.unknownTypes,
+      warnings: live.warnings,
+    },
+  };
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+const short = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+function rel(p: string, cwd: string): string {
+  const r = path.relative(cwd, p);
+  return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+}
+
+/** the timeline a person reads in one screen */
+export function sessionText(j: SessionJson, cwd: string, st: Style): string {
+  const s = j.session;
+  const out: string[] = [];
+  const when = s.running ? st.green('running') : `ended ${s.lastWritten ? s.lastWritten.replace('T', ' ').slice(0, 16) : '?'}`;
+  out.push(`${st.bold('Session')} ${safe(s.sessionId ?? '?')} · Claude Code ${safe(s.version ?? '?')}${s.profileNote ? ` (${safe(s.profileNote)})` : ''} · ${safe(s.model ?? 'model ?')} · ${when}`);
+  out.push(`  ${safe(s.transcript)}${s.source === 'attachments' ? ' · this version records no requests: texts from its attachments, the startup block not recorded' : ''}`);
+  const c = s.next.context;
+  if (c) {
+    const pct = (c.fraction * 100).toFixed(1);
+    const auto = c.autoCompactAt ? ` · auto-compacts at ${n(c.autoCompactAt)} (${n(Math.max(0, c.autoCompactAt - c.tokens))} to go)` : '';
+    out.push(`  context now: ${n(c.tokens)} of ${n(c.window)} tokens (${pct}%, from the last request's usage)${auto}`);
+  }
+  out.push('');
+  s.turns.forEach((t, k) => {
+    const time = t.timestamp ? t.timestamp.slice(11, 19) : '';
+    const comp = t.compacted ? st.yellow(` · compacted (${t.compacted.trigger}${t.compacted.preTokens ? `, ${n(t.compacted.preTokens)} tokens before` : ''})`) : '';
+    const inst = t.instructions !== null ? ` · startup block ${n(t.instructions.length)} chars` : '';
+    out.push(`${st.bold(`Turn ${k + 1}`)} ${safe(JSON.stringify(short(t.prompt)))} ${time}${inst}${comp}`);
+    if (t.changedNotes) out.push(`  notes: ${[...t.changedNotes.matchAll(/^Note: (\/[^\n]*?) changed on disk/gm)].map((m) => safe(rel(m[1]!, cwd))).join(', ')} changed on disk`);
+    if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
+    for (const call of t.calls) {
+      const input = call.input as Record<string, unknown>;
+      const target = typeof input.file_path === 'string' ? rel(input.file_path, cwd) : typeof input.skill === 'string' ? input.skill : typeof input.subagent_type === 'string' ? input.subagent_type : typeof input.command === 'string' ? short(input.command, 40) : '';
+      const got: string[] = [];
+      if (call.injected.length) got.push(call.injected.map((i) => `${safe(rel(i.path, cwd))} (${n(i.text.length)} chars)`).join(', '));
+      if (call.skillBody !== null) got.push(`skill body ${n(call.skillBody.length)} chars`);
+      if (call.agent) got.push(`subagent ${safe(call.agent.type)}: ${call.agent.instructions === null ? 'no instruction file' : `startup block ${n(call.agent.instructions.length)} chars`}`);
+      if (call.error) got.push(st.red(`error: ${safe(short(call.error, 80))}`));
+      out.push(`  ${safe(call.name)} ${safe(target)}${got.length ? ` → ${got.join(' · ')}` : ''}`);
+    }
+  });
+  const last = [...s.requests].reverse().find((r) => r.chars);
+  if (last?.chars) {
+    const l = last.chars;
+    const tpc = s.tokensPerChar;
+    const tok = (x: number) => (tpc ? ` ≈${n(Math.round(x * tpc))} tok` : '');
+    const parts = [
+      ['system', l.system],
+      ['tools', l.tools],
+      ...Object.entries(l.mcp).map(([k, v]) => [`MCP ${k}`, v] as const),
+      ['startup instructions', l.instructions],
+      ['skills listing', l.skillsListing],
+      ['lazy instructions', l.lazy],
+      ['skill bodies', l.skillBodies],
+      ['hook output', l.hooks],
+      ['changed-on-disk notes', l.changedNotes],
+      ['restored by /compact', l.restored],
+      ['conversation', l.conversation],
+    ].filter(([, v]) => (v as number) > 0);
+    out.push('');
+    out.push(`${st.bold('Last request')} (${n(l.total)} chars${last.contextTokens ? `, ${n(last.contextTokens)} tokens by its usage` : ''}; ≈tok from this session's own tokens per char):`);
+    for (const [k, v] of parts) out.push(`  ${String(k).padEnd(22)} ${n(v as number).padStart(9)} chars${tok(v as number)}`);
+  }
+  const nx = s.next;
+  out.push('');
+  out.push(st.bold('Next'));
+  const noted = nx.held.filter((h) => h.noted);
+  const stale = nx.held.filter((h) => h.changedAt && !h.noted);
+  out.push(`  next turn: ${noted.length ? `a "changed on disk" note for ${noted.map((h) => safe(rel(h.path, cwd))).join(', ')}` : 'no "changed on disk" note'}`);
+  if (stale.length) out.push(`  changed since the model read them, never noted: ${stale.map((h) => safe(rel(h.path, cwd))).join(', ')}`);
+  if (nx.startupEdited.length) out.push(`  startup files edited since the session started (not seen until /compact or /clear): ${nx.startupEdited.map((e) => safe(rel(e.path, cwd))).join(', ')}`);
+  if (nx.compact) {
+    const back = [...nx.compact.files.map((f) => safe(rel(f, cwd))), ...nx.compact.skills.map((k) => `skill ${safe(k)}`)];
+    out.push(`  /compact now brings back: ${back.join(', ') || 'no file, no skill'}; the startup block rebuilt from the disk${nx.compact.instructionsChars !== null ? ` (${n(nx.compact.instructionsChars)} chars)` : ''}`);
+    if (nx.compact.dropped.length) out.push(`  and drops: ${nx.compact.dropped.map((d) => `${safe(rel(d.path, cwd))} (${safe(d.why)})`).join(', ')}`);
+  }
+  out.push('');
+  const real = s.findings.filter((f) => !f.explained);
+  if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session`);
+  else {
+    out.push(`${st.bold('Prediction')}: ${real.length} difference(s)${s.findings.length > real.length ? `, ${s.findings.length - real.length} explained by files changed since` : ''}`);
+    for (const f of s.findings.slice(0, 12)) {
+      const what = f.kind === 'not-received' ? 'predicted, never received' : f.kind === 'not-predicted' ? 'received, not predicted' : f.kind === 'text' ? 'received with another text' : 'skill call outcome differs';
+      out.push(`  turn ${f.turn + 1} call ${f.call + 1}: ${safe(rel(f.path, cwd))}: ${what}${f.explained ? ` (${safe(f.explained)})` : ''}`);
+    }
+  }
+  if (s.problems.length || Object.keys(s.unknownTypes).length) {
+    out.push('');
+    for (const p of s.problems.slice(0, 8)) out.push(st.yellow(`  line ${p.line}: ${safe(p.reason)}`));
+    if (s.problems.length > 8) out.push(st.yellow(`  … ${s.problems.length - 8} more`));
+    const u = Object.entries(s.unknownTypes);
+    if (u.length) out.push(`  record types this reader does not know: ${u.map(([k, v]) => `${safe(k)} (${v})`).join(', ')}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+export function sessionCommand(argv: string[], st: Style): SessionOutput {
+  const { p, r, list } = resolve(argv);
+  if (list !== undefined) return { output: list, exitCode: 0 };
+  const j = sessionJson(r!);
+  const text = has(p, 'json') ? `${jsonText(j)}\n` : sessionText(j, r!.options.cwd, st);
+  const unexplained = j.session.findings.filter((f) => !f.explained).length;
+  return { output: text, exitCode: has(p, 'check') && unexplained ? 1 : 0 };
+}
+
+/** --watch: the timeline again each time the transcript grows (polled; Ctrl-C ends it) */
+export function watchSession(argv: string[], st: Style, write: (s: string) => void, intervalMs = 1000): { stop(): void } {
+  const { p, r } = resolve(argv);
+  if (!r) throw new UsageError('--watch with --list: choose one');
+  const follower = new TranscriptFollower(nodeFileAccess, r.file);
+  let lastLines = -1;
+  const tick = () => {
+    const j = sessionJson(r, follower);
+    if (follower.parser.lines === lastLines) return;
+    lastLines = follower.parser.lines;
+    write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, r.options.cwd, st)}`);
+  };
+  tick();
+  const t = setInterval(tick, intervalMs);
+  return { stop: () => clearInterval(t) };
+}

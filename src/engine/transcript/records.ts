@@ -1,0 +1,170 @@
+// Claude Code's transcript (`<config>/projects/<key>/<session-id>.jsonl`), text in, records out: a
+// parser that takes the file in chunks as it grows (a line being written stays pending until its
+// newline arrives), bounds what it keeps (a line past MAX_LINE_CHARS is skipped and reported, never
+// held), and never throws: a line that is not JSON, not an object or without a `type` is a problem
+// with its line number; a type it does not know is counted, not guessed at.
+//
+// Record types measured on 2.1.235, 2.1.328, 2.1.332 and 2.1.333 (docs/session.md, "The transcript"):
+// conversation records `user`, `assistant`, `system` (subtype `compact_boundary`, …) and `attachment`
+// (attachment.type `instructions`, `nested_memory`, `edited_text_file`, `file`, `invoked_skills`,
+// `skill_listing`, `hook_success`, …); from 2.1.328 on also `api-request` (id, base, keep, tail: the
+// request's messages as hashes), `api-request-blob` (a message by its hash) and `api-request-shape`
+// (system blocks and tools by their hash); bookkeeping records that say nothing about the context.
+
+export type Rec = Record<string, unknown>;
+
+/** a line longer than this (UTF-16 units) is skipped: no record Claude Code writes for the context is near it */
+export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
+/** records that carry nothing the reader uses: dropped as soon as their type is known */
+const BOOKKEEPING = new Set(['queue-operation', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'cost-state', 'summary', 'custom-title', 'tag', 'pr-link']);
+const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape']);
+/** attachments whose body is large and unused (the whole prompt as the UI showed it) */
+const DROPPED_ATTACHMENTS = new Set(['prompt_snapshot']);
+
+export interface TranscriptProblem {
+  /** 1-based line number */
+  line: number;
+  reason: string;
+}
+
+export interface ParsedRecord {
+  /** 1-based line number */
+  line: number;
+  type: string;
+  rec: Rec;
+}
+
+export class TranscriptParser {
+  readonly records: ParsedRecord[] = [];
+  readonly problems: TranscriptProblem[] = [];
+  /** record types this reader does not know, with how many lines had each */
+  readonly unknownTypes = new Map<string, number>();
+  /** Claude Code versions named by the records */
+  readonly versions = new Set<string>();
+  private pending = '';
+  private skipping = false;
+  private lineNo = 0;
+  private maxLine: number;
+
+  constructor(opts: { maxLineChars?: number } = {}) {
+    this.maxLine = opts.maxLineChars ?? MAX_LINE_CHARS;
+  }
+
+  /** lines seen so far (complete ones) */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  /** true while a line has begun but its newline has not arrived */
+  get hasPartialLine(): boolean {
+    return this.pending.length > 0 || this.skipping;
+  }
+
+  /** feeds the next chunk of the file; returns the records it completed */
+  push(chunk: string): ParsedRecord[] {
+    const start = this.records.length;
+    let at = 0;
+    while (at < chunk.length) {
+      const nl = chunk.indexOf('\n', at);
+      const end = nl < 0 ? chunk.length : nl;
+      if (this.skipping) {
+        if (nl >= 0) {
+          this.skipping = false;
+          this.lineNo++;
+        }
+      } else if (this.pending.length + (end - at) > this.maxLine) {
+        this.problems.push({ line: this.lineNo + 1, reason: `line longer than ${this.maxLine} characters: skipped` });
+        this.pending = '';
+        if (nl >= 0) this.lineNo++;
+        else this.skipping = true;
+      } else if (nl < 0) {
+        this.pending += chunk.slice(at, end);
+      } else {
+        const line = this.pending + chunk.slice(at, end);
+        this.pending = '';
+        this.lineNo++;
+        this.take(line, this.lineNo);
+      }
+      at = nl < 0 ? chunk.length : nl + 1;
+    }
+    return this.records.slice(start);
+  }
+
+  /** the file ended: a last line without its newline is taken if it is whole JSON, else reported as cut */
+  end(): ParsedRecord[] {
+    if (!this.pending) return [];
+    const line = this.pending;
+    this.pending = '';
+    const start = this.records.length;
+    if (!this.take(line, this.lineNo + 1, true)) this.problems.push({ line: this.lineNo + 1, reason: 'last line is cut (no newline, not whole JSON): being written, or the file was cut' });
+    else this.lineNo++;
+    return this.records.slice(start);
+  }
+
+  private take(line: string, n: number, quiet = false): boolean {
+    const s = line.trim();
+    if (!s) return true;
+    let v: unknown;
+    try {
+      v = JSON.parse(s);
+    } catch {
+      if (!quiet) this.problems.push({ line: n, reason: 'not JSON' });
+      return false;
+    }
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      this.problems.push({ line: n, reason: 'not a JSON object' });
+      return true;
+    }
+    const rec = v as Rec;
+    const type = rec.type;
+    if (typeof type !== 'string') {
+      this.problems.push({ line: n, reason: 'record without a type' });
+      return true;
+    }
+    if (typeof rec.version === 'string') this.versions.add(rec.version);
+    if (!KNOWN.has(type)) {
+      this.unknownTypes.set(type, (this.unknownTypes.get(type) ?? 0) + 1);
+      return true;
+    }
+    if (BOOKKEEPING.has(type)) return true;
+    if (type === 'attachment') {
+      const a = rec.attachment as Rec | undefined;
+      if (a && typeof a.type === 'string' && DROPPED_ATTACHMENTS.has(a.type)) return true;
+    }
+    this.records.push({ line: n, type, rec });
+    return true;
+  }
+}
+
+/** a whole transcript text at once */
+export function parseTranscriptText(text: string, opts: { maxLineChars?: number } = {}): TranscriptParser {
+  const p = new TranscriptParser(opts);
+  p.push(text);
+  p.end();
+  return p;
+}
+
+// ------------------------------------------------------------------ small typed views of a record
+
+export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+export const obj = (v: unknown): Rec | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined);
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+export type Block = { type?: string; text?: string; content?: unknown; tool_use_id?: string; id?: string; name?: string; input?: unknown; is_error?: boolean };
+export type WireMessage = { role: string; content: string | Block[] };
+
+/** the message of a user/assistant record, or undefined */
+export function messageOf(r: Rec): WireMessage | undefined {
+  const m = obj(r.message);
+  if (!m) return undefined;
+  const role = str(m.role);
+  const content = m.content;
+  if (!role || (typeof content !== 'string' && !Array.isArray(content))) return undefined;
+  return { role, content: content as string | Block[] };
+}
+
+export function blocksOf(m: WireMessage): Block[] {
+  return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content.filter((b): b is Block => !!b && typeof b === 'object');
+}

@@ -1,0 +1,288 @@
+// The session a user runs (or ran), read from its transcript: where the transcripts of a launch
+// directory are, the session rebuilt turn by turn (replay.ts), what comes next (the notes the next
+// turn carries, startup files edited since the session started, what `/compact` would bring back and
+// drop, how far auto-compaction is), and the engine's prediction replayed over the same tool calls,
+// compared with what the session really got. All through FileAccess; nothing is written.
+import * as path from 'node:path';
+import type { Analysis } from '../analysis.js';
+import type { FileAccess } from '../files/file-access.js';
+import { memoryKey } from '../memory/memory.js';
+import type { ClaudeProfile } from '../profiles.js';
+import { modelFacts } from '../skills/models.js';
+import { simulateSessionOver, type SessionResult } from '../session/simulate.js';
+import { TranscriptFollower } from './follow.js';
+import { parseTranscriptText, str, type ParsedRecord, type Rec, type TranscriptProblem } from './records.js';
+import { replay, type LiveTurn, type Replay } from './replay.js';
+
+export interface TranscriptFile {
+  file: string;
+  sessionId: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude */
+export function configDir(home: string, env: Record<string, string | undefined>): string {
+  return env.CLAUDE_CONFIG_DIR ? path.resolve(env.CLAUDE_CONFIG_DIR) : path.join(home, '.claude');
+}
+
+/** the transcript folders of a launch directory: the key of its real path, then of the path as given */
+export function transcriptDirs(fa: FileAccess, cwd: string, config: string): string[] {
+  const abs = path.resolve(cwd);
+  const real = fa.realpath(abs);
+  const dirs = [path.join(config, 'projects', memoryKey(real.ok ? real.value : abs))];
+  const given = path.join(config, 'projects', memoryKey(abs));
+  if (!dirs.includes(given)) dirs.push(given);
+  return dirs;
+}
+
+/** the session transcripts of these folders, newest first (subagents' files are not sessions) */
+export function listTranscripts(fa: FileAccess, dirs: string[]): TranscriptFile[] {
+  const out: TranscriptFile[] = [];
+  for (const d of dirs) {
+    const r = fa.readDir(d);
+    if (!r.ok) continue;
+    for (const e of r.value) {
+      if (!e.name.endsWith('.jsonl') || e.name.startsWith('agent-')) continue;
+      const f = path.join(d, e.name);
+      const st = fa.stat(f);
+      if (!st.ok || st.value.kind !== 'file') continue;
+      out.push({ file: f, sessionId: e.name.slice(0, -'.jsonl'.length), mtimeMs: st.value.mtimeMs, size: st.value.size });
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** `<session>/subagents/agent-*.jsonl` with their `.meta.json` */
+export function readSubagents(fa: FileAccess, transcript: string): { file: string; meta: Rec | undefined; records: ParsedRecord[] }[] {
+  const dir = path.join(transcript.slice(0, -'.jsonl'.length), 'subagents');
+  const r = fa.readDir(dir);
+  if (!r.ok) return [];
+  const out: { file: string; meta: Rec | undefined; records: ParsedRecord[] }[] = [];
+  for (const e of r.value.filter((x) => x.name.endsWith('.jsonl')).sort((a, b) => a.name.localeCompare(b.name))) {
+    const file = path.join(dir, e.name);
+    const body = fa.readFile(file, 256 * 1024 * 1024);
+    if (!body.ok) continue;
+    let meta: Rec | undefined;
+    const m = fa.readFile(file.replace(/\.jsonl$/, '.meta.json'), 1024 * 1024);
+    if (m.ok)
+      try {
+        const v: unknown = JSON.parse(new TextDecoder().decode(m.value));
+        if (v && typeof v === 'object' && !Array.isArray(v)) meta = v as Rec;
+      } catch {
+        /* no meta: the agent is placed by nothing */
+      }
+    out.push({ file, meta, records: parseTranscriptText(new TextDecoder().decode(body.value)).records });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------ what next
+
+export interface HeldFile {
+  path: string;
+  /** how the session got it */
+  how: 'injected' | 'restored' | 'written' | 'read';
+  /** when the session last got its text (ISO) */
+  at?: string;
+  /** the disk's modification time, when it is newer than what the session has (ISO) */
+  changedAt?: string;
+  /** the file is gone from the disk */
+  deleted?: boolean;
+  /** the next turn carries a "changed on disk" note for it (injected and written files; read ones never) */
+  noted: boolean;
+}
+
+export interface NextSteps {
+  held: HeldFile[];
+  /** startup files whose text on disk is newer than the session: not seen until /compact or /clear */
+  startupEdited: { path: string; changedAt: string }[];
+  /** what `/compact` now would bring back, predicted over the disk as it is */
+  compact: { files: string[]; references: string[]; skills: string[]; dropped: { path: string; why: string }[]; instructionsChars: number | null } | null;
+  /** the real context of the last request against the window */
+  context: { tokens: number; window: number; model: string; fraction: number; autoCompactAt: number | null } | null;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string): HeldFile[] {
+  const held = new Map<string, HeldFile>();
+  const set = (p: string, how: HeldFile['how'], at: string | undefined) => {
+    const key = path.resolve(cwd, p);
+    held.delete(key);
+    held.set(key, { path: key, how, at, noted: false });
+  };
+  for (const t of turns) {
+    if (t.compacted) held.clear();
+    for (const f of t.restored?.files ?? []) set(f.path, 'restored', t.timestamp);
+    for (const c of t.calls) {
+      for (const i of c.injected) if (i.path) set(i.path, 'injected', c.timestamp);
+      const input = c.input as Record<string, unknown>;
+      const p = str(input.file_path) ?? str(input.notebook_path);
+      if (p && (c.name === 'Edit' || c.name === 'Write' || c.name === 'MultiEdit' || c.name === 'NotebookEdit')) set(p, 'written', c.timestamp);
+      else if (p && c.name === 'Read' && !held.has(path.resolve(cwd, p))) set(p, 'read', c.timestamp);
+    }
+  }
+  const out: HeldFile[] = [];
+  for (const h of held.values()) {
+    const st = fa.stat(h.path);
+    const at = h.at ? Date.parse(h.at) : NaN;
+    if (!st.ok) h.deleted = st.code === 'ENOENT';
+    else if (Number.isFinite(at) && st.value.mtimeMs > at + 1) h.changedAt = iso(st.value.mtimeMs);
+    h.noted = !!h.changedAt && (h.how === 'injected' || h.how === 'written' || h.how === 'restored');
+    out.push(h);
+  }
+  return out;
+}
+
+/** startup files (the ones the analysis loads at startup) edited after the session's first request */
+function startupEdited(fa: FileAccess, a: Analysis | undefined, startedAt: string | undefined): NextSteps['startupEdited'] {
+  if (!a || !startedAt) return [];
+  const t0 = Date.parse(startedAt);
+  if (!Number.isFinite(t0)) return [];
+  const out: NextSteps['startupEdited'] = [];
+  for (const e of a.startup) {
+    const st = fa.stat(e.path);
+    if (st.ok && st.value.mtimeMs > t0) out.push({ path: e.path, changedAt: iso(st.value.mtimeMs) });
+  }
+  return out;
+}
+
+/** the transcript's turns as a session script (prompts and tool calls; no edits: the disk is as it is) */
+export function scriptOf(turns: LiveTurn[]): { prompt: string; calls: { name: string; input: unknown }[] }[] {
+  return turns.map((t) => ({ prompt: t.prompt, calls: t.calls.map((c) => ({ name: c.name, input: c.input })) }));
+}
+
+function predictCompact(a: Analysis | undefined, turns: LiveTurn[]): NextSteps['compact'] {
+  if (!a) return null;
+  // from the last compaction on (what came before is gone from the conversation already)
+  let from = 0;
+  turns.forEach((t, i) => {
+    if (t.compacted || t.prompt.trim() === '/clear') from = i + (t.compacted?.trigger === 'auto' ? 0 : 1);
+  });
+  // files a compaction brought back are held like read ones: a first step reads them
+  const back = turns[from - 1]?.compacted ? turns[from]?.restored?.files ?? [] : turns[from]?.restored?.files ?? [];
+  const held = back.length ? [{ prompt: 'files brought back by the compaction', calls: back.map((f) => ({ name: 'Read', input: { file_path: f.path } })) }] : [];
+  const sim: SessionResult = simulateSessionOver(a, [...held, ...scriptOf(turns.slice(from)), { prompt: '/compact', calls: [] }]);
+  const last = sim.turns[sim.turns.length - 1];
+  const c = last?.compaction;
+  if (!c) return null;
+  return {
+    files: c.restored.files.map((f) => f.path),
+    references: c.restored.references,
+    skills: c.restored.skillEntries.map((s) => s.name),
+    dropped: c.restored.left,
+    instructionsChars: c.instructions?.length ?? null,
+  };
+}
+
+export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string): NextSteps {
+  const u = r.lastUsage;
+  let context: NextSteps['context'] = null;
+  if (u && r.model) {
+    const m = modelFacts(r.model, profile);
+    const tokens = u.input + u.cacheRead + u.cacheCreation;
+    const threshold = profile.session.autoCompactFraction;
+    context = { tokens, window: m.contextWindow, model: r.model, fraction: tokens / m.contextWindow, autoCompactAt: threshold ? Math.floor(m.contextWindow * threshold) : null };
+  }
+  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: predictCompact(a, r.turns), context };
+}
+
+/** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
+ *  rebuilt from the disk as the engine predicts them, marked `instructionsFrom: 'disk'` */
+export function reconstructFromDisk(a: Analysis, r: Replay): void {
+  if (r.source !== 'attachments') return;
+  const sim = simulateSessionOver(a, scriptOf(r.turns));
+  r.turns.forEach((t, k) => {
+    const pt = sim.turns[k];
+    if (!pt || t.requests === 0) return;
+    if (t.instructions === null && pt.instructions !== null) {
+      t.instructions = pt.instructions;
+      t.instructionsFrom = 'disk';
+    }
+    t.calls.forEach((c, i) => {
+      const pa = pt.calls[i]?.agent;
+      if (c.agent && c.agent.instructions === null && pa?.instructions) c.agent = { ...c.agent, instructions: pa.instructions, reconstructed: true };
+    });
+  });
+  r.warnings.push('this version records no request: the startup block is rebuilt from the disk as it is now');
+}
+
+// ------------------------------------------------------------------------ predicted against actual
+
+export interface PredictionFinding {
+  turn: number;
+  call: number;
+  kind: 'not-received' | 'not-predicted' | 'text' | 'skill';
+  path: string;
+  predicted: string | null;
+  actual: string | null;
+  /** why the difference may be explained (the file changed on disk since the session got it) */
+  explained?: string;
+}
+
+/** the engine's session model over the transcript's own tool calls, compared call by call */
+export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay): PredictionFinding[] {
+  const sim = simulateSessionOver(a, scriptOf(r.turns));
+  const out: PredictionFinding[] = [];
+  const t0 = r.firstTimestamp ? Date.parse(r.firstTimestamp) : NaN;
+  const changedSince = (p: string) => {
+    const st = fa.stat(p);
+    if (!st.ok) return 'the file is gone from the disk';
+    return Number.isFinite(t0) && st.value.mtimeMs > t0 ? `the file changed on disk at ${iso(st.value.mtimeMs)}, after the session started` : undefined;
+  };
+  r.turns.forEach((t, k) => {
+    const pt = sim.turns[k];
+    if (!pt) return;
+    t.calls.forEach((c, i) => {
+      const pc = pt.calls[i];
+      if (!pc) return;
+      const actual = new Map(c.injected.map((x) => [path.normalize(x.path), x.text]));
+      const predicted = new Map(pc.injected.map((x) => [path.normalize(x.path), x.text]));
+      for (const [p, text] of predicted) {
+        const got = actual.get(p);
+        if (got === undefined) out.push({ turn: k, call: i, kind: 'not-received', path: p, predicted: text, actual: null, explained: changedSince(p) });
+        else if (got !== text) out.push({ turn: k, call: i, kind: 'text', path: p, predicted: text, actual: got, explained: changedSince(p) });
+      }
+      for (const [p, text] of actual) if (!predicted.has(p)) out.push({ turn: k, call: i, kind: 'not-predicted', path: p, predicted: null, actual: text, explained: changedSince(p) });
+      if (c.name === 'Skill' && (c.skillBody === null) !== (pc.skillBody === null)) {
+        const name = str((c.input as Record<string, unknown>).skill) ?? '?';
+        out.push({ turn: k, call: i, kind: 'skill', path: name, predicted: pc.skillBody, actual: c.skillBody, explained: pc.skill?.path ? changedSince(pc.skill.path) : undefined });
+      }
+    });
+  });
+  return out;
+}
+
+// ------------------------------------------------------------------------------------ the reader
+
+export interface LiveSession extends Replay {
+  transcript: string;
+  bytes: number;
+  lines: number;
+  problems: TranscriptProblem[];
+  unknownTypes: Record<string, number>;
+  /** a line is still being written (no newline yet) */
+  partialLine: boolean;
+}
+
+/** one read of a transcript (and its subagents), whole; the follower does the same incrementally */
+export function readLiveSession(fa: FileAccess, file: string, profile: ClaudeProfile, follower?: TranscriptFollower): LiveSession {
+  const f = follower ?? new TranscriptFollower(fa, file);
+  const state = f.poll();
+  const problems = [...f.parser.problems];
+  if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${file}: ${f.error ?? state}` });
+  if (f.capped) problems.push({ line: f.parser.lines, reason: `only the first ${f.bytesRead} bytes were read` });
+  const r = replay({ main: f.records, subagents: readSubagents(fa, file), profile });
+  return {
+    ...r,
+    transcript: file,
+    bytes: f.bytesRead,
+    lines: f.parser.lines,
+    problems,
+    unknownTypes: Object.fromEntries(f.parser.unknownTypes),
+    partialLine: f.parser.hasPartialLine,
+  };
+}
