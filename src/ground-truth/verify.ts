@@ -14,7 +14,7 @@ import { analyze, chooseProfile, versionList, type EngineOptions, type SettingSo
 import { resolveEnvironment } from '../engine/index.js';
 import { childEnv, DUMMY_API_KEY, flagSettings, policyProblems, removedVariables, settingsEnvKeys, settingsFiles } from './child-env.js';
 import { unifiedDiff } from './diff.js';
-import { extract, lastMainLoopBody, wireFormat, type Extracted } from '../engine/transcript/wire.js';
+import { extract, lastMainLoopBody, wireFormat, type Extracted } from '../engine/index.js';
 import { MockApi, type Step } from './mock-api.js';
 import { claudeVersion, NotRunnable, resolveClaude, run } from './process.js';
 import { cleanUpAndCompare, snapshot, type SideEffects } from './side-effects.js';

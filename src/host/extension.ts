@@ -10,6 +10,7 @@ import { registerSaveNotice } from './session-commands.js';
 import { VIEW_ID } from './sidebar.js';
 import { PREVIEW_SCHEME } from './startup-preview.js';
 import { registerVerify } from './verify-command.js';
+import { LiveSessionView } from './live-session-view.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   const ctl = new Controller(context);
@@ -28,6 +29,16 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   registerVerify(context, () => ctl.optionsFor(ctl.currentKey), ctl.log); // 'claudeLayers.verify' and 'claudeLayers.lastSession'
   registerSaveNotice(context, (uri) => ctl.analysisFor(uri), ctl.t);
+  // "This session": the Claude Code session running in the launch directory, followed from its transcript
+  const live = new LiveSessionView(ctl.t, ctl.locale, {
+    where: () => {
+      const o = ctl.optionsFor(ctl.currentKey);
+      return { cwd: o.cwd, home: o.home ?? o.env?.HOME ?? '', env: o.env ?? process.env };
+    },
+    analysis: () => ctl.current,
+    log: (m) => ctl.log.warn(m),
+  });
+  context.subscriptions.push(...live.register());
   ctl.start();
 }
 

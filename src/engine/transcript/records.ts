@@ -42,6 +42,10 @@ export class TranscriptParser {
   readonly unknownTypes = new Map<string, number>();
   /** Claude Code versions named by the records */
   readonly versions = new Set<string>();
+  /** records written again with a uuid already seen (2.1.235 rewrites the conversation at a
+   *  compaction): kept once, at their first place */
+  rewritten = 0;
+  private readonly uuids = new Set<string>();
   private pending = '';
   private skipping = false;
   private lineNo = 0;
@@ -128,6 +132,13 @@ export class TranscriptParser {
       return true;
     }
     if (BOOKKEEPING.has(type)) return true;
+    if (typeof rec.uuid === 'string') {
+      if (this.uuids.has(rec.uuid)) {
+        this.rewritten++;
+        return true;
+      }
+      this.uuids.add(rec.uuid);
+    }
     if (type === 'attachment') {
       const a = rec.attachment as Rec | undefined;
       if (a && typeof a.type === 'string' && DROPPED_ATTACHMENTS.has(a.type)) return true;

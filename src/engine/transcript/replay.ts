@@ -4,8 +4,10 @@
 // invoked_skills and the skill bodies' own records, rendered with the engine's format strings; the
 // startup block is not recorded there and is left to the caller to reconstruct from the disk).
 // Per request also: the usage Claude Code was answered with, and the request's characters by layer.
-import { CHANGED_NOTE, COMPACT_SKILL_ENTRY, COMPACT_SKILL_SEPARATOR, COMPACT_SKILLS_PREAMBLE, entryText, PREAMBLE, SKILL_BASE_DIR_PREFIX, SKILLS_LISTING_HEADER } from '../format-strings.js';
+import { CHANGED_NOTE, entryText, PREAMBLE, SKILL_BASE_DIR_PREFIX, SKILLS_LISTING_HEADER } from '../format-strings.js';
 import type { ClaudeProfile } from '../profiles.js';
+import { numberLines } from '../session/changed-notes.js';
+import { restoreSkills } from '../session/compaction.js';
 import { arr, blocksOf, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
 import { rebuildRequests, requestBody, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
@@ -159,7 +161,7 @@ function spans(main: readonly ParsedRecord[]): TurnSpan[] {
     cur.records.push(pr);
     if (pr.type === 'assistant') {
       const m = messageOf(pr.rec);
-      for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}) as Record<string, unknown>, timestamp: str(pr.rec.timestamp) });
+      for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}), timestamp: str(pr.rec.timestamp) });
     }
   }
   return out;
@@ -277,7 +279,7 @@ export function replay(input: ReplayInput): Replay {
     for (const sub of input.subagents) {
       const first = rebuildRequests(sub.records)[0];
       if (!first?.messages) continue;
-      const turn = byCall.get(str(sub.meta?.toolUseId) ?? '') ?? 0;
+      const turn = byCall.get(str(sub.meta?.toolUseId) ?? '') ?? turnOfTime(sp, first.timestamp);
       recorded.push({ index: index++, kind: 'other', turn, url: '/v1/messages', body: requestBody(first) });
     }
     extracted = extractSession(recorded, turnsIn, ver);
@@ -317,6 +319,17 @@ export function replay(input: ReplayInput): Replay {
     };
   });
   return out;
+}
+
+/** the turn running at a time (a subagent whose meta names no tool call: 2.1.235, a forked skill) */
+function turnOfTime(sp: TurnSpan[], at: string | undefined): number {
+  const t = at ? Date.parse(at) : NaN;
+  let k = 0;
+  sp.forEach((s, i) => {
+    const ts = s.timestamp ? Date.parse(s.timestamp) : NaN;
+    if (Number.isFinite(t) && Number.isFinite(ts) && ts <= t) k = i;
+  });
+  return k;
 }
 
 function toolResultOf(s: TurnSpan, id: string): { text: string; isError: boolean } | undefined {
@@ -365,7 +378,13 @@ function fromAttachments(sp: TurnSpan[], input: ReplayInput, profile: ClaudeProf
       const meta = after.find((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id);
       const body = meta ? textOf(messageOf(meta.rec) ?? { role: 'user', content: '' }).trimEnd() : null;
       const sub = input.subagents.find((x) => str(x.meta?.toolUseId) === c.id);
-      const agent = c.name === 'Agent' ? { type: str(c.input.subagent_type) ?? 'general-purpose', instructions: sub ? subagentStartup(sub.records, profile) : null } : null;
+      const result = toolResultOf(s, c.id)?.text ?? '';
+      const agent =
+        c.name === 'Agent'
+          ? { type: str(c.input.subagent_type) ?? 'general-purpose', instructions: sub ? subagentStartup(sub.records, profile) : null }
+          : c.name === 'Skill' && /completed \(forked execution\)/.test(result)
+            ? { type: 'fork', instructions: null }
+            : null;
       turn.calls.push({ name: c.name, input: c.input, injected, skillBody: c.name === 'Skill' ? body : null, agent });
     }
     return turn;
@@ -392,26 +411,25 @@ function restoredFrom(compactTurn: TurnSpan, profile: ClaudeProfile): ExtractedT
       const content = str(f?.content);
       const start = num(f?.startLine) ?? 1;
       if (content === undefined) continue;
-      files.push({ path: str(a.filename) ?? '', text: numbered(content, start) });
+      files.push({ path: str(a.filename) ?? '', text: numberLines(content, start) });
     } else if (a.type === 'compact_file_reference') {
       const p = str(a.filename);
       if (p) references.push(p);
     } else if (a.type === 'invoked_skills') {
       const list = arr(a.skills).map((x) => obj(x) ?? {});
       if (!list.length) continue;
-      skills =
-        COMPACT_SKILLS_PREAMBLE[profile.session.compactSkillsPreamble] +
-        list.map((x) => COMPACT_SKILL_ENTRY(str(x.name) ?? '', str(x.path) ?? '', str(x.content) ?? '')).join(COMPACT_SKILL_SEPARATOR);
+      // as the compaction sends them: in the attachment's order, each cut and within the budget as the engine does
+      const invoked = list.map((x, i) => {
+        const name = str(x.name) ?? '';
+        const p = str(x.path) ?? '';
+        return { name, source: p.endsWith(`:${name}`) ? p.slice(0, -name.length - 1) : p, content: str(x.content) ?? '', at: -i };
+      });
+      skills = restoreSkills(invoked, profile.session).skills;
     }
   }
   if (!files.length && !references.length && skills === null) return null;
   return { files, references, skills };
 }
 
-function numbered(content: string, start: number): string {
-  const lines = content.split('\n');
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l, i) => `${start + i}\t${l}`).join('\n');
-}
 
 export type { Block };

@@ -8,6 +8,7 @@ import './vscode-fake.js';
 import { RULE_KEYS, SKILL_KEYS } from '../../../src/host/frontmatter-scan.js';
 import { COMMANDS } from '../../../src/host/commands.js';
 import { VERIFY_COMMANDS } from '../../../src/host/verify-command.js';
+import { LIVE_COMMANDS } from '../../../src/host/live-session-view.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (p: string) => fs.readFileSync(path.join(ROOT, p), 'utf8');
@@ -66,8 +67,8 @@ test('package.json contributions: every %key% in both nls files; commands, view 
   for (const k of ['claudeVersion', 'model', 'launchDirectory', 'settingSources', 'addDirs', 'claudePath']) assert.ok(props[`claudeLayers.${k}`], k);
   const commands = pkg.contributes.commands.map((c) => c.command);
   for (const c of ['refresh', 'copyReport', 'previewStartup', 'configure']) assert.ok(commands.includes(`claudeLayers.${c}`), c);
-  // what package.json declares is exactly what the host registers: the command table and Verify's own
-  const registered = [...Object.keys(COMMANDS), ...VERIFY_COMMANDS].sort();
+  // what package.json declares is exactly what the host registers: the command table, Verify's own and the live view's
+  const registered = [...Object.keys(COMMANDS), ...VERIFY_COMMANDS, ...LIVE_COMMANDS].sort();
   assert.deepEqual([...commands].sort(), registered);
   assert.equal(pkg.contributes.views.claudeLayers?.[0]?.id, 'claudeLayers.sidebar');
 });
