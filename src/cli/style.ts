@@ -36,7 +36,13 @@ export function makeStyle(enabled: boolean): Style {
   };
 }
 
-/** strip control characters (and so escape sequences) from text we print from files and names */
+/** control characters (and so escape sequences) from text we print from files and names as \xNN, and
+ *  the bidirectional overrides and isolates (a name could reorder the rest of the line) as \uNNNN, as the
+ *  sidebar shows them (webview/protocol.ts `shown`) */
 export function safe(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+  return s
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t');
 }

@@ -74,7 +74,75 @@ const usual = (d: CaseDir, file: string): string[][] => [
 
 const rule = (d: CaseDir, name: string, paths: string) => write(path.join(d.repo, '.claude', 'rules', name), `---\npaths:\n  - "${paths}"\n---\nRULE ${name}\n`);
 
+/** a transcript file in the case's HOME, in the launch directory's transcript folder */
+function transcript(d: CaseDir, name: string): string {
+  const dir = path.join(d.home, '.claude', 'projects', sanitize(fs.realpathSync(d.repo)));
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}.jsonl`);
+}
+
+const prompt = (text: string) => JSON.stringify({ type: 'user', uuid: `u-${text.length}-${text.charCodeAt(0)}`, sessionId: 'S', version: '2.1.333', timestamp: '2026-12-01T10:00:00.000Z', message: { role: 'user', content: text } }) + '\n';
+
+/** the session command on a transcript: its text form, its JSON, the newest of the folder, --check and --list */
+function sessionRuns(d: CaseDir, file: string): string[][] {
+  const base = ['session', '--cwd', d.repo, '--home', d.home];
+  return [[...base, '--transcript', file], [...base, '--transcript', file, '--json'], [...base, '--check'], [...base, '--list']];
+}
+
 export const CASES: HostileCase[] = [
+  // ------------------------------------------------------------ transcripts (issue 17: the live session)
+  {
+    name: 'transcript: garbage, a cut last line, NULs, unknown record types, nesting 100,000 deep',
+    setup(d) {
+      const f = transcript(d, 'garbage');
+      const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+      fs.writeFileSync(f, ['not json at all', '\u0000\u0001\u001b[2J', deep, '{"type":"from-a-newer-version","x":1}', prompt('a prompt \u001b]0;owned\u0007 with ESC'), '{"type":"user","uuid":"cut","message":{"role":"us'].join('\n'));
+      return sessionRuns(d, f);
+    },
+    forbidText: /internal error/,
+  },
+  {
+    name: 'transcript: one 100 MB line between two records',
+    setup(d) {
+      const f = transcript(d, 'huge');
+      const fd = fs.openSync(f, 'w');
+      fs.writeSync(fd, prompt('before'));
+      fs.writeSync(fd, '{"type":"user","pad":"');
+      const chunk = 'x'.repeat(1024 * 1024);
+      for (let i = 0; i < 100; i++) fs.writeSync(fd, chunk);
+      fs.writeSync(fd, '"}\n' + prompt('after'));
+      fs.closeSync(fd);
+      return sessionRuns(d, f);
+    },
+    timeoutMs: 60_000,
+  },
+  {
+    name: 'transcript: a FIFO, a symlink loop and a folder given as --transcript (never a hang)',
+    setup(d) {
+      const dir = path.dirname(transcript(d, 'x'));
+      const fifo = path.join(dir, 'fifo.jsonl');
+      execFileSync('mkfifo', [fifo]);
+      fs.symlinkSync(path.join(dir, 'b.jsonl'), path.join(dir, 'a.jsonl'));
+      fs.symlinkSync(path.join(dir, 'a.jsonl'), path.join(dir, 'b.jsonl'));
+      fs.mkdirSync(path.join(dir, 'folder.jsonl'));
+      return [fifo, path.join(dir, 'a.jsonl'), path.join(dir, 'folder.jsonl')].map((f) => ['session', '--cwd', d.repo, '--home', d.home, '--transcript', f, '--json']);
+    },
+  },
+  {
+    name: 'transcript: control characters and bidi overrides in prompts, tool inputs and injected paths',
+    setup(d) {
+      const f = transcript(d, 'names');
+      const evil = `${d.repo}/\u202Eevil\u001b[31m.md`;
+      const lines = [
+        prompt('read \u202E\u2066this\u0007'),
+        JSON.stringify({ type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read\u001b[0m', input: { file_path: evil } }] } }),
+        JSON.stringify({ type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] } }),
+        JSON.stringify({ type: 'attachment', uuid: 'n1', attachment: { type: 'nested_memory', path: evil, content: { path: evil, type: 'Project', content: 'text \u001b[2J' } } }),
+      ];
+      fs.writeFileSync(f, lines.join('\n') + '\n');
+      return sessionRuns(d, f);
+    },
+  },
   {
     name: 'paths: **/*a*a*a*a*a*a*a*b and a file of 103 a (exponential backtracking)',
     setup(d) {

@@ -223,9 +223,30 @@ export interface PredictionFinding {
   explained?: string;
 }
 
+/** the transcript's calls as the engine can replay them over today's disk: an Edit that succeeded then
+ *  and whose old text is gone now (it is the new text already) is replayed as an edit of the new text to
+ *  itself, which touches the file the same way */
+function replayable(fa: FileAccess, turns: LiveTurn[]): ReturnType<typeof scriptOf> {
+  const script = scriptOf(turns);
+  script.forEach((t, k) =>
+    t.calls.forEach((c, i) => {
+      const input = c.input as Record<string, unknown>;
+      if (c.name !== 'Edit' || turns[k]!.calls[i]!.error) return;
+      const p = str(input.file_path);
+      const oldS = str(input.old_string);
+      const newS = str(input.new_string);
+      if (!p || oldS === undefined || newS === undefined || !newS) return;
+      const r = fa.readFile(p, 64 * 1024 * 1024);
+      const text = r.ok ? new TextDecoder().decode(r.value) : undefined;
+      if (text !== undefined && !text.includes(oldS) && text.includes(newS)) c.input = { ...input, old_string: newS, new_string: newS };
+    }),
+  );
+  return script;
+}
+
 /** the engine's session model over the transcript's own tool calls, compared call by call */
 export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay): PredictionFinding[] {
-  const sim = simulateSessionOver(a, scriptOf(r.turns));
+  const sim = simulateSessionOver(a, replayable(fa, r.turns));
   const out: PredictionFinding[] = [];
   const t0 = r.firstTimestamp ? Date.parse(r.firstTimestamp) : NaN;
   const changedSince = (p: string) => {

@@ -1,0 +1,59 @@
+// The host's live-session tracker on node:test's fake clock: it follows the newest transcript of the
+// launch directory, updates when the transcript grows (and only then), moves to a newer session when
+// one appears, and keeps to a session the user pinned.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { mock, test } from 'node:test';
+import { memoryKey } from '../../../src/engine/index.js';
+import { LiveSessionTracker, TICK_MS, type LiveModel } from '../../../src/host/live-session.js';
+
+const J = (o: unknown) => JSON.stringify(o);
+const prompt = (i: number, text: string) => J({ type: 'user', uuid: `p${i}`, sessionId: 'S', version: '2.1.333', cwd: '/w', timestamp: new Date().toISOString(), message: { role: 'user', content: text } }) + '\n';
+
+test('follows the newest transcript, updates on growth only, moves to a newer session, keeps a pinned one', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-live-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const first = path.join(dir, 'aaaa.jsonl');
+  fs.writeFileSync(first, prompt(1, 'first prompt'));
+  mock.timers.enable({ apis: ['setInterval'] });
+  const seen: (LiveModel | undefined)[] = [];
+  const t = new LiveSessionTracker({ where: () => ({ cwd, home, env: {} }), analysis: () => undefined, changed: (m) => seen.push(m), log: (m) => assert.fail(m) });
+  try {
+    t.start();
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]?.session.turns.length, 1);
+    assert.equal(seen[0]?.running, true);
+    mock.timers.tick(TICK_MS * 3);
+    assert.equal(seen.length, 1, 'nothing changed: no update');
+    fs.appendFileSync(first, prompt(2, 'second prompt'));
+    mock.timers.tick(TICK_MS);
+    assert.equal(seen.length, 2);
+    assert.deepEqual(seen[1]?.session.turns.map((x) => x.prompt), ['first prompt', 'second prompt']);
+    // a newer session: found at the next listing (every 5 ticks at most)
+    const second = path.join(dir, 'bbbb.jsonl');
+    fs.writeFileSync(second, prompt(3, 'other session'));
+    fs.utimesSync(first, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    mock.timers.tick(TICK_MS * 5);
+    assert.equal(t.current?.file, second);
+    assert.equal(t.sessions.length, 2);
+    t.pin(first);
+    assert.equal(t.current?.file, first);
+    assert.equal(t.current?.pinned, true);
+    fs.appendFileSync(second, prompt(4, 'more of the other'));
+    mock.timers.tick(TICK_MS * 10);
+    assert.equal(t.current?.file, first, 'a pinned session stays');
+    fs.rmSync(dir, { recursive: true });
+    mock.timers.tick(TICK_MS * 5);
+    assert.equal(t.current?.session.problems.some((p) => /cannot read/.test(p.reason)), true, 'a transcript that vanished says so');
+  } finally {
+    t.dispose();
+    mock.timers.reset();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
