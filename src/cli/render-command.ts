@@ -1,5 +1,5 @@
 // `claude-layers render … --json`: the engine's prediction in the contract's JSON shape.
-import { analyze, renderStartupBlock } from '../engine/index.js';
+import { analyze, configDir, listTranscripts, measuredHooks, nodeFileAccess, renderStartupBlock, transcriptDirs } from '../engine/index.js';
 import { many, has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions, parseTouch } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
@@ -42,7 +42,9 @@ export function renderCommand(argv: string[]): { json: RenderJson; request?: str
   const script = one(p, 'session');
   if (script !== undefined) {
     const result = simulateFromFile(options, script);
-    json.session = sessionJson(result);
+    // hooks' output sizes, as the launch directory's earlier sessions recorded them
+    const config = configDir(options.home ?? options.env?.HOME ?? '', options.env ?? {});
+    json.session = sessionJson(result, measuredHooks(nodeFileAccess, listTranscripts(nodeFileAccess, transcriptDirs(nodeFileAccess, options.cwd, config))));
     for (const d of result.diagnostics) json.diagnostics.push({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message });
   }
   return { json, request: has(p, 'request') ? renderStartupBlock(a.profile, a.startup, new Date().toISOString().slice(0, 10)) : undefined };

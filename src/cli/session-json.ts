@@ -1,7 +1,7 @@
 // `render … --session TURNS.json --json`: the `session` key of the contract (docs/cli.md), one entry
 // per turn of TURNS.json, in order. What the model writes (its text, the summary), session and agent
 // ids, the transcript path and dates are not predicted and not part of it.
-import { simulateSession, type EngineOptions, type SessionResult } from '../engine/index.js';
+import { hookKey, simulateSession, type EngineOptions, type MeasuredHook, type SessionResult } from '../engine/index.js';
 import { UsageError } from './args.js';
 import { readFlagFile } from './engine-options.js';
 
@@ -21,7 +21,8 @@ export interface SessionJson {
       unknownCommands: string[];
     }[];
     unnoticed: { path: string; why: string }[];
-    hooks: { event: string; command: string; file: string }[];
+    /** `output`: the size of what the hook printed when a session last ran it (from that session's transcript), or null: never run */
+    hooks: { event: string; command: string; file: string; output: { chars: number; transcript: string; at: string | null } | null }[];
   }[];
   agents: { name: string; source: string; instructions: boolean; path: string | null }[];
 }
@@ -35,7 +36,7 @@ export function readSessionScript(file: string): unknown {
   }
 }
 
-export function sessionJson(result: SessionResult): SessionJson {
+export function sessionJson(result: SessionResult, measured: Map<string, MeasuredHook> = new Map()): SessionJson {
   return {
     turns: result.turns.map((t) => ({
       prompt: t.prompt,
@@ -52,7 +53,10 @@ export function sessionJson(result: SessionResult): SessionJson {
         unknownCommands: c.skill?.unknownCommands ?? [],
       })),
       unnoticed: t.unnoticed,
-      hooks: [...t.hooks, ...t.calls.flatMap((c) => c.hooks)].map((h) => ({ event: h.event, command: h.command, file: h.file })),
+      hooks: [...t.hooks, ...t.calls.flatMap((c) => c.hooks)].map((h) => {
+        const m = measured.get(hookKey(h.event, h.command));
+        return { event: h.event, command: h.command, file: h.file, output: m ? { chars: m.chars, transcript: m.transcript, at: m.at ?? null } : null };
+      }),
     })),
     agents: result.agents.map((a) => ({ name: a.name, source: a.source, instructions: a.getsInstructions, path: a.path ?? null })),
   };
