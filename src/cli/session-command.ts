@@ -13,7 +13,7 @@ import {
   readLiveSession,
   reconstructFromDisk,
   transcriptDirs,
-  TranscriptFollower,
+  LiveReader,
   type LiveSession,
   type NextSteps,
   type PredictionFinding,
@@ -81,12 +81,11 @@ function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolve
   return { p, r: { file: newest.file, options } };
 }
 
-export function sessionJson(r: Resolved, follower?: TranscriptFollower): SessionJson {
+export function sessionJson(r: Resolved, reader?: LiveReader): SessionJson {
   const versionFlag = r.options.claudeVersion;
-  // the profile of the version that wrote the transcript (read once to learn it), unless --claude-version says otherwise
-  const peek = readLiveSession(nodeFileAccess, r.file, chooseProfile(versionFlag).profile, follower);
-  const choice = chooseProfile(versionFlag ?? peek.version);
-  const live = choice.profile.version === chooseProfile(versionFlag).profile.version ? peek : readLiveSession(nodeFileAccess, r.file, choice.profile);
+  // the profile of the version that wrote the transcript, unless --claude-version says otherwise
+  let choice = chooseProfile(versionFlag);
+  const live = readLiveSession(nodeFileAccess, r.file, (v) => (choice = chooseProfile(versionFlag ?? v)).profile, reader);
   const a = analyze({ ...r.options, claudeVersion: choice.profile.version });
   reconstructFromDisk(a, live);
   const st = nodeFileAccess.stat(r.file);
@@ -222,12 +221,12 @@ export function sessionCommand(argv: string[], st: Style): SessionOutput {
 export function watchSession(argv: string[], st: Style, write: (s: string) => void, intervalMs = 1000): { stop(): void } {
   const { p, r } = resolve(argv);
   if (!r) throw new UsageError('--watch with --list: choose one');
-  const follower = new TranscriptFollower(nodeFileAccess, r.file);
+  const reader = new LiveReader(nodeFileAccess, r.file);
   let lastLines = -1;
   const tick = () => {
-    const j = sessionJson(r, follower);
-    if (follower.parser.lines === lastLines) return;
-    lastLines = follower.parser.lines;
+    const j = sessionJson(r, reader);
+    if (reader.follower.parser.lines === lastLines) return;
+    lastLines = reader.follower.parser.lines;
     write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, r.options.cwd, st)}`);
   };
   tick();

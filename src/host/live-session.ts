@@ -15,7 +15,7 @@ import {
   readLiveSession,
   reconstructFromDisk,
   transcriptDirs,
-  TranscriptFollower,
+  LiveReader,
   type Analysis,
   type FileAccess,
   type LiveSession,
@@ -55,7 +55,7 @@ export interface TrackerHost {
 
 export class LiveSessionTracker {
   private timer: ReturnType<typeof setInterval> | undefined;
-  private follower: TranscriptFollower | undefined;
+  private follower: LiveReader | undefined;
   private model: LiveModel | undefined;
   private ticks = 0;
   private pinned: string | undefined;
@@ -125,7 +125,7 @@ export class LiveSessionTracker {
     const file = this.pinned ?? this.list[0]?.file;
     if (!file) return this.set(undefined);
     if (!this.follower || this.follower.file !== file) {
-      this.follower = new TranscriptFollower(this.fa, file);
+      this.follower = new LiveReader(this.fa, file);
       this.lastSize = -1;
     }
     const st = this.fa.stat(file);
@@ -136,9 +136,8 @@ export class LiveSessionTracker {
     this.lastSize = size;
     this.lastMtime = mtime;
     const a = this.host.analysis();
-    const version = [...this.follower.parser.versions].pop();
-    const profile = chooseProfile(version ?? a?.profile.version).profile;
-    const session = readLiveSession(this.fa, file, profile, this.follower);
+    let profile = a?.profile ?? chooseProfile(undefined).profile;
+    const session = readLiveSession(this.fa, file, (v) => (profile = chooseProfile(v ?? a?.profile.version).profile), this.follower);
     // what comes next and the prediction: only when the turns, their calls or the analysis changed
     const key = `${file}:${session.turns.length}:${session.turns.reduce((n, t) => n + t.calls.length, 0)}:${a ? a.profile.version : '-'}`;
     let next = this.model?.file === file ? this.model.next : undefined;

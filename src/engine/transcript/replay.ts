@@ -9,9 +9,9 @@ import type { ClaudeProfile } from '../profiles.js';
 import { numberLines } from '../session/changed-notes.js';
 import { restoreSkills } from '../session/compaction.js';
 import { arr, blocksOf, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
-import { rebuildRequests, requestBody, usageOf, type RebuiltRequest, type Usage } from './requests.js';
+import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
-import { extractSession, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
+import { extractTurn, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
 
 export interface LiveInjected {
   path: string;
@@ -43,6 +43,8 @@ export interface LiveTurn {
   timestamp?: string;
   /** this turn compacted the conversation: typed (`manual`) or on Claude Code's own (`auto`) */
   compacted: { trigger: string; preTokens?: number } | null;
+  /** the first request of a new process on the same session (`--continue`, `--resume`): it repeats the conversation instead of adding to it */
+  resumed: boolean;
   /** where `instructions` comes from: the request itself, or (a version that records no request)
    *  rebuilt from the disk by the caller; null when there is none */
   instructionsFrom: 'request' | 'disk' | null;
@@ -136,35 +138,8 @@ interface TurnSpan {
   /** a compact_boundary came after the previous turn's last record: the conversation was compacted
    *  by this turn's `/compact`, or on Claude Code's own before this turn's prompt */
   compacted: LiveTurn['compacted'];
-}
-
-function spans(main: readonly ParsedRecord[]): TurnSpan[] {
-  const out: TurnSpan[] = [];
-  let boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']> } | undefined;
-  for (const pr of main) {
-    if (pr.rec.isSidechain === true) continue;
-    if (pr.type === 'system' && pr.rec.subtype === 'compact_boundary') {
-      const meta = obj(pr.rec.compactMetadata);
-      boundary = { rec: pr, compacted: { trigger: str(meta?.trigger) ?? 'manual', preTokens: num(meta?.preTokens) } };
-      continue;
-    }
-    if (pr.type === 'user') {
-      const p = promptOf(pr.rec);
-      if (p !== undefined) {
-        out.push({ prompt: p, timestamp: str(pr.rec.timestamp), records: boundary ? [boundary.rec, pr] : [pr], calls: [], compacted: boundary?.compacted ?? null });
-        boundary = undefined;
-        continue;
-      }
-    }
-    const cur = out[out.length - 1];
-    if (!cur) continue;
-    cur.records.push(pr);
-    if (pr.type === 'assistant') {
-      const m = messageOf(pr.rec);
-      for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}), timestamp: str(pr.rec.timestamp) });
-    }
-  }
-  return out;
+  /** indexes (into the request index) of this turn's main-loop requests */
+  requests: number[];
 }
 
 function splitEntry(s: string): LiveInjected {
@@ -174,7 +149,9 @@ function splitEntry(s: string): LiveInjected {
 
 // ------------------------------------------------------------------------------ layers of a request
 
-function classify(text: string): keyof Omit<LayerChars, 'mcp' | 'total' | 'system' | 'tools'> {
+type TextLayer = keyof Omit<LayerChars, 'mcp' | 'total' | 'system' | 'tools'>;
+
+function classify(text: string): TextLayer {
   if (text.includes(PREAMBLE)) return 'instructions';
   if (text.includes(SKILLS_LISTING_HEADER)) return 'skillsListing';
   if (text.startsWith(SR_OPEN + 'Contents of /') || text.startsWith('Contents of /') || text.includes('hook additional context: Contents of /')) return 'lazy';
@@ -185,26 +162,59 @@ function classify(text: string): keyof Omit<LayerChars, 'mcp' | 'total' | 'syste
   return 'conversation';
 }
 
+const emptyChars = (): LayerChars => ({ system: 0, tools: 0, mcp: {}, instructions: 0, skillsListing: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 0, conversation: 0, total: 0 });
+const TEXT_LAYERS: TextLayer[] = ['instructions', 'skillsListing', 'lazy', 'skillBodies', 'hooks', 'changedNotes', 'restored', 'conversation'];
+
+/** a message's characters by layer, computed once per message object */
+const messageChars = new WeakMap<object, Partial<Record<TextLayer, number>>>();
+function charsOfMessage(m: WireMessage): Partial<Record<TextLayer, number>> {
+  const hit = messageChars.get(m);
+  if (hit) return hit;
+  const c: Partial<Record<TextLayer, number>> = {};
+  const add = (k: TextLayer, n: number) => (c[k] = (c[k] ?? 0) + n);
+  for (const b of blocksOf(m)) {
+    if (b.type === 'text') add(classify(b.text ?? ''), (b.text ?? '').length);
+    else if (b.type === 'tool_result') add('conversation', resultLength(b));
+    else add('conversation', JSON.stringify(b.input ?? b).length);
+  }
+  messageChars.set(m, c);
+  return c;
+}
+
+function addMessages(c: LayerChars, msgs: readonly WireMessage[]): void {
+  for (const m of msgs) {
+    const mc = charsOfMessage(m);
+    for (const k of TEXT_LAYERS) c[k] += mc[k] ?? 0;
+  }
+}
+
+function totalOf(c: LayerChars): number {
+  return c.system + c.tools + Object.values(c.mcp).reduce((a, b) => a + b, 0) + TEXT_LAYERS.reduce((a, k) => a + c[k], 0);
+}
+
 export function layerChars(r: RebuiltRequest): LayerChars | null {
   if (!r.messages) return null;
-  const c: LayerChars = { system: 0, tools: 0, mcp: {}, instructions: 0, skillsListing: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 0, conversation: 0, total: 0 };
+  const c = emptyChars();
   for (const b of r.system) c.system += (b.text ?? '').length;
   for (const t of r.tools) {
     const n = JSON.stringify(t).length;
-    const name = str(t.name) ?? '';
-    const mcp = /^mcp__(.+?)__/.exec(name);
+    const mcp = /^mcp__(.+?)__/.exec(str(t.name) ?? '');
     if (mcp) c.mcp[mcp[1]!] = (c.mcp[mcp[1]!] ?? 0) + n;
     else c.tools += n;
   }
-  for (const m of r.messages)
-    for (const b of blocksOf(m)) {
-      if (b.type === 'text') c[classify(b.text ?? '')] += (b.text ?? '').length;
-      else if (b.type === 'tool_result') {
-        const inner = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
-        c.conversation += inner.length;
-      } else c.conversation += JSON.stringify(b.input ?? b).length;
-    }
-  c.total = c.system + c.tools + Object.values(c.mcp).reduce((a, b) => a + b, 0) + c.instructions + c.skillsListing + c.lazy + c.skillBodies + c.hooks + c.changedNotes + c.restored + c.conversation;
+  addMessages(c, r.messages);
+  c.total = totalOf(c);
+  return c;
+}
+
+/** the layers of `r` from those of the request before it when `r` only adds messages to it */
+function layerCharsAfter(r: RebuiltRequest, prev: RebuiltRequest | undefined, prevChars: LayerChars | null | undefined): LayerChars | null {
+  if (!r.messages) return null;
+  const pm = prev?.messages;
+  if (!prev || !pm || !prevChars || r.system !== prev.system || r.tools !== prev.tools || r.messages.length < pm.length || (pm.length > 0 && r.messages[pm.length - 1] !== pm[pm.length - 1])) return layerChars(r);
+  const c: LayerChars = { ...prevChars, mcp: { ...prevChars.mcp } };
+  addMessages(c, r.messages.slice(pm.length));
+  c.total = totalOf(c);
   return c;
 }
 
@@ -212,87 +222,172 @@ export function layerChars(r: RebuiltRequest): LayerChars | null {
 
 const contextOf = (u: Usage) => u.input + u.cacheRead + u.cacheCreation;
 
-/** the turn each tool_use id belongs to */
-function callTurns(sp: TurnSpan[]): Map<string, number> {
-  const m = new Map<string, number>();
-  sp.forEach((s, k) => s.calls.forEach((c) => m.set(c.id, k)));
-  return m;
+interface CachedTurn {
+  key: string;
+  extracted: ExtractedTurn;
+  live: LiveTurn;
+  /** the last request of the turn as the extractor saw it (the next turn's messages are new past it) */
+  last: { messages?: unknown[] } | undefined;
 }
 
-export function replay(input: ReplayInput): Replay {
-  const { main, profile } = input;
-  const warnings: string[] = [];
-  const first = main.find((r) => typeof r.rec.sessionId === 'string');
-  const sp = spans(main);
-  const reqs = rebuildRequests(main);
-  const version = [...main].reverse().map((r) => str(r.rec.version)).find(Boolean);
-  const out: Replay = {
-    sessionId: str(first?.rec.sessionId),
-    cwd: main.map((r) => str(r.rec.cwd)).find(Boolean),
-    version,
-    source: reqs.length ? 'requests' : 'attachments',
-    turns: [],
-    requests: [],
-    tokensPerChar: null,
-    lastUsage: null,
-    firstTimestamp: main.map((r) => str(r.rec.timestamp)).find(Boolean),
-    lastTimestamp: [...main].reverse().map((r) => str(r.rec.timestamp)).find(Boolean),
-    warnings,
-  };
-  // which turn a request belongs to: the last prompt before its record
-  const turnOfLine = (line: number) => {
-    let k = -1;
-    sp.forEach((s, i) => {
-      if ((s.records[0]?.line ?? Infinity) < line) k = i;
-    });
-    return Math.max(0, k);
-  };
-  const lastUsage = [...main].reverse().find((r) => r.type === 'assistant' && r.rec.isSidechain !== true && usageOf(r.rec));
-  out.lastUsage = lastUsage ? (usageOf(lastUsage.rec) ?? null) : null;
-  out.model = reqs[reqs.length - 1]?.model ?? str(obj(lastUsage?.rec.message)?.model);
+/**
+ * A session's transcript, fed record by record (add) as the file grows; `result` gives the session as
+ * it stands. Work done for a turn is kept until that turn changes, so an appended record costs the
+ * last turn's work, not the whole session's.
+ */
+export class SessionReplayer {
+  private readonly ix = new RequestIndex();
+  private readonly spans: TurnSpan[] = [];
+  private boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']> } | undefined;
+  private readonly chars: (LayerChars | null)[] = [];
+  private readonly reqTurn: number[] = [];
+  private readonly cache: CachedTurn[] = [];
+  private readonly liveRequests: LiveRequest[] = [];
+  private readonly subRequests = new WeakMap<object, RebuiltRequest | undefined>();
+  private sessionId: string | undefined;
+  private cwd: string | undefined;
+  private version: string | undefined;
+  private firstTimestamp: string | undefined;
+  private lastTimestamp: string | undefined;
+  private lastUsage: Usage | null = null;
+  private lastModel: string | undefined;
 
-  for (const r of reqs) {
-    const chars = layerChars(r);
-    out.requests.push({ id: r.id, turn: turnOfLine(r.line), timestamp: r.timestamp, model: r.model, complete: !!r.messages, usage: r.usage ?? null, contextTokens: r.usage ? contextOf(r.usage) : null, chars });
-    if (r.missing) warnings.push(`request ${r.id}: ${r.missing} message(s) could not be rebuilt from the transcript`);
+  add(records: readonly ParsedRecord[]): void {
+    for (const pr of records) this.one(pr);
   }
-  const lastFull = [...out.requests].reverse().find((r) => r.chars && r.contextTokens);
-  if (lastFull?.chars && lastFull.contextTokens) out.tokensPerChar = lastFull.contextTokens / lastFull.chars.total;
 
-  const ver = version ?? profile.version;
-  const turnsIn = sp.map((s) => ({ prompt: s.prompt, calls: s.calls.map((c) => ({ name: c.name, input: c.input })) }));
-  let extracted: ExtractedTurn[];
-  const complete = reqs.length > 0 && reqs.every((r) => r.messages);
-  if (complete) {
-    const byCall = callTurns(sp);
-    const recorded: RecordedSessionRequest[] = [];
-    let index = 0;
-    const rq = reqs.map((r) => ({ r, turn: turnOfLine(r.line) }));
-    sp.forEach((s, k) => {
-      // the compaction's own request is not recorded: it carries the conversation as the last request before it
-      if (s.compacted && s.prompt.trim().startsWith('/compact') && !rq.some((x) => x.turn === k)) {
-        const before = [...rq].reverse().find((x) => x.turn < k);
-        if (before) recorded.push({ index: index++, kind: 'compact', turn: k, url: '/v1/messages', body: requestBody(before.r) });
-      }
-      for (const x of rq) if (x.turn === k) recorded.push({ index: index++, kind: x.r.querySource === 'compact' ? 'compact' : 'main', turn: k, url: '/v1/messages', body: requestBody(x.r) });
-    });
-    for (const sub of input.subagents) {
-      const first = rebuildRequests(sub.records)[0];
-      if (!first?.messages) continue;
-      const turn = byCall.get(str(sub.meta?.toolUseId) ?? '') ?? turnOfTime(sp, first.timestamp);
-      recorded.push({ index: index++, kind: 'other', turn, url: '/v1/messages', body: requestBody(first) });
+  private one(pr: ParsedRecord): void {
+    const r = pr.rec;
+    this.sessionId ??= str(r.sessionId);
+    this.cwd ??= str(r.cwd);
+    const v = str(r.version);
+    if (v) this.version = v;
+    const ts = str(r.timestamp);
+    if (ts) {
+      this.firstTimestamp ??= ts;
+      this.lastTimestamp = ts;
     }
-    extracted = extractSession(recorded, turnsIn, ver);
-  } else {
-    if (reqs.length) warnings.push('some requests could not be rebuilt: the turns are read from the attachments instead');
-    extracted = fromAttachments(sp, input, profile);
+    const before = this.ix.requests.length;
+    this.ix.add(pr);
+    if (this.ix.requests.length > before) {
+      const k = this.ix.requests.length - 1;
+      const req = this.ix.requests[k]!;
+      this.chars.push(layerCharsAfter(req, this.ix.requests[k - 1], this.chars[k - 1]));
+      const turn = Math.max(0, this.spans.length - 1);
+      this.reqTurn.push(turn);
+      this.spans[turn]?.requests.push(k);
+      return;
+    }
+    if (r.isSidechain === true) return;
+    // what the reader keeps of a user or assistant record: its message with long tool results dropped
+    if (pr.type === 'user' || pr.type === 'assistant') {
+      const m = messageOf(r);
+      if (m) r.message = { ...(obj(r.message) ?? {}), content: shrink(m).content };
+      if (pr.type === 'assistant') {
+        const u = usageOf(r);
+        if (u) this.lastUsage = u;
+        this.lastModel = str(obj(r.message)?.model) ?? this.lastModel;
+      }
+    }
+    if (pr.type === 'system' && r.subtype === 'compact_boundary') {
+      const meta = obj(r.compactMetadata);
+      this.boundary = { rec: pr, compacted: { trigger: str(meta?.trigger) ?? 'manual', preTokens: num(meta?.preTokens) } };
+      return;
+    }
+    if (pr.type === 'user') {
+      const p = promptOf(r);
+      if (p !== undefined) {
+        this.spans.push({ prompt: p, timestamp: ts, records: this.boundary ? [this.boundary.rec, pr] : [pr], calls: [], compacted: this.boundary?.compacted ?? null, requests: [] });
+        this.boundary = undefined;
+        return;
+      }
+    }
+    const cur = this.spans[this.spans.length - 1];
+    if (!cur) return;
+    cur.records.push(pr);
+    if (pr.type === 'assistant') {
+      const m = messageOf(r);
+      for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}), timestamp: ts });
+    }
   }
 
-  out.turns = sp.map((s, k) => {
-    const e = extracted[k];
+  result(subagents: ReplayInput['subagents'], profile: ClaudeProfile): Replay {
+    const warnings: string[] = [];
+    const reqs = this.ix.requests;
+    const out: Replay = {
+      sessionId: this.sessionId,
+      cwd: this.cwd,
+      version: this.version,
+      source: reqs.length ? 'requests' : 'attachments',
+      turns: [],
+      requests: this.requestList(),
+      tokensPerChar: null,
+      lastUsage: this.lastUsage,
+      model: reqs[reqs.length - 1]?.model ?? this.lastModel,
+      firstTimestamp: this.firstTimestamp,
+      lastTimestamp: this.lastTimestamp,
+      warnings,
+    };
+    for (const r of reqs) if (r.missing) warnings.push(`request ${r.id}: ${r.missing} message(s) could not be rebuilt from the transcript`);
+    const lastFull = [...out.requests].reverse().find((r) => r.chars && r.contextTokens);
+    if (lastFull?.chars && lastFull.contextTokens) out.tokensPerChar = lastFull.contextTokens / lastFull.chars.total;
+    const ver = this.version ?? profile.version;
+    const complete = reqs.length > 0 && reqs.every((r) => r.messages);
+    if (reqs.length && !complete) warnings.push('some requests could not be rebuilt: the turns are read from the attachments instead');
+    // subagents: each one's first request, in the turn of the call that started it
+    const byCall = new Map<string, number>();
+    this.spans.forEach((s, k) => s.calls.forEach((c) => byCall.set(c.id, k)));
+    const subFirst = subagents.map((sub) => {
+      if (!this.subRequests.has(sub.records)) this.subRequests.set(sub.records, rebuildRequests(sub.records)[0]);
+      const first = this.subRequests.get(sub.records);
+      const turn = byCall.get(str(sub.meta?.toolUseId) ?? '') ?? turnOfTime(this.spans, first?.timestamp);
+      return { sub, first, turn };
+    });
+    let dirty = false;
+    this.spans.forEach((s, k) => {
+      const mine = s.requests.map((i) => reqs[i]!);
+      const others = subFirst.filter((x) => x.turn === k && x.first?.messages);
+      const key = `${complete}:${s.records.length}:${s.calls.length}:${mine.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}`;
+      const hit = this.cache[k];
+      if (!dirty && hit && hit.key === key) return;
+      dirty = true;
+      const prevLast = this.cache[k - 1]?.last;
+      const input = { prompt: s.prompt, calls: s.calls.map((c) => ({ name: c.name, input: c.input })) };
+      let extracted: ExtractedTurn;
+      let last: CachedTurn['last'] = prevLast;
+      if (complete) {
+        const recorded: RecordedSessionRequest[] = [];
+        let index = 0;
+        const asBody = (r: RebuiltRequest) => ({ messages: r.messages ?? [] });
+        // the compaction's own request is not recorded: it carries the conversation as the last request before it
+        if (s.compacted && s.prompt.trim().startsWith('/compact') && !mine.length && prevLast) recorded.push({ index: index++, kind: 'compact', turn: k, url: '/v1/messages', body: '', parsed: prevLast });
+        for (const r of mine) recorded.push({ index: index++, kind: r.querySource === 'compact' ? 'compact' : 'main', turn: k, url: '/v1/messages', body: '', parsed: asBody(r) });
+        const othersRec = others.map((o) => ({ index: index++, kind: 'other' as const, turn: k, url: '/v1/messages', body: '', parsed: asBody(o.first!) }));
+        const r = extractTurn(input, this.spans[k - 1]?.prompt, recorded, othersRec, prevLast, ver, new Set());
+        extracted = r.turn;
+        if (mine.length) last = r.last;
+      } else extracted = fromAttachments(this.spans, k, subagents, profile);
+      this.cache[k] = { key, extracted, last, live: this.liveTurn(s, extracted, subagents) };
+    });
+    this.cache.length = this.spans.length;
+    out.turns = this.cache.map((c) => c.live);
+    return out;
+  }
+
+  /** the requests with their usage and layers: entries are made once; the last ones again, as their usage arrives after them */
+  private requestList(): LiveRequest[] {
+    const reqs = this.ix.requests;
+    for (let k = Math.max(0, this.liveRequests.length - 2); k < reqs.length; k++) {
+      const r = reqs[k]!;
+      this.liveRequests[k] = { id: r.id, turn: this.reqTurn[k] ?? 0, timestamp: r.timestamp, model: r.model, complete: !!r.messages, usage: r.usage ?? null, contextTokens: r.usage ? contextOf(r.usage) : null, chars: this.chars[k] ?? null };
+    }
+    return [...this.liveRequests];
+  }
+
+  private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: ReplayInput['subagents']): LiveTurn {
     const calls: LiveCall[] = s.calls.map((c, i) => {
-      const ec = e?.calls[i];
-      const sub = input.subagents.find((x) => str(x.meta?.toolUseId) === c.id);
+      const ec = e.calls[i];
+      const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
       const result = toolResultOf(s, c.id);
       return {
         name: c.name,
@@ -308,17 +403,24 @@ export function replay(input: ReplayInput): Replay {
     });
     return {
       prompt: s.prompt,
-      instructions: e?.instructions ?? null,
-      instructionsFrom: e?.instructions != null ? 'request' : null,
-      changedNotes: e?.changedNotes ?? null,
-      restored: e?.restored ?? null,
+      instructions: e.instructions,
+      instructionsFrom: e.instructions !== null ? 'request' : null,
+      changedNotes: e.changedNotes,
+      restored: e.restored,
       calls,
-      requests: e?.requests ?? 0,
+      requests: e.requests,
       timestamp: s.timestamp,
       compacted: s.compacted,
+      resumed: s.requests.length > 0 && this.ix.requests[s.requests[0]!]!.fresh && !s.compacted && s.requests[0]! > 0,
     };
-  });
-  return out;
+  }
+}
+
+/** a whole transcript at once */
+export function replay(input: ReplayInput): Replay {
+  const r = new SessionReplayer();
+  r.add(input.main);
+  return r.result(input.subagents, input.profile);
 }
 
 /** the turn running at a time (a subagent whose meta names no tool call: 2.1.235, a forked skill) */
@@ -351,8 +453,9 @@ function attachmentsAfter(s: TurnSpan, from: number, until: number): Rec[] {
   return s.records.slice(from, until).filter((r) => r.type === 'attachment').map((r) => obj(r.rec.attachment) ?? {});
 }
 
-function fromAttachments(sp: TurnSpan[], input: ReplayInput, profile: ClaudeProfile): ExtractedTurn[] {
-  return sp.map((s, k) => {
+function fromAttachments(sp: TurnSpan[], k: number, subagents: ReplayInput['subagents'], profile: ClaudeProfile): ExtractedTurn {
+  {
+    const s = sp[k]!;
     const recs = s.records;
     // the turn's opening attachments: up to the first assistant record
     const firstAssistant = recs.findIndex((r) => r.type === 'assistant');
@@ -377,7 +480,7 @@ function fromAttachments(sp: TurnSpan[], input: ReplayInput, profile: ClaudeProf
         });
       const meta = after.find((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id);
       const body = meta ? textOf(messageOf(meta.rec) ?? { role: 'user', content: '' }).trimEnd() : null;
-      const sub = input.subagents.find((x) => str(x.meta?.toolUseId) === c.id);
+      const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
       const result = toolResultOf(s, c.id)?.text ?? '';
       const agent =
         c.name === 'Agent'
@@ -388,7 +491,7 @@ function fromAttachments(sp: TurnSpan[], input: ReplayInput, profile: ClaudeProf
       turn.calls.push({ name: c.name, input: c.input, injected, skillBody: c.name === 'Skill' ? body : null, agent });
     }
     return turn;
-  });
+  }
 }
 
 function subagentStartup(records: readonly ParsedRecord[], profile: ClaudeProfile): string | null {

@@ -4,6 +4,12 @@
 // that Claude Code sends as one message, merged). A message's hash is sha256 of its JSON with keys
 // sorted and a string content taken as one text block (measured: every hash of every request of the
 // session suite resolves). The system blocks and tools come from the `api-request-shape` it names.
+//
+// Incremental (RequestIndex.add, record by record, as the file grows): conversation records are hashed
+// when they arrive, a request's messages are the previous request's array cut at `keep` plus its tail
+// (the message objects are shared, never copied), its characters by layer are the previous request's
+// plus its tail's, and a tool result's text past LONG_TEXT characters is dropped once hashed (only its
+// length is kept: nothing shows it), so that memory follows the conversation, not the file.
 import { createHash } from 'node:crypto';
 import { arr, blocksOf, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
 
@@ -14,6 +20,11 @@ export interface Usage {
   output: number;
 }
 
+/** a tool result's text is kept up to this length; past it, only its length (and the reminders some
+ *  models get appended to it, which the wire reader looks for) */
+export const LONG_TEXT = 4096;
+const APPENDED_REMINDER = '\n\n<system-reminder>\n';
+
 export interface RebuiltRequest {
   id: string;
   /** line of its `api-request` record */
@@ -21,13 +32,15 @@ export interface RebuiltRequest {
   timestamp?: string;
   model?: string;
   querySource?: string;
-  /** the messages as sent; null when a hash could not be resolved (then `missing` says how many) */
+  /** the messages as sent (a long tool result's text dropped, its length kept); null when a hash could not be resolved */
   messages: WireMessage[] | null;
   missing: number;
   system: Block[];
   tools: Rec[];
   /** the usage Claude Code was answered with (the assistant record that names this request) */
   usage?: Usage;
+  /** the request started over (no base): the first of a process, or after a compaction */
+  fresh: boolean;
 }
 
 function sortKeys(v: unknown): unknown {
@@ -52,55 +65,104 @@ export function usageOf(r: Rec): Usage | undefined {
   return { input: num(u.input_tokens) ?? 0, cacheRead: num(u.cache_read_input_tokens) ?? 0, cacheCreation: num(u.cache_creation_input_tokens) ?? 0, output: num(u.output_tokens) ?? 0 };
 }
 
-/** rebuilds every `api-request` of one transcript file (the main session's, or one subagent's) */
-export function rebuildRequests(records: readonly ParsedRecord[]): RebuiltRequest[] {
-  const blobs = new Map<string, WireMessage>();
-  const shapes = new Map<string, { system: Block[]; tools: Rec[] }>();
-  const reqRecs: ParsedRecord[] = [];
-  const usage = new Map<string, Usage>();
-  const convo: { type: string; msg: WireMessage }[] = [];
-  for (const pr of records) {
+/** the text length of a tool result block, its dropped text included */
+export function resultLength(b: Block & { droppedLength?: number }): number {
+  if (typeof b.droppedLength === 'number') return b.droppedLength;
+  const content = b.content;
+  if (typeof content === 'string') return content.length;
+  return arr(content).reduce<number>((n, x) => n + (str(obj(x)?.text)?.length ?? 0), 0);
+}
+
+function resultText(content: unknown): string {
+  return typeof content === 'string' ? content : arr(content).map((x) => str(obj(x)?.text) ?? '').join('');
+}
+
+/** the same message with tool results past LONG_TEXT as their length (a new object only when something is dropped) */
+export function shrink(m: WireMessage): WireMessage {
+  if (typeof m.content === 'string') return m;
+  let changed = false;
+  const content = m.content.map((b) => {
+    if (b.type !== 'tool_result') return b;
+    const len = resultLength(b);
+    if (len <= LONG_TEXT) return b;
+    changed = true;
+    const text = resultText(b.content);
+    const at = text.indexOf(APPENDED_REMINDER);
+    return { ...b, content: at < 0 ? '' : text.slice(at), droppedLength: len };
+  });
+  return changed ? { role: m.role, content } : m;
+}
+
+/** how many consecutive user records may make one message */
+const MERGE_WINDOW = 8;
+
+export class RequestIndex {
+  readonly requests: RebuiltRequest[] = [];
+  private readonly blobs = new Map<string, WireMessage>();
+  private readonly convo = new Map<string, WireMessage>();
+  private readonly shapes = new Map<string, { system: Block[]; tools: Rec[] }>();
+  private readonly byId = new Map<string, RebuiltRequest>();
+  private readonly usage = new Map<string, Usage>();
+  /** the latest consecutive user records, full, until they can no longer merge with what follows */
+  private pendingUsers: WireMessage[] = [];
+
+  add(pr: ParsedRecord): void {
     const r = pr.rec;
-    if (pr.type === 'api-request-blob') {
-      const h = str(r.hash);
-      const m = messageOf(r);
-      if (h && m) blobs.set(h, m);
-    } else if (pr.type === 'api-request-shape') {
-      const h = str(r.shapeHash);
-      const s = obj(r.shape);
-      if (h && s) shapes.set(h, { system: arr(s.system) as Block[], tools: arr(s.tools) as Rec[] });
-    } else if (pr.type === 'api-request') reqRecs.push(pr);
-    else if (pr.type === 'assistant' || pr.type === 'user') {
-      const m = messageOf(r);
-      if (m) convo.push({ type: pr.type, msg: m });
-      const ref = str(r.requestRef);
-      const u = pr.type === 'assistant' ? usageOf(r) : undefined;
-      if (ref && u && !usage.has(ref)) usage.set(ref, u);
+    switch (pr.type) {
+      case 'api-request-blob': {
+        const h = str(r.hash);
+        const m = messageOf(r);
+        if (h && m) this.blobs.set(h, shrink(m));
+        return;
+      }
+      case 'api-request-shape': {
+        const h = str(r.shapeHash);
+        const s = obj(r.shape);
+        if (h && s) this.shapes.set(h, { system: arr(s.system) as Block[], tools: arr(s.tools) as Rec[] });
+        return;
+      }
+      case 'api-request':
+        this.request(pr);
+        return;
+      case 'assistant':
+      case 'user': {
+        if (r.isSidechain === true) return;
+        const m = messageOf(r);
+        const ref = str(r.requestRef);
+        if (pr.type === 'assistant') {
+          const u = usageOf(r);
+          if (ref && u) {
+            if (!this.usage.has(ref)) this.usage.set(ref, u);
+            const req = this.byId.get(ref);
+            if (req && !req.usage) req.usage = u;
+          }
+        }
+        if (!m) return;
+        if (pr.type === 'user') {
+          this.pendingUsers.push({ role: m.role, content: m.content });
+          if (this.pendingUsers.length > MERGE_WINDOW) this.pendingUsers.shift();
+          // this record alone, and merged with the user records before it
+          this.convo.set(messageHash(m), shrink(m));
+          for (let i = this.pendingUsers.length - 2; i >= 0; i--) {
+            const merged: WireMessage = { role: 'user', content: this.pendingUsers.slice(i).flatMap(blocksOf) };
+            this.convo.set(messageHash(merged), shrink(merged));
+          }
+        } else {
+          this.pendingUsers = [];
+          this.convo.set(messageHash(m), shrink(m));
+        }
+        return;
+      }
+      default:
+        return;
     }
   }
-  // hashes of conversation messages, computed only when a tail names a hash no blob has
-  let byHash: Map<string, WireMessage> | undefined;
-  const fromConvo = (h: string): WireMessage | undefined => {
-    if (!byHash) {
-      byHash = new Map();
-      for (let i = 0; i < convo.length; i++) {
-        const c = convo[i]!;
-        const wire: WireMessage = { role: c.msg.role, content: c.msg.content };
-        byHash.set(messageHash(wire), wire);
-        if (c.type !== 'user') continue;
-        let content: Block[] = blocksOf(c.msg);
-        for (let j = i + 1; j < convo.length && convo[j]!.type === 'user' && j < i + 8; j++) {
-          content = content.concat(blocksOf(convo[j]!.msg));
-          const merged: WireMessage = { role: 'user', content };
-          byHash.set(messageHash(merged), merged);
-        }
-      }
-    }
-    return byHash.get(h);
-  };
-  const byId = new Map<string, RebuiltRequest>();
-  const out: RebuiltRequest[] = [];
-  for (const pr of reqRecs) {
+
+  private resolve(h: unknown): WireMessage | undefined {
+    return typeof h === 'string' ? (this.blobs.get(h) ?? this.convo.get(h)) : undefined;
+  }
+
+  private request(pr: ParsedRecord): void {
     const r = pr.rec;
     const id = str(r.id) ?? `line-${pr.line}`;
     const base = str(r.base);
@@ -108,19 +170,19 @@ export function rebuildRequests(records: readonly ParsedRecord[]): RebuiltReques
     let messages: WireMessage[] | null = [];
     let missing = 0;
     if (base !== undefined || keep > 0) {
-      const prev = base !== undefined ? byId.get(base) : undefined;
+      const prev = base !== undefined ? this.byId.get(base) : undefined;
       if (!prev || !prev.messages || prev.messages.length < keep) {
         messages = null;
         missing += keep;
       } else messages = prev.messages.slice(0, keep);
     }
     for (const h of arr(r.tail)) {
-      const m = typeof h === 'string' ? (blobs.get(h) ?? fromConvo(h)) : undefined;
+      const m = this.resolve(h);
       if (!m) missing++;
       else if (messages) messages.push(m);
     }
     if (missing) messages = null;
-    const shape = shapes.get(str(r.shapeHash) ?? '');
+    const shape = this.shapes.get(str(r.shapeHash) ?? '');
     const params = obj(r.params);
     const req: RebuiltRequest = {
       id,
@@ -132,15 +194,17 @@ export function rebuildRequests(records: readonly ParsedRecord[]): RebuiltReques
       missing,
       system: shape?.system ?? [],
       tools: shape?.tools ?? [],
-      usage: usage.get(id),
+      usage: this.usage.get(id),
+      fresh: base === undefined,
     };
-    byId.set(id, req);
-    out.push(req);
+    this.byId.set(id, req);
+    this.requests.push(req);
   }
-  return out;
 }
 
-/** the request as the Messages API received it (model, system, tools, messages), as JSON text */
-export function requestBody(r: RebuiltRequest): string {
-  return JSON.stringify({ model: r.model, system: r.system, tools: r.tools, messages: r.messages ?? [] });
+/** every `api-request` of one transcript file (the main session's, or one subagent's), at once */
+export function rebuildRequests(records: readonly ParsedRecord[]): RebuiltRequest[] {
+  const ix = new RequestIndex();
+  for (const r of records) ix.add(r);
+  return ix.requests;
 }

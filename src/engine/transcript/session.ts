@@ -12,7 +12,7 @@ import { modelFacts } from '../skills/models.js';
 import { simulateSessionOver, type SessionResult } from '../session/simulate.js';
 import { TranscriptFollower } from './follow.js';
 import { parseTranscriptText, str, type ParsedRecord, type Rec, type TranscriptProblem } from './records.js';
-import { replay, type LiveTurn, type Replay } from './replay.js';
+import { SessionReplayer, type LiveTurn, type Replay } from './replay.js';
 
 export interface TranscriptFile {
   file: string;
@@ -53,28 +53,20 @@ export function listTranscripts(fa: FileAccess, dirs: string[]): TranscriptFile[
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-/** `<session>/subagents/agent-*.jsonl` with their `.meta.json` */
-export function readSubagents(fa: FileAccess, transcript: string): { file: string; meta: Rec | undefined; records: ParsedRecord[] }[] {
-  const dir = path.join(transcript.slice(0, -'.jsonl'.length), 'subagents');
-  const r = fa.readDir(dir);
-  if (!r.ok) return [];
-  const out: { file: string; meta: Rec | undefined; records: ParsedRecord[] }[] = [];
-  for (const e of r.value.filter((x) => x.name.endsWith('.jsonl')).sort((a, b) => a.name.localeCompare(b.name))) {
-    const file = path.join(dir, e.name);
-    const body = fa.readFile(file, 256 * 1024 * 1024);
-    if (!body.ok) continue;
-    let meta: Rec | undefined;
-    const m = fa.readFile(file.replace(/\.jsonl$/, '.meta.json'), 1024 * 1024);
-    if (m.ok)
-      try {
-        const v: unknown = JSON.parse(new TextDecoder().decode(m.value));
-        if (v && typeof v === 'object' && !Array.isArray(v)) meta = v as Rec;
-      } catch {
-        /* no meta: the agent is placed by nothing */
-      }
-    out.push({ file, meta, records: parseTranscriptText(new TextDecoder().decode(body.value)).records });
-  }
-  return out;
+/** one subagent's transcript (`<session>/subagents/agent-*.jsonl`) with its `.meta.json` */
+function readSubagent(fa: FileAccess, file: string): { file: string; meta: Rec | undefined; records: ParsedRecord[] } | undefined {
+  const body = fa.readFile(file, 256 * 1024 * 1024);
+  if (!body.ok) return undefined;
+  let meta: Rec | undefined;
+  const m = fa.readFile(file.replace(/\.jsonl$/, '.meta.json'), 1024 * 1024);
+  if (m.ok)
+    try {
+      const v: unknown = JSON.parse(new TextDecoder().decode(m.value));
+      if (v && typeof v === 'object' && !Array.isArray(v)) meta = v as Rec;
+    } catch {
+      /* no meta: the agent is placed by its time */
+    }
+  return { file, meta, records: parseTranscriptText(new TextDecoder().decode(body.value)).records };
 }
 
 // ------------------------------------------------------------------------------------ what next
@@ -289,21 +281,81 @@ export interface LiveSession extends Replay {
   partialLine: boolean;
 }
 
-/** one read of a transcript (and its subagents), whole; the follower does the same incrementally */
-export function readLiveSession(fa: FileAccess, file: string, profile: ClaudeProfile, follower?: TranscriptFollower): LiveSession {
-  const f = follower ?? new TranscriptFollower(fa, file);
-  const state = f.poll();
-  const problems = [...f.parser.problems];
-  if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${file}: ${f.error ?? state}` });
-  if (f.capped) problems.push({ line: f.parser.lines, reason: `only the first ${f.bytesRead} bytes were read` });
-  const r = replay({ main: f.records, subagents: readSubagents(fa, file), profile });
-  return {
-    ...r,
-    transcript: file,
-    bytes: f.bytesRead,
-    lines: f.parser.lines,
-    problems,
-    unknownTypes: Object.fromEntries(f.parser.unknownTypes),
-    partialLine: f.parser.hasPartialLine,
-  };
+/** a subagent's transcript, parsed once for each size it had */
+interface SubagentEntry {
+  size: number;
+  mtimeMs: number;
+  value: { file: string; meta: Rec | undefined; records: ParsedRecord[] };
+}
+
+/**
+ * One session's transcript, followed: each read takes only what was appended since the last one,
+ * feeds it to the replayer (which redoes only the turns that changed) and reads a subagent's file again
+ * only when it changed. A file cut or replaced is read again from the start.
+ */
+export class LiveReader {
+  readonly follower: TranscriptFollower;
+  private replayer = new SessionReplayer();
+  private readonly subs = new Map<string, SubagentEntry>();
+
+  constructor(
+    private readonly fa: FileAccess,
+    readonly file: string,
+  ) {
+    this.follower = new TranscriptFollower(fa, file);
+  }
+
+  /** Claude Code versions the transcript names so far */
+  get versions(): ReadonlySet<string> {
+    return this.follower.parser.versions;
+  }
+
+  private subagents(): SubagentEntry['value'][] {
+    const dir = path.join(this.file.slice(0, -'.jsonl'.length), 'subagents');
+    const r = this.fa.readDir(dir);
+    if (!r.ok) return [];
+    const out: SubagentEntry['value'][] = [];
+    for (const e of r.value.filter((x) => x.name.endsWith('.jsonl')).sort((a, b) => a.name.localeCompare(b.name))) {
+      const file = path.join(dir, e.name);
+      const st = this.fa.stat(file);
+      if (!st.ok || st.value.kind !== 'file') continue;
+      const hit = this.subs.get(file);
+      if (hit && hit.size === st.value.size && hit.mtimeMs === st.value.mtimeMs) {
+        out.push(hit.value);
+        continue;
+      }
+      const one = readSubagent(this.fa, file);
+      if (!one) continue;
+      this.subs.set(file, { size: st.value.size, mtimeMs: st.value.mtimeMs, value: one });
+      out.push(one);
+    }
+    return out;
+  }
+
+  /** `profile`: the one to read with, or how to choose it from the version the transcript names */
+  read(profile: ClaudeProfile | ((version: string | undefined) => ClaudeProfile)): LiveSession {
+    const f = this.follower;
+    const state = f.poll();
+    if (state === 'restarted' || state === 'new') this.replayer = new SessionReplayer();
+    this.replayer.add(f.parser.records.splice(0));
+    const problems = [...f.parser.problems];
+    if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${this.file}: ${f.error ?? state}` });
+    if (f.capped) problems.push({ line: f.parser.lines, reason: `only the first ${f.bytesRead} bytes were read` });
+    const chosen = typeof profile === 'function' ? profile([...f.parser.versions].pop()) : profile;
+    const r = this.replayer.result(this.subagents(), chosen);
+    return {
+      ...r,
+      transcript: this.file,
+      bytes: f.bytesRead,
+      lines: f.parser.lines,
+      problems,
+      unknownTypes: Object.fromEntries(f.parser.unknownTypes),
+      partialLine: f.parser.hasPartialLine,
+    };
+  }
+}
+
+/** one read of a transcript (and its subagents); pass a LiveReader to follow it */
+export function readLiveSession(fa: FileAccess, file: string, profile: Parameters<LiveReader['read']>[0], reader?: LiveReader): LiveSession {
+  return (reader ?? new LiveReader(fa, file)).read(profile);
 }

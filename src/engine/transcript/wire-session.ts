@@ -7,7 +7,7 @@ import { extract, findStartup } from './wire.js';
 
 type Part = { type?: string; text?: string; content?: unknown; tool_use_id?: string; id?: string; name?: string; input?: unknown };
 type Msg = { role?: string; content?: string | Part[] };
-type Body = { messages?: Msg[] };
+export type Body = { messages?: Msg[] };
 /** the same request as extract.ts reads it (its message type is looser) */
 const wire = (b: Body) => b as Parameters<typeof extract>[0];
 
@@ -20,6 +20,8 @@ export interface RecordedSessionRequest {
   url: string;
   /** the request body as JSON text */
   body: string;
+  /** the same body already parsed (the transcript reader rebuilds it as objects: no text round trip) */
+  parsed?: { messages?: unknown[] };
 }
 
 export interface ExtractedCall {
@@ -76,7 +78,8 @@ function newMessages(body: Body, prev: Body | undefined): Msg[] {
   if (!prev) return msgs;
   const old = prev.messages ?? [];
   let i = 0;
-  while (i < Math.min(old.length, msgs.length) && key(old[i]!) === key(msgs[i]!)) i++;
+  // the reader shares message objects between requests: the same object is the same message
+  while (i < Math.min(old.length, msgs.length) && (old[i] === msgs[i] || key(old[i]!) === key(msgs[i]!))) i++;
   return msgs.slice(i);
 }
 
@@ -156,7 +159,7 @@ function toolUses(body: Body): Part[] {
 function subagentFirst(others: RecordedSessionRequest[], needle: string, used: Set<number>): Body | undefined {
   for (const r of others) {
     if (used.has(r.index)) continue;
-    const b = parse(r.body);
+    const b = bodyOf(r);
     const m0 = b.messages?.[0];
     if (!m0 || m0.role !== 'user' || (b.messages?.length ?? 0) > 2) continue;
     if (texts(m0).some((t) => t === needle || t.includes(needle))) {
@@ -167,47 +170,61 @@ function subagentFirst(others: RecordedSessionRequest[], needle: string, used: S
   return undefined;
 }
 
-export function extractSession(requests: RecordedSessionRequest[], turns: { prompt: string; calls?: { name: string; input: Record<string, unknown> }[] }[], version: string): ExtractedTurn[] {
+export interface TurnInput {
+  prompt: string;
+  calls?: { name: string; input: Record<string, unknown> }[];
+}
+
+const bodyOf = (r: RecordedSessionRequest): Body => (r.parsed as Body | undefined) ?? parse(r.body);
+
+/** one turn: its main-loop requests (`mine`, in order), its subagents' requests, the last request of the
+ *  turn before and that turn's prompt; `used` keeps a subagent request from serving two calls */
+export function extractTurn(t: TurnInput, previousPrompt: string | undefined, mine: RecordedSessionRequest[], others: RecordedSessionRequest[], prevLast: { messages?: unknown[] } | undefined, version: string, used: Set<number>): { turn: ExtractedTurn; last: { messages?: unknown[] } | undefined } {
+  const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [] };
+  if (mine.length === 0) return { turn, last: prevLast };
+  const first = bodyOf(mine[0]!);
+  const last = bodyOf(mine[mine.length - 1]!);
+  turn.instructions = findStartup(wire(first), version);
+  const fresh = newMessages(first, prevLast as Body | undefined);
+  turn.changedNotes = changedNotes(fresh);
+  if (previousPrompt !== undefined && previousPrompt.trim().startsWith('/compact')) turn.restored = restored(fresh);
+  const calls = t.calls ?? [];
+  if (calls.length) {
+    const touches = extract(wire(last), version).touches.slice(-calls.length);
+    const uses = toolUses(last).slice(-calls.length);
+    calls.forEach((c, i) => {
+      const touch = touches[i];
+      const use = uses[i];
+      let agent: ExtractedCall['agent'] = null;
+      const skillBody = c.name === 'Skill' ? skillBodyOf(last, use?.id) : null;
+      if (c.name === 'Agent') {
+        const prompt = typeof c.input.prompt === 'string' ? c.input.prompt : '';
+        const b = subagentFirst(others, prompt, used);
+        agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(wire(b), version) : null };
+      }
+      if (c.name === 'Skill' && skillBody === null) {
+        const result = touch?.result ?? '';
+        if (/completed \(forked execution\)/.test(result)) {
+          const b = subagentFirst(others, 'Base directory for this skill: ', used);
+          agent = { type: 'fork', instructions: b ? findStartup(wire(b), version) : null };
+        }
+      }
+      turn.calls.push({ name: c.name, input: c.input, injected: touch ? touch.injected : [], skillBody, agent });
+    });
+  }
+  return { turn, last };
+}
+
+export function extractSession(requests: RecordedSessionRequest[], turns: TurnInput[], version: string): ExtractedTurn[] {
   const out: ExtractedTurn[] = [];
-  let prevLast: Body | undefined;
+  let prevLast: { messages?: unknown[] } | undefined;
   const used = new Set<number>();
   turns.forEach((t, k) => {
     const mine = requests.filter((r) => r.turn === k && (r.kind === 'main' || r.kind === 'compact'));
     const others = requests.filter((r) => r.turn === k && r.kind === 'other' && r.url.startsWith('/v1/messages') && !r.url.includes('count_tokens'));
-    const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [] };
-    out.push(turn);
-    if (mine.length === 0) return;
-    const first = parse(mine[0]!.body);
-    const last = parse(mine[mine.length - 1]!.body);
-    turn.instructions = findStartup(wire(first), version);
-    const fresh = newMessages(first, prevLast);
-    turn.changedNotes = changedNotes(fresh);
-    if (k > 0 && turns[k - 1]!.prompt.trim().startsWith('/compact')) turn.restored = restored(fresh);
-    const calls = t.calls ?? [];
-    if (calls.length) {
-      const touches = extract(wire(last), version).touches.slice(-calls.length);
-      const uses = toolUses(last).slice(-calls.length);
-      calls.forEach((c, i) => {
-        const touch = touches[i];
-        const use = uses[i];
-        let agent: ExtractedCall['agent'] = null;
-        const skillBody = c.name === 'Skill' ? skillBodyOf(last, use?.id) : null;
-        if (c.name === 'Agent') {
-          const prompt = typeof c.input.prompt === 'string' ? c.input.prompt : '';
-          const b = subagentFirst(others, prompt, used);
-          agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(wire(b), version) : null };
-        }
-        if (c.name === 'Skill' && skillBody === null) {
-          const result = touch?.result ?? '';
-          if (/completed \(forked execution\)/.test(result)) {
-            const b = subagentFirst(others, 'Base directory for this skill: ', used);
-            agent = { type: 'fork', instructions: b ? findStartup(wire(b), version) : null };
-          }
-        }
-        turn.calls.push({ name: c.name, input: c.input, injected: touch ? touch.injected : [], skillBody, agent });
-      });
-    }
-    prevLast = last;
+    const r = extractTurn(t, turns[k - 1]?.prompt, mine, others, prevLast, version, used);
+    out.push(r.turn);
+    if (mine.length) prevLast = r.last;
   });
   return out;
 }
