@@ -8,6 +8,7 @@ import path from 'node:path';
 
 const { chromium } = await import(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const { sessionTimeline } = await import('./session-timeline.mjs');
+const { liveSessionView } = await import('./live-session.mjs');
 const E2E_URL = process.env.E2E_URL;
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results/e2e';
 const WS = process.env.WS_DIR;
@@ -936,7 +937,8 @@ try {
   await sessionTimeline({ page, webview, sectionRows, until, check, shot, quickOpen, toastText, pick, WS, HOME_DIR });
 
   // the read-only preview of the startup request text
-  await page.locator('.part.sidebar .title-actions a[aria-label^="Preview the Startup Request Text"]').first().click();
+  // with two views in the container (the sidebar and This Session) the actions are in each view's header
+  await page.locator('.part.sidebar a[aria-label^="Preview the Startup Request Text"]').first().click();
   await until(async () => (await activeTab()).startsWith('Startup request (Claude Code 2.1.328)'), 'the startup request preview', 20_000);
   await page.keyboard.press('Control+End'); // the lines of the Read, at the end of a long text
   await until(async () => /then a Read of/.test(await editorText()) || undefined, 'the end of the preview in view', 10_000).catch(() => undefined);
@@ -1015,6 +1017,13 @@ try {
   await shot('07-sidebar-high-contrast');
   await setTheme('Dark Modern', 'vscode-dark');
   await setSidebarWidth(300);
+
+  // This Session: a real session runs in the workspace while the view follows it, turn by turn
+  try {
+    await liveSessionView({ page, until, check, shot, WS, HOME_DIR, CLAUDE_BIN });
+  } catch (e) {
+    check(false, `the live session view: ${e.message}`);
+  }
 
   // idle cost: the extension host's CPU over 60 s while something writes into /tmp all the time
   {
