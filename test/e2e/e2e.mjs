@@ -572,9 +572,14 @@ try {
         idle.push({ transport: Number(await b.getAttribute('data-received-at')) - Number(await b.getAttribute('data-sent-at')), webview: Number(await b.getAttribute('data-painted-at')) - Number(await b.getAttribute('data-received-at')) });
       }
     const idleLine = `benchmark: an update that is not an editor switch (a session step added or cleared): transport to the webview p50 ${pct(idle.map((x) => x.transport), 50)} / p95 ${pct(idle.map((x) => x.transport), 95)} ms, then validation + DOM update + frame p50 ${pct(idle.map((x) => x.webview), 50)} ms (${idle.map((x) => `${x.transport}+${x.webview}`).join(', ')})`;
+    // our share of a switch (issue 19: under 25 ms at p95): the host's build and send plus the
+    // webview's validation, DOM update and frame; VS Code's part and the transport between are not ours
+    const share = all.map((x) => x.host + x.webview);
+    const shareLine = `benchmark: our share of an editor switch (build and send in the extension host + validation, DOM update and frame in the webview), ${share.length} switches: p50 ${pct(share, 50)} ms, p95 ${pct(share, 95)} ms, max ${Math.max(...share)} ms (host p95 ${pct(all.map((x) => x.host), 95)} ms, webview p95 ${pct(all.map((x) => x.webview), 95)} ms); target p95 < 25 ms: ${pct(share, 95) < 25 ? 'met' : 'NOT met'}`;
     console.log(line);
     console.log(idleLine);
-    fs.writeFileSync(`${SHOTS}/benchmark.txt`, `${line}\n${idleLine}\n`);
+    console.log(shareLine);
+    fs.writeFileSync(`${SHOTS}/benchmark.txt`, `${line}\n${idleLine}\n${shareLine}\n`);
     if ((await activeTab()) !== 'README.md') await quickOpen('README.md');
   }
 
