@@ -1,5 +1,6 @@
 // Type-checked lint for every TypeScript source (src, webview, test, bench, scripts) plus the import boundaries:
-// the engine is pure (no `vscode` import anywhere under src/engine; the CLI and tests share it), and the host,
+// the engine is pure (no `vscode` import anywhere under src/engine; the CLI and tests share it; node:fs only in
+// src/engine/files/file-access.ts, the one door to the disk), and the host,
 // CLI and ground-truth tools reach it only through src/engine/index.ts.
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -32,7 +33,23 @@ export default defineConfig(
     extends: [tseslint.configs.recommended],
   },
   {
+    // every disk access of the engine goes through FileAccess: node:fs only in its Node implementation (the next block)
     files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'vscode', message: 'src/engine must stay free of the VS Code API (the CLI shares it).' },
+          ...['node:fs', 'fs', 'node:fs/promises', 'fs/promises', 'fdir'].map((name) => ({
+            name,
+            message: 'the engine reaches the disk through FileAccess (src/engine/files/file-access.ts) only',
+          })),
+        ],
+        patterns: [{ group: ['**/host/**', '**/webview/**', '**/cli/**'], message: 'the engine depends on nothing above it' }],
+      }],
+    },
+  },
+  {
+    files: ['src/engine/files/file-access.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'src/engine must stay free of the VS Code API (the CLI shares it).' }],

@@ -554,6 +554,8 @@ function runChild(args: string[], extraNode: string[] = []): Record<string, unkn
 
 interface BundleResult {
   exists: boolean;
+  /** dist/chunks/*.js, required on first use */
+  chunks?: { name: string; bytes: number }[];
   bytes?: number;
   loadMs?: number;
   loadRuns?: number[];
@@ -598,7 +600,9 @@ function measureBundle(runs: number): BundleResult {
     if (r.status !== 0) return { exists: true, bytes: fs.statSync(ext).size, error: (r.stderr || '').split('\n').slice(0, 5).join(' ') };
     times.push(Number(r.stdout));
   }
-  return { exists: true, bytes: fs.statSync(ext).size, loadMs: median(times), loadRuns: times };
+  const chunkDir = path.join(ROOT, 'dist', 'chunks');
+  const chunks = fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir).map((name) => ({ name, bytes: fs.statSync(path.join(chunkDir, name)).size })) : [];
+  return { exists: true, bytes: fs.statSync(ext).size, loadMs: median(times), loadRuns: times, chunks };
 }
 
 interface LintResult {
@@ -709,8 +713,8 @@ function targetSummary(S: SizeResult[], bundle: BundleResult, lint: Record<numbe
   const yes = (b: boolean) => (b ? '**met**' : '**not met**');
   const at = (f: (s: SizeResult) => string) => S.map((s) => `${s.size.toLocaleString('en-US')}: ${f(s)}`).join('; ');
   const out: string[] = [];
-  const cold = S.every((s) => s.cold.analyze < 20);
-  out.push(`- Startup view under 20 ms, flat: ${at((s) => `${f1(s.cold.analyze)} ms`)} — ${yes(cold)}.`);
+  const cold = S.every((s) => s.cold.analyze <= 12);
+  out.push(`- Startup view at most 12 ms, flat: ${at((s) => `${f1(s.cold.analyze)} ms (${(s.cold.analyze / s.walk.fdir).toFixed(3)} × fdir)`)} — ${yes(cold)}.`);
   const ixk = 'workspace-index.ts (gitignore)';
   out.push(`- Full workspace index at most 1.5 × the raw walk: ${at((s) => `${f1(s.index[ixk]?.ms)} ms = ${((s.index[ixk]?.ms ?? NaN) / s.walk.fdir).toFixed(2)} × fdir`)} — ${yes(S.every((s) => (s.index[ixk]?.ms ?? Infinity) <= 1.5 * s.walk.fdir))}.`);
   const ed = (s: SizeResult) => s.perFile[PF_EDITOR];
@@ -732,7 +736,11 @@ function targetSummary(S: SizeResult[], bundle: BundleResult, lint: Record<numbe
   const rss = big.rss?.peakMB;
   out.push(`- RSS under 150 MB at ${big.size.toLocaleString('en-US')} files: ${f1(rss)} MB (bundled, plain Node; ${f1(big.rss?.tsxPeakMB)} MB in a tsx process, of which tsx alone ${f1(big.rss?.tsxBaselineMB)} MB) — ${yes(rss !== undefined && rss < 150)}.`);
   if (bundle.exists)
-    out.push(`- \`dist/extension.js\` under 1 MB and loading in under 50 ms: ${(bundle.bytes! / 1024).toFixed(0)} KiB, ${f1(bundle.loadMs)} ms — ${yes(bundle.bytes! < 1024 * 1024 && (bundle.loadMs ?? Infinity) < 50)}.`);
+    out.push(`- \`dist/extension.js\` under 1 MB and loading in under 40 ms: ${(bundle.bytes! / 1024).toFixed(0)} KiB, ${f1(bundle.loadMs)} ms${l?.nodeStart ? ` (${((bundle.loadMs ?? NaN) / l.nodeStart).toFixed(2)} × \`node -e 0\`, ${f1(l.nodeStart)} ms)` : ''} — ${yes(bundle.bytes! < 1024 * 1024 && (bundle.loadMs ?? Infinity) < 40)}.`);
+  if (l?.ours && l.nodeStart) {
+    const floor = l.nodeStart + big.walk.fdir;
+    out.push(`- \`claude-layers lint\` on ${big.size.toLocaleString('en-US')} files within 2 × its floor (starting Node + one raw walk, ${f1(floor)} ms): ${f1(l.ours.ms)} ms, ${(l.ours.ms / floor).toFixed(2)} × — ${yes(l.ours.ms <= 2 * floor)}.`);
+  }
   return out;
 }
 
@@ -744,7 +752,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
     { what: 'raw walk: fdir (the floor)', values: v((s) => s.walk.fdir) },
     { what: 'raw walk: fs.opendir', values: v((s) => s.walk.opendir) },
     { what: '1. cold analysis `analyze()` (startup view), first in a fresh process (loads the YAML and Markdown parsers, JIT cold)', values: v((s) => s.cold.first) },
-    { what: '1. cold analysis `analyze()` (startup view), median', values: v((s) => s.cold.analyze), target: '< 20 ms, flat', met: m((s) => s.cold.analyze < 20) },
+    { what: '1. cold analysis `analyze()` (startup view), median', values: v((s) => s.cold.analyze), target: '≤ 12 ms, flat', met: m((s) => s.cold.analyze <= 12) },
     ...Object.keys(S[0]!.index).map((k) => ({
       what: `1. full workspace index: ${k}`,
       values: v((s) => s.index[k]?.ms),
@@ -789,7 +797,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
     return `| ${s.size.toLocaleString('en-US')} | ${o ? `${f1(o.ms)} ms (${f1(o.ms / s.walk.fdir)}× fdir), ${f1(o.rssMB)} MB, exit ${o.exit}${o.findings !== undefined ? `, ${o.findings} findings` : ''}${o.note ? `, ${o.note}` : ''}` : 'no dist/cli.js'} | ${t ? (t.note ?? `${f1(t.ms)} ms (${f1(t.ms / s.walk.fdir)}× fdir), ${f1(t.rssMB)} MB, exit ${t.exit}`) : '–'} | ${speed} | ≥ 10× | ${o && t && !Number.isNaN(t.ms) ? (t.ms / o.ms >= 10 ? 'yes' : 'no') : '–'} |`;
   });
   const b = bundle.exists
-    ? `\`dist/extension.js\`: ${(bundle.bytes! / 1024).toFixed(0)} KiB (target < 1 MiB: ${bundle.bytes! < 1024 * 1024 ? 'yes' : 'no'}); ${bundle.error ? `load failed: ${bundle.error}` : `load (require with a stub \`vscode\`, fresh process, median of ${bundle.loadRuns!.length}): ${f1(bundle.loadMs)} ms (target < 50 ms: ${bundle.loadMs! < 50 ? 'yes' : 'no'})`}`
+    ? `\`dist/extension.js\`: ${(bundle.bytes! / 1024).toFixed(0)} KiB (target < 1 MiB: ${bundle.bytes! < 1024 * 1024 ? 'yes' : 'no'}); ${bundle.error ? `load failed: ${bundle.error}` : `load (require with a stub \`vscode\`, fresh process, median of ${bundle.loadRuns!.length}): ${f1(bundle.loadMs)} ms (target < 40 ms: ${bundle.loadMs! < 40 ? 'yes' : 'no'})`}; chunks loaded on first use (dist/chunks/): ${bundle.chunks?.map((c) => `${c.name} ${(c.bytes / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`
     : '`dist/extension.js`: not built';
   const rss = S.map((s) => `${s.size.toLocaleString('en-US')} files: ${s.rss ? `${f1(s.rss.peakMB)} MB peak, median of 3 (a process that only loads the code: ${f1(s.rss.baselineMB)} MB; the same session under tsx, as the other numbers are measured: ${f1(s.rss.tsxPeakMB)} MB, tsx alone ${f1(s.rss.tsxBaselineMB)} MB)` : '–'}`).join('; ');
   const hov = S.map(

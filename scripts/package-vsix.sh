@@ -19,7 +19,7 @@ cp package.json .vscodeignore LICENSE README.md package.nls*.json "$PKG/"
 node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f,"utf8"));delete p.files;require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\n")' "$PKG/package.json"
 cp -r media l10n "$PKG/"
 cp dist/extension.js dist/webview.js "$PKG/dist/"
-cp -r dist/codicons "$PKG/dist/"
+cp -r dist/codicons dist/chunks "$PKG/dist/"
 # relative links in the README need a base when the repository is not on GitHub/GitLab
 BASE_URL=$(node -p "((r) => (typeof r === 'string' ? r : r?.url ?? 'https://example.invalid/').replace(/\\.git$/, '') + '/blob/HEAD/')(require('./package.json').repository)")
 (cd "$PKG" && PATH="$NODE24_DIR/bin:$PATH" "$VSCE" package --no-dependencies --allow-missing-repository \

@@ -3,7 +3,7 @@
 // triggers on them), and gauges for the instruction total, MEMORY.md and the skills listing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import stringWidth from 'string-width';
+import type StringWidth from 'string-width';
 import { analyze, compileMatcher, type Analysis, type InstructionEntry, type LazyInjection, type TouchTool } from '../engine/index.js';
 import { describeEntry, displayPath, memoryReport, skillsView, type MemoryReport } from '../engine/index.js';
 import { has, parseArgs, UsageError } from './args.js';
@@ -154,7 +154,11 @@ export function buildExplain(a: Analysis, file: string | undefined, counts: Expl
 
 const n = (x: number) => x.toLocaleString('en-US');
 
+let stringWidth: typeof StringWidth | undefined;
+
 function pad(s: string, w: number, right = false): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its chunk in the bundle (esbuild.config.mjs)
+  stringWidth ??= (require('string-width') as { default: typeof StringWidth }).default;
   const gap = Math.max(0, w - stringWidth(s));
   return right ? ' '.repeat(gap) + s : s + ' '.repeat(gap);
 }

@@ -223,6 +223,7 @@ async function switchLatency(name, how) {
     ms: at - down, vscode: event - down, host: sent - event, transport: received - sent, webview: at - received,
     editor: sw.editor ? sw.editor - down : NaN, lag: sw.editor ? at - sw.editor : NaN, driver: down - t0,
     render: Number(await body.getAttribute('data-render-ms')), parse: Number(await body.getAttribute('data-parse-ms')),
+    update: Number(await body.getAttribute('data-update-ms')),
   };
 }
 
@@ -573,9 +574,18 @@ try {
         idle.push({ transport: Number(await b.getAttribute('data-received-at')) - Number(await b.getAttribute('data-sent-at')), webview: Number(await b.getAttribute('data-painted-at')) - Number(await b.getAttribute('data-received-at')) });
       }
     const idleLine = `benchmark: an update that is not an editor switch (a session step added or cleared): transport to the webview p50 ${pct(idle.map((x) => x.transport), 50)} / p95 ${pct(idle.map((x) => x.transport), 95)} ms, then validation + DOM update + frame p50 ${pct(idle.map((x) => x.webview), 50)} ms (${idle.map((x) => `${x.transport}+${x.webview}`).join(', ')})`;
+    // our share of a switch (issue 19: under 25 ms at p95): the host's build and send plus the
+    // webview's validation, DOM update and frame; VS Code's part and the transport between are not ours
+    const share = all.map((x) => x.host + x.webview);
+    // of which our own work: the host's build and send, the validation and the synchronous DOM update
+    // (the rest of the webview's span waits for the frame that VS Code's renderer, busy with its own
+    // repaint of the switch, gives)
+    const work = all.map((x) => x.host + x.parse + x.update);
+    const shareLine = `benchmark: our share of an editor switch (build and send in the extension host + validation, DOM update and frame in the webview), ${share.length} switches: p50 ${pct(share, 50)} ms, p95 ${pct(share, 95)} ms, max ${Math.max(...share)} ms (host p95 ${pct(all.map((x) => x.host), 95)} ms, webview p95 ${pct(all.map((x) => x.webview), 95)} ms); target p95 < 25 ms: ${pct(share, 95) < 25 ? 'met' : 'NOT met'}; of which our own work (build and send + validation + DOM update, without the wait for the frame) p50 ${pct(work, 50).toFixed(1)} ms, p95 ${pct(work, 95).toFixed(1)} ms`;
     console.log(line);
     console.log(idleLine);
-    fs.writeFileSync(`${SHOTS}/benchmark.txt`, `${line}\n${idleLine}\n`);
+    console.log(shareLine);
+    fs.writeFileSync(`${SHOTS}/benchmark.txt`, `${line}\n${idleLine}\n${shareLine}\n`);
     if ((await activeTab()) !== 'README.md') await quickOpen('README.md');
   }
 

@@ -1,15 +1,12 @@
 // Which files of the workspace (and of the user and managed folders) Claude Code treats as
 // instruction files, rules or skills: the candidates every workspace check looks at.
-// fdir's CommonJS build: its ES module build calls createRequire(import.meta.url), which a CJS bundle lacks
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- an `import` would make esbuild pick the ES module build
-import fdirPkg = require('fdir');
 import * as path from 'node:path';
 import type { Environment } from '../environment.js';
+import { listEntries, type FileAccess } from '../files/file-access.js';
 import type { InstructionType } from '../model.js';
 import type { DirNode } from '../globs/glob-count.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
 
-const { fdir } = fdirPkg;
 
 export type CandidateKind = 'claude-md' | 'dot-claude-md' | 'local' | 'rule' | 'skill';
 
@@ -32,19 +29,32 @@ export interface Inventory {
 
 const MAX_SIDE_FILES = 5000;
 
-/** files below a folder outside the workspace (user ~/.claude, managed), small and bounded */
-function crawlSmall(dir: string, maxDepth: number): { files: string[]; dirs: string[] } {
-  try {
-    const out = new fdir().withFullPaths().withDirs().withMaxDepth(maxDepth).withMaxFiles(MAX_SIDE_FILES)
-      .exclude((name) => name === 'projects' || name === 'plugins' || name === 'todos' || name === 'shell-snapshots' || name === '.git' || name === 'node_modules')
-      .crawl(dir).sync();
-    const files: string[] = [];
-    const dirs: string[] = [];
-    for (const p of out) (p.endsWith(path.sep) ? dirs : files).push(p.endsWith(path.sep) ? p.slice(0, -1) : p);
-    return { files, dirs };
-  } catch {
-    return { files: [], dirs: [] };
+/** folders of the user folder that hold no instructions and may be large */
+const SIDE_SKIPPED = new Set(['projects', 'plugins', 'todos', 'shell-snapshots', '.git', 'node_modules']);
+
+/**
+ * files below a folder outside the workspace (user ~/.claude, managed), small and bounded: at most
+ * MAX_SIDE_FILES files, `maxDepth` folders down; symbolic links are listed as files, not followed.
+ * `dirs` holds the folder itself and every folder seen (entered or, at the depth limit, not).
+ */
+export function crawlSmall(fa: FileAccess, dir: string, maxDepth: number): { files: string[]; dirs: string[] } {
+  const files: string[] = [];
+  const dirs: string[] = [dir];
+  const stack: { d: string; depth: number }[] = [{ d: dir, depth: 0 }];
+  while (stack.length && files.length < MAX_SIDE_FILES) {
+    const { d, depth } = stack.pop()!;
+    const r = listEntries(fa, d);
+    if (!r.ok) continue;
+    for (const e of r.value) {
+      const p = d + path.sep + e.name;
+      if (e.isDirectory()) {
+        if (SIDE_SKIPPED.has(e.name)) continue;
+        dirs.push(p);
+        if (depth < maxDepth) stack.push({ d: p, depth: depth + 1 });
+      } else if (files.length < MAX_SIDE_FILES) files.push(p);
+    }
   }
+  return { files, dirs };
 }
 
 /** classify a file found under `cwd`, from its `/`-separated path relative to it */
@@ -98,7 +108,7 @@ export function buildInventory(env: Environment, index: WorkspaceIndex): Invento
   visit(index.tree, root, '', false);
 
   // user folder: CLAUDE.md, rules/**, skills/*/SKILL.md
-  const user = crawlSmall(env.userDir, 6);
+  const user = crawlSmall(env.fs, env.userDir, 6);
   for (const p of user.files) {
     const rel = path.relative(env.userDir, p).split(path.sep);
     if (rel.length === 1 && rel[0] === 'CLAUDE.md') candidates.push({ path: p, kind: 'claude-md', type: 'User' });
@@ -109,7 +119,7 @@ export function buildInventory(env: Environment, index: WorkspaceIndex): Invento
   for (const d of user.dirs) if (path.relative(env.userDir, d).split(path.sep).length <= 2) names.push({ path: d, isDir: true });
 
   // managed folder: CLAUDE.md and .claude/rules/**
-  const managed = crawlSmall(env.managedDir, 6);
+  const managed = crawlSmall(env.fs, env.managedDir, 6);
   for (const p of managed.files) {
     const rel = path.relative(env.managedDir, p).split(path.sep);
     if (rel.length === 1 && rel[0] === 'CLAUDE.md') candidates.push({ path: p, kind: 'claude-md', type: 'Managed' });

@@ -6,9 +6,9 @@
 // Claude Code loads them all the same; `.claude` folders are crawled whatever .gitignore says.
 // The git-ignored files below the folders the crawl skipped are listed only when a check asks
 // (a `paths:` pattern that matches no tracked file: do git-ignored ones match?).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DirNode } from '../globs/glob-count.js';
+import { listEntries } from '../files/file-access.js';
 import { WorkspaceIndex } from '../files/workspace-index.js';
 
 export const DEFAULT_MAX_FILES = 200_000;
@@ -64,13 +64,9 @@ export function ignoredTree(index: WorkspaceIndex, maxFiles = 50_000): { tree: D
   // the folders the crawl skipped, listed whole
   while (pending.length) {
     const { node, abs } = pending.pop()!;
-    let ents: fs.Dirent[];
-    try {
-      ents = fs.readdirSync(abs, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of ents) {
+    const listing = listEntries(index.fs, abs);
+    if (!listing.ok) continue;
+    for (const e of listing.value) {
       if (e.isDirectory()) {
         if (e.name === '.git') continue;
         const d = new DirNode(e.name, node);

@@ -18,11 +18,10 @@
 //
 // Git-ignored *files* in crawled folders are kept out of `tree` but still recorded as instruction
 // files when they are ones (CLAUDE.local.md usually is git-ignored, and Claude Code loads it).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { decodeUtf8, hasTextExtension, processInstructionText } from '../instructions/content.js';
-import type { DirEntry, FileAccess, FsResult, StatInfo } from './file-access.js';
+import { listed, listEntries, nodeFileAccess, type DirEntry, type FileAccess, type FsResult, type ListedEntry, type StatInfo } from './file-access.js';
 import { childState, compilePatterns, countMatches, DirNode, entryState, listMatches, rootState, type CompiledPatterns, type FolderState } from '../globs/glob-count.js';
 
 export interface WorkspaceIndexOptions {
@@ -41,6 +40,8 @@ export interface WorkspaceIndexOptions {
   deadline?: number;
   /** the clock for `deadline` (default Date.now; tests give a fake one) */
   now?: () => number;
+  /** the disk, as the engine reaches it (default nodeFileAccess, whose fast listing `list` the crawl uses) */
+  fs?: FileAccess;
 }
 
 export type InstructionKind = 'claude-md' | 'dot-claude-md' | 'local' | 'rule' | 'skill' | 'agents-md';
@@ -98,17 +99,7 @@ export type Lookup =
   | { kind: 'absent'; code: 'ENOENT' | 'ENOTDIR' }
   | { kind: 'unknown' };
 
-/** a folder's listing in raw order, as FileAccess.readDir gives it */
-function rawList(dir: string): fs.Dirent[] {
-  const out: fs.Dirent[] = [];
-  const d = fs.opendirSync(dir);
-  try {
-    for (let e = d.readSync(); e !== null; e = d.readSync()) out.push(e);
-  } finally {
-    d.closeSync();
-  }
-  return out;
-}
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 const INSTRUCTION_NAMES: Record<string, InstructionKind> = { 'CLAUDE.md': 'claude-md', 'CLAUDE.local.md': 'local', 'AGENTS.md': 'agents-md' };
 
@@ -128,14 +119,10 @@ export function instructionKind(rel: string): InstructionKind | undefined {
   return INSTRUCTION_NAMES[name];
 }
 
-function readText(p: string): string | undefined {
-  try {
-    const st = fs.statSync(p);
-    if (!st.isFile() || st.size > 1024 * 1024) return undefined;
-    return fs.readFileSync(p, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** a .gitignore or .git/info/exclude, when it is a file of at most 1 MiB */
+function readText(fa: FileAccess, p: string): string | undefined {
+  const r = fa.readFile(p, MAX_IGNORE_FILE_BYTES);
+  return r.ok ? decodeUtf8(r.value) : undefined;
 }
 
 /** set `total` of every folder below `d` from its files; returns d's total */
@@ -169,14 +156,17 @@ export class WorkspaceIndex {
   dirsListed = 0;
   /** folders the crawl could not list (no permission), absolute */
   readonly unreadableDirs: string[] = [];
+  /** the disk the index was crawled through */
+  readonly fs: FileAccess;
 
   private readonly meta = new Map<DirNode, Meta>();
-  private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude' | 'deadline' | 'now'>> & { exclude?: (rel: string) => boolean; deadline?: number; now: () => number };
+  private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude' | 'deadline' | 'now' | 'fs'>> & { exclude?: (rel: string) => boolean; deadline?: number; now: () => number };
   private files = 0;
 
   private constructor(root: string, options: WorkspaceIndexOptions) {
     this.root = path.resolve(root);
     this.tree = new DirNode('', undefined);
+    this.fs = options.fs ?? nodeFileAccess;
     const ex = options.exclude?.filter(Boolean) ?? [];
     this.opts = {
       gitignore: options.gitignore ?? true,
@@ -202,7 +192,7 @@ export class WorkspaceIndex {
   private rootCtx(): Ctx {
     const none: Ctx = { frames: [], states: [] };
     if (!this.opts.gitignore) return none;
-    const exclude = readText(path.join(this.root, '.git', 'info', 'exclude'));
+    const exclude = readText(this.fs, path.join(this.root, '.git', 'info', 'exclude'));
     if (exclude === undefined) return none;
     const lines = gitignoreLines(exclude);
     if (!lines.length) return none;
@@ -256,24 +246,28 @@ export class WorkspaceIndex {
         this.stoppedAt = { folder: absDir, pending: stack.length + 1 };
         break;
       }
-      let ents: fs.Dirent[];
-      try {
-        ents = inClaude ? rawList(absDir) : fs.readdirSync(absDir, { withFileTypes: true });
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException)?.code;
-        if (code === 'EACCES' || code === 'EPERM') this.unreadableDirs.push(absDir);
+      // in .claude, the file system's own order (rules load in it); elsewhere the fast listing
+      let raw: DirEntry[] | undefined;
+      let ents: readonly ListedEntry[];
+      const r = inClaude ? this.fs.readDir(absDir) : listEntries(this.fs, absDir);
+      if (!r.ok) {
+        if (r.code === 'EACCES' || r.code === 'EPERM') this.unreadableDirs.push(absDir);
         continue;
       }
+      if (inClaude) {
+        raw = r.value as DirEntry[];
+        ents = raw.map(listed);
+      } else ents = r.value as readonly ListedEntry[];
       this.dirsListed++;
       const meta: Meta = {};
       this.meta.set(d, meta);
       if (allHidden) meta.ignoredAll = true;
-      if (inClaude) meta.raw = ents.map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
+      if (raw) meta.raw = raw;
       let here = above;
       if (this.opts.gitignore && !allHidden) {
         for (const e of ents) {
           if (e.name !== '.gitignore' || e.isDirectory()) continue;
-          const text = readText(absDir + path.sep + '.gitignore');
+          const text = readText(this.fs, absDir + path.sep + '.gitignore');
           const lines = text ? gitignoreLines(text) : [];
           if (lines.length) {
             const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
@@ -476,11 +470,8 @@ export class WorkspaceIndex {
     meta.fileSet = undefined;
     if (meta.raw) {
       // keep the raw order of a .claude folder exact: list it again (one syscall, rare)
-      try {
-        meta.raw = rawList(this.abs(parentRel)).map((e) => ({ name: e.name, kind: e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other' }));
-      } catch {
-        meta.raw = undefined;
-      }
+      const listing = this.fs.readDir(this.abs(parentRel));
+      meta.raw = listing.ok ? listing.value : undefined;
     }
     if (c.type === 'deleted') {
       const gone = parent.dir(name);
@@ -492,16 +483,13 @@ export class WorkspaceIndex {
       return;
     }
     // created: look at what it is
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(c.path);
-    } catch {
-      return;
-    }
+    const lst = this.fs.lstat(c.path);
+    if (!lst.ok) return;
+    const st = lst.value;
     if (parent.dir(name) || parent.files.includes(name)) return;
     meta.hidden?.delete(name);
     const ctx = this.ctxFor(parent);
-    if (st.isDirectory()) {
+    if (st.kind === 'dir' && !st.isSymlink) {
       const inClaude = name === '.claude' || r.split('/').includes('.claude');
       const ex = meta.ignoredAll === true || this.excluded(ctx, r, name, true);
       if (this.opts.skipDirs.includes(name) || (ex && !inClaude)) {
@@ -515,7 +503,7 @@ export class WorkspaceIndex {
       if ([...this.instructions.keys()].some((k) => k.startsWith(c.path + path.sep))) res.instructions = true;
       return;
     }
-    const kind = st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other';
+    const kind = st.isSymlink ? 'symlink' : st.kind === 'file' ? 'file' : 'other';
     const ignored = meta.ignoredAll === true || this.excluded(ctx, r, name, false);
     if (ik) this.instructions.set(c.path, { kind: ik, ignored });
     if (ignored || kind === 'other') {
@@ -557,22 +545,15 @@ export class WorkspaceIndex {
  * are exact only then: on macOS and Windows a CLAUDE.md request finds claude.md.) Decided by
  * looking the same path up with its letters' case swapped; without letters, by the platform.
  */
-export function caseSensitive(dir: string): boolean {
+export function caseSensitive(dir: string, fa: FileAccess = nodeFileAccess): boolean {
   const abs = path.resolve(dir);
   const swapped = abs.replace(/[A-Za-z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
   if (swapped === abs) return process.platform === 'linux';
-  let a: fs.Stats;
-  try {
-    a = fs.statSync(abs);
-  } catch {
-    return process.platform === 'linux';
-  }
-  try {
-    const b = fs.statSync(swapped);
-    return !(a.ino === b.ino && a.dev === b.dev);
-  } catch {
-    return true;
-  }
+  if (!fa.stat(abs).ok) return process.platform === 'linux';
+  if (!fa.stat(swapped).ok) return true;
+  // both there: one file (the case is not told apart) unless the file system says they differ
+  const a = fa.fileId?.(abs);
+  return a !== undefined && a !== fa.fileId?.(swapped);
 }
 
 export interface IndexedFileAccess extends FileAccess {

@@ -72,7 +72,90 @@ export function yamlDepth(text: string, limit = MAX_YAML_DEPTH): number {
   return max;
 }
 
+// The frontmatter of nearly every rule and skill is a few `key: text` lines and lists of quoted
+// globs. The `yaml` package takes about 0.1 ms for each (a third of the startup view over a
+// workspace with two dozen skills and rules), so that subset is read here, giving the value
+// `yaml` gives (checked against it in test/unit/frontmatter-fast.test.ts); anything else, or
+// anything this reading is not sure of, goes to `yaml`.
+const FAST_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
+const FAST_ITEM = /^( *)- +(.+)$/;
+const FAST_COMMENT = /^ *#/;
+const FAST_BLANK = /^ *$/;
+const FAST_DOUBLE = /^"([^"\\\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*)" *$/;
+const FAST_SINGLE = /^'([^'\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*)' *$/;
+/** a plain scalar that the core schema reads as text: no indicator first, no number, null or boolean */
+const FAST_PLAIN = /^[^\s\-?:,[\]{}#&*!|>'"%@`~+.0-9][^#\t\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*$/;
+const TRAILING_SPACES = / +$/;
+const FAST_WORD = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
+const FAST_NOT_TEXT = /: |:$|[[\]{}]/;
+
+/** `["a", 'b']`: a flow sequence of quoted scalars without escapes */
+const FAST_FLOW = /^\[ *(?:(?:"[^"\\\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*"|'[^'\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*') *(?:, *(?:"[^"\\\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*"|'[^'\x00-\x1f\x7f\x85\u2028\u2029\ufeff]*') *)*)?\] *$/;
+const FAST_FLOW_ITEM = /"([^"]*)"|'([^']*)'/g;
+
+function fastValue(raw: string): string | string[] | undefined {
+  if (!raw.startsWith('[')) return fastScalar(raw);
+  if (!FAST_FLOW.test(raw)) return undefined;
+  const out: string[] = [];
+  for (const m of raw.matchAll(FAST_FLOW_ITEM)) out.push(m[1] ?? m[2]!);
+  return out;
+}
+
+function fastScalar(raw: string): string | undefined {
+  if (raw.startsWith('"')) return FAST_DOUBLE.exec(raw)?.[1];
+  if (raw.startsWith("'")) return FAST_SINGLE.exec(raw)?.[1];
+  const v = raw.replace(TRAILING_SPACES, '');
+  return FAST_PLAIN.test(v) && !FAST_NOT_TEXT.test(v) && !FAST_WORD.test(v) ? v : undefined;
+}
+
+/** the mapping `yaml` would give for `text`, when `text` is in the simple subset; undefined otherwise */
+export function fastYaml(text: string): Record<string, unknown> | undefined {
+  if (text.includes('\r')) return undefined;
+  const out: Record<string, unknown> = {};
+  let keys = 0;
+  let list: unknown[] | undefined;
+  let listIndent = -1;
+  let pendingKey: string | undefined;
+  for (const line of text.split('\n')) {
+    if (FAST_BLANK.test(line) || FAST_COMMENT.test(line)) continue;
+    const item = pendingKey !== undefined ? FAST_ITEM.exec(line) : null;
+    if (item) {
+      const indent = item[1]!.length;
+      if (listIndent >= 0 && indent !== listIndent) return undefined;
+      listIndent = indent;
+      const v = fastScalar(item[2]!);
+      if (v === undefined) return undefined;
+      (list ??= []).push(v);
+      continue;
+    }
+    if (pendingKey !== undefined) {
+      out[pendingKey] = list ?? null;
+      pendingKey = undefined;
+    }
+    const m = FAST_KEY.exec(line);
+    if (!m) return undefined;
+    const key = m[1]!;
+    if (key === '__proto__' || FAST_WORD.test(key) || Object.prototype.hasOwnProperty.call(out, key)) return undefined;
+    keys++;
+    const raw = m[2]?.replace(TRAILING_SPACES, '');
+    if (!raw) {
+      pendingKey = key;
+      list = undefined;
+      listIndent = -1;
+      out[key] = null; // keeps the key's place in the order
+      continue;
+    }
+    const v = fastValue(raw);
+    if (v === undefined) return undefined;
+    out[key] = v;
+  }
+  if (pendingKey !== undefined) out[pendingKey] = list ?? null;
+  return keys ? out : undefined;
+}
+
 function tryYaml(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  const fast = fastYaml(text);
+  if (fast) return { ok: true, value: fast };
   if (yamlDepth(text) > MAX_YAML_DEPTH) return { ok: false, error: `nested deeper than ${MAX_YAML_DEPTH} levels` };
   try {
     return { ok: true, value: parseYaml(text, { prettyErrors: false, maxAliasCount: 100, uniqueKeys: false, logLevel: 'error' }) };

@@ -65,8 +65,9 @@ function listDir(env: Environment, dir: string): DirEntry[] {
   return r.ok ? r.value : [];
 }
 
-const collator = new Intl.Collator('en-US');
-export const byName = (a: { name: string }, b: { name: string }) => collator.compare(a.name, b.name);
+// made on first use: an Intl.Collator costs milliseconds to build (ICU data), at load otherwise
+let collator: Intl.Collator | undefined;
+export const byName = (a: { name: string }, b: { name: string }) => (collator ??= new Intl.Collator('en-US')).compare(a.name, b.name);
 
 /** Parse one SKILL.md or command file into a definition (undefined: the CLI does not offer it). */
 export function parseSkillFile(

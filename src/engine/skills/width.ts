@@ -4,7 +4,7 @@
 // plus, on 2.1.328, a correction for clusters
 // that terminals draw wider than Bun counts: Indic spacing vowel signs, and a few emoji-capable
 // symbols drawn in one cell.
-import stringWidth from 'string-width';
+import type StringWidth from 'string-width';
 import type { ClaudeProfile } from '../profiles.js';
 
 /** Indic spacing vowel signs and similar marks that take a cell of their own in terminals */
@@ -29,16 +29,23 @@ function correction(s: string): number {
   return extra;
 }
 
-const EMOJI_CLUSTER: RegExp = (() => {
+// built on first use, as string-width is loaded: both cost milliseconds at load otherwise (its
+// module builds an RGI_Emoji expression and an Intl.Segmenter)
+let emojiCluster: RegExp | undefined;
+function emojiClusterRe(): RegExp {
+  if (emojiCluster) return emojiCluster;
   try {
-    return new RegExp('^\\p{RGI_Emoji}$', 'v');
+    emojiCluster = new RegExp('^\\p{RGI_Emoji}$', 'v');
   } catch {
-    return /^\p{Extended_Pictographic}/u;
+    emojiCluster = /^\p{Extended_Pictographic}/u;
   }
-})();
+  return emojiCluster;
+}
 const ZERO_WIDTH_CP = /^[\p{Mn}\p{Me}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
 const HANGUL_JAMO = /[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
-const sw = (x: string) => stringWidth(x, { ambiguousIsNarrow: true });
+let stringWidth: typeof StringWidth | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously (the engine is synchronous)
+const sw = (x: string) => (stringWidth ??= (require('string-width') as { default: typeof StringWidth }).default)(x, { ambiguousIsNarrow: true });
 
 /** Bun.stringWidth outside emoji and Hangul clusters: one code point at a time (a conjunct counts
  *  each consonant), with no column for non-spacing marks and for the Indic spacing vowel signs
@@ -48,7 +55,7 @@ function bunWidth(s: string): number {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let w = 0;
   for (const { segment } of segmenter.segment(s)) {
-    if (segment.length === 1 || EMOJI_CLUSTER.test(segment) || HANGUL_JAMO.test(segment) || segment.includes('\u200d') || segment.includes('\u20e3')) {
+    if (segment.length === 1 || emojiClusterRe().test(segment) || HANGUL_JAMO.test(segment) || segment.includes('\u200d') || segment.includes('\u20e3')) {
       w += sw(segment);
       continue;
     }
