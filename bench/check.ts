@@ -18,6 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { benchTranscript } from './transcript.js';
 import { fdir } from 'fdir';
 import { defaultParams, generate } from './generate.js';
 
@@ -135,7 +136,15 @@ async function main(): Promise<number> {
       figures.push({ what: 'lint, 100,000 files ÷ its floor', ratio: min(lint) / min(floor), target: 2, guard: LINT_GUARD, detail: `${f1(min(lint))} ms ÷ ${f1(min(floor))} ms (medians ${f1(median(lint))} ÷ ${f1(median(floor))})` });
   }
 
-  // 4. the chunks the bundles load on first use
+  // 4. the live-session reader: a 20 MB transcript read cold, then one record appended, each against a raw
+  // line count of the same file (bench/transcript.ts; the full bench measures 200 MB)
+  {
+    const t = benchTranscript(20, 7);
+    figures.push({ what: 'transcript reader, 20 MB cold ÷ its line count', ratio: t.coldRatio, target: 40, guard: 80, detail: `${f1(t.coldMs)} ms ÷ ${f1(t.rawMs)} ms, heap +${t.heapMiB.toFixed(0)} MiB` });
+    figures.push({ what: 'transcript reader, an append ÷ the line count', ratio: t.appendRatio, target: 1, guard: 2, detail: `${f1(t.appendP50)} ms p50 ÷ ${f1(t.rawMs)} ms` });
+  }
+
+  // 5. the chunks the bundles load on first use
   const chunkDir = path.join(ROOT, 'dist', 'chunks');
   const chunks = fs.existsSync(chunkDir) ? fs.readdirSync(chunkDir).filter((f) => f.endsWith('.js')) : [];
   if (chunks.length < 4) problems.push(`dist/chunks holds ${chunks.length} chunks (yaml, markdown, width, secretlint expected)`);
