@@ -137,9 +137,10 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   out.push('');
   s.turns.forEach((t, k) => {
     const time = t.timestamp ? t.timestamp.slice(11, 19) : '';
+    const resumed = t.resumed ? st.yellow(' · resumed (a new claude process on this session)') : '';
     const comp = t.compacted ? st.yellow(` · compacted (${t.compacted.trigger}${t.compacted.preTokens ? `, ${n(t.compacted.preTokens)} tokens before` : ''})`) : '';
     const inst = t.instructions !== null ? ` · startup block ${n(t.instructions.length)} chars` : '';
-    out.push(`${st.bold(`Turn ${k + 1}`)} ${safe(JSON.stringify(short(t.prompt)))} ${time}${inst}${comp}`);
+    out.push(`${st.bold(`Turn ${k + 1}`)} ${safe(JSON.stringify(short(t.prompt)))} ${time}${inst}${resumed}${comp}`);
     if (t.changedNotes) out.push(`  notes: ${[...t.changedNotes.matchAll(/^Note: (\/[^\n]*?) changed on disk/gm)].map((m) => safe(rel(m[1]!, cwd))).join(', ')} changed on disk`);
     if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
     for (const call of t.calls) {

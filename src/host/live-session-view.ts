@@ -290,7 +290,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       return out;
     };
     const when = turn.timestamp ? new Date(turn.timestamp).toLocaleTimeString(this.locale) : '';
-    const comp = turn.compacted ? (turn.compacted.trigger === 'auto' ? t(' · compacted on its own') : t(' · compacted')) : '';
+    const comp = (turn.resumed ? t(' · resumed') : '') + (turn.compacted ? (turn.compacted.trigger === 'auto' ? t(' · compacted on its own') : t(' · compacted')) : '');
     return { id, label: t('Turn {0}: {1}', k + 1, turn.prompt.length > 60 ? `${turn.prompt.slice(0, 59)}…` : turn.prompt), description: `${when}${comp} · ${t('{0} tool calls', turn.calls.length)}`, icon: turn.compacted ? 'fold' : 'comment', children: kids, expanded: false };
   }
 
