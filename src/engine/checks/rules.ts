@@ -31,6 +31,7 @@ const LIST: RuleInfo[] = [
   { id: 'unknown-version', severity: 'info', description: 'no profile for the requested Claude Code version; the nearest older one is used' },
   { id: 'skill-name-refused', severity: 'warning', description: `a skill whose name is empty, over 256 characters, or holds control characters, < or >: Claude Code ${versionList((p) => p.skills.validateNames)} does not offer it` },
   { id: 'skill-shadowed', severity: 'warning', description: 'a skill or command with the name of an earlier one: only the first is listed' },
+  { id: 'skill-name-protected', severity: 'warning', description: `a project, --add-dir or command skill named like a shipped skill whose name Claude Code ${versionList((p) => p.skills.protectedNames.length > 0)} keeps: it is not listed` },
   { id: 'skill-unreadable', severity: 'warning', description: 'a SKILL.md that cannot be read: the skill is skipped' },
   { id: 'plugin-manifest-invalid', severity: 'warning', description: 'a plugin.json that is not valid JSON: the plugin folder name is used' },
   { id: 'frontmatter-too-deep', severity: 'warning', description: 'frontmatter nested deeper than 400 levels: not parsed as YAML, its values are read as text (as Claude Code\'s lenient retry does)' },

@@ -42,6 +42,12 @@ export interface SkillDef {
   fixed?: boolean;
   /** the frontmatter could not be parsed (Claude Code then ignores all of it) */
   yamlError?: string;
+  /** an `--add-dir` skill listed after the shipped skills under `DIR:name`: the note its entry ends with */
+  entryNote?: string;
+  /** the `--add-dir` folder it came from */
+  addDir?: string;
+  /** where a legacy command was found */
+  commandScope?: 'policy' | 'user' | 'project' | 'add-dir';
 }
 
 export interface DiscoveryContext {
@@ -251,15 +257,16 @@ export function discoverSkills(ctx: DiscoveryContext): Discovered {
   if (src.has('user')) all.push(...loadSkillsDir(ctx, path.join(env.userDir, 'skills'), 'user', seen));
   if (src.has('project')) {
     for (const d of dirsOf('skills')) all.push(...loadSkillsDir(ctx, d, 'project', seen));
-    for (const a of env.addDirs) all.push(...loadSkillsDir(ctx, path.join(a, '.claude', 'skills'), 'add-dir', seen));
+    for (const a of env.addDirs) all.push(...loadSkillsDir(ctx, path.join(a, '.claude', 'skills'), 'add-dir', seen).map((s) => ({ ...s, addDir: a })));
   }
   // legacy commands: managed, user, project folders, added folders; merged and sorted by name
   const commands: SkillDef[] = [];
-  commands.push(...loadCommandsDir(ctx, path.join(env.managedDir, '.claude', 'commands'), seen));
-  if (src.has('user')) commands.push(...loadCommandsDir(ctx, path.join(env.userDir, 'commands'), seen));
+  const scoped = (defs: SkillDef[], commandScope: NonNullable<SkillDef['commandScope']>) => defs.map((d) => ({ ...d, commandScope }));
+  commands.push(...scoped(loadCommandsDir(ctx, path.join(env.managedDir, '.claude', 'commands'), seen), 'policy'));
+  if (src.has('user')) commands.push(...scoped(loadCommandsDir(ctx, path.join(env.userDir, 'commands'), seen), 'user'));
   if (src.has('project')) {
-    for (const d of dirsOf('commands')) commands.push(...loadCommandsDir(ctx, d, seen));
-    for (const a of env.addDirs) commands.push(...loadCommandsDir(ctx, path.join(a, '.claude', 'commands'), seen));
+    for (const d of dirsOf('commands')) commands.push(...scoped(loadCommandsDir(ctx, d, seen), 'project'));
+    for (const a of env.addDirs) commands.push(...scoped(loadCommandsDir(ctx, path.join(a, '.claude', 'commands'), seen), 'add-dir'));
   }
   all.push(...commands.sort(byName));
   const skills = all.filter((s) => !(s.paths && s.paths.length));
@@ -284,7 +291,8 @@ export function discoverPlugins(ctx: DiscoveryContext): SkillDef[] {
       }
     }
     const cmds = loadCommandsDir(ctx, path.join(dir, 'commands'), seen).map((s) => ({ ...s, name: `${plugin}:${s.name}`, source: 'plugin' as const }));
-    const skills = loadSkillsDir(ctx, path.join(dir, 'skills'), 'plugin', seen).map((s) => ({ ...s, name: `${plugin}:${s.name}` }));
+    // a plugin skill's frontmatter name is shown namespaced too: `- plug:dir (plug:fmname)` (measured on 328 and later)
+    const skills = loadSkillsDir(ctx, path.join(dir, 'skills'), 'plugin', seen).map((s) => ({ ...s, name: `${plugin}:${s.name}`, displayName: s.displayName === undefined ? undefined : `${plugin}:${s.displayName}` }));
     out.push(...cmds.sort(byName), ...skills);
   }
   return out;

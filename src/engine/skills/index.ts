@@ -126,7 +126,11 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
     for (const b of profile.skills.bundled)
       if (b.kind === 'builtin') hidden.push({ name: b.name, reason: 'bundled skills are disabled (disableBundledSkills / CLAUDE_CODE_DISABLE_BUNDLED_SKILLS): built-in commands are hidden from the model' });
   const listed: SkillDef[] = [];
+  // --add-dir skills listed after the shipped ones, under `DIR:name`
+  const after: SkillDef[] = [];
   const names = new Set<string>();
+  const frontmatterNames = new Set<string>();
+  const isProtected = protectedNameCheck(env, profile);
   for (const s of known) {
     const ov = overrides[s.name];
     if (s.disableModelInvocation) {
@@ -137,15 +141,42 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
       hidden.push({ name: s.name, path: s.path, reason: `skillOverrides sets it to "${ov}"` });
       continue;
     }
+    const taken = isProtected(s);
+    if (taken) {
+      hidden.push({ name: s.name, path: s.path, reason: `Claude Code ${profile.version} keeps the name "${taken}" for its shipped skill: a project, --add-dir or command skill named so is not listed` });
+      if (s.path) sink.add({ path: s.path, line: 1, severity: 'warning', rule: 'skill-name-protected', message: `not listed: Claude Code ${profile.version} keeps the name "${taken}" for its shipped skill (a skill in ~/.claude/skills may still replace it)` });
+      continue;
+    }
+    if (s.source === 'add-dir' && s.addDir !== undefined) {
+      const fmTaken = s.displayName !== undefined && frontmatterNames.has(s.displayName.toLowerCase());
+      if (names.has(s.name) && profile.skills.addDirClash === 'scoped-after-shipped') {
+        after.push(addDirEntry(env, s, 'scoped'));
+        continue;
+      }
+      if (fmTaken && profile.skills.addDirFrontmatterClash === 'nested-after-shipped') {
+        after.push(addDirEntry(env, s, 'nested'));
+        continue;
+      }
+    }
     if (names.has(s.name)) {
       hidden.push({ name: s.name, path: s.path, reason: `an earlier skill or command has the same name "${s.name}" (the first one wins)` });
       if (s.path) sink.add({ path: s.path, line: 1, severity: 'warning', rule: 'skill-shadowed', message: `not listed: an earlier skill or command is also named "${s.name}", and the first one wins` });
       continue;
     }
     names.add(s.name);
+    if (s.displayName !== undefined) frontmatterNames.add(s.displayName.toLowerCase());
     listed.push(s);
   }
-  for (const c of disk.conditional) hidden.push({ name: c.name, path: c.path, reason: `path-gated (paths: ${c.paths!.join(', ')}): listed after a matching file is touched` });
+  // measured: after the bundled-typed shipped skills, before the built-in commands (init, security-review)
+  const builtinAt = listed.findIndex((x) => x.source === 'builtin');
+  listed.splice(builtinAt < 0 ? listed.length : builtinAt, 0, ...after);
+  const conditional: SkillDef[] = [];
+  for (const c of disk.conditional) {
+    const taken = isProtected(c);
+    if (taken) hidden.push({ name: c.name, path: c.path, reason: `Claude Code ${profile.version} keeps the name "${taken}" for its shipped skill: this path-gated skill is never listed` });
+    else conditional.push(c);
+  }
+  for (const c of conditional) hidden.push({ name: c.name, path: c.path, reason: `path-gated (paths: ${c.paths!.join(', ')}): listed after a matching file is touched` });
 
   const skillUsage = settings.globalConfig.skillUsage;
   const now = o.now ?? Date.now();
@@ -154,7 +185,7 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
   const listing = buildListing({ profile, skills: listed, knownCommands: known, reservedNames, budget: budgetInfo.budget, cap, overrides, score: (n) => usageScore(skillUsage, n, now) });
   // cut and demoted entries are reported by the workspace checks (skill-description-cut, skill-demoted)
 
-  const lazyFor = (file: string): LazySkillLayer[] => lazySkills(ctx, disk.conditional, new Set(listed.map((s) => s.name)), cap, file);
+  const lazyFor = (file: string): LazySkillLayer[] => lazySkills(ctx, conditional, new Set(listed.map((s) => s.name)), cap, file, isProtected);
   return {
     enabled: true,
     text: listing.text,
@@ -168,7 +199,7 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
     listing,
     placement,
     hidden,
-    conditional: disk.conditional,
+    conditional,
     lazyFor,
     find: (name: string) => {
       const pool = [...listed, ...known, ...disk.conditional];
@@ -177,13 +208,44 @@ export function analyzeSkills(o: SkillsOptions): SkillsAnalysis {
   };
 }
 
+/** The shipped name (lower case) a skill would take against the profile's `protectedNames`, if any: project,
+ *  --add-dir and legacy-command skills (not ~/.claude ones, not plugins) by their name, skills also by their
+ *  frontmatter name, in any case; a name is free while its shipped skill is unregistered by its `hiddenByEnv`. */
+function protectedNameCheck(env: Environment, profile: ClaudeProfile): (s: SkillDef) => string | undefined {
+  const active = new Set(
+    profile.skills.protectedNames.filter((n) => {
+      const b = profile.skills.bundled.find((x) => x.name === n);
+      return !(b?.hiddenByEnv && isTruthyEnv(env.env[b.hiddenByEnv]));
+    }),
+  );
+  if (active.size === 0) return () => undefined;
+  return (s) => {
+    const local = s.source === 'project' || s.source === 'add-dir' || (s.source === 'command' && (s.commandScope === 'project' || s.commandScope === 'add-dir'));
+    if (!local) return undefined;
+    const byName = s.name.toLowerCase();
+    if (active.has(byName)) return byName;
+    // a legacy command's frontmatter name does not count (nor that of a SKILL.md inside .claude/commands)
+    const fm = s.source !== 'command' ? s.displayName?.toLowerCase() : undefined;
+    return fm !== undefined && active.has(fm) ? fm : undefined;
+  };
+}
+
+/** an --add-dir skill listed after the shipped skills as `DIR:name`: DIR is the folder's path from the launch
+ *  directory when inside it, else its name; `scoped` (its name was taken) or `nested` (its frontmatter name was) */
+function addDirEntry(env: Environment, s: SkillDef, kind: 'scoped' | 'nested'): SkillDef {
+  const a = s.addDir!;
+  const dir = isStrictlyInside(a, env.cwd) ? relDir(env, a) : path.basename(a);
+  const entryNote = kind === 'scoped' ? SCOPED_SKILL_NOTE(dir, s.name) : NESTED_SKILL_NOTE(`${dir}/.claude/skills`, dir);
+  return { ...s, name: `${dir}:${s.name}`, displayName: undefined, entryNote };
+}
+
 function relDir(env: Environment, d: string): string {
   return path.relative(env.cwd, d).split(path.sep).join('/');
 }
 
 /** What a touch of `file` adds: skills in `.claude/skills` folders strictly below the launch directory
  *  down to the file's folder, and path-gated skills whose patterns match (relative to the launch directory). */
-function lazySkills(ctx: DiscoveryContext, conditional: SkillDef[], listedNames: Set<string>, cap: number, file: string): LazySkillLayer[] {
+function lazySkills(ctx: DiscoveryContext, conditional: SkillDef[], listedNames: Set<string>, cap: number, file: string, isProtected: (s: SkillDef) => string | undefined): LazySkillLayer[] {
   const { env } = ctx;
   const out: LazySkillLayer[] = [];
   const entryOf = (name: string, s: SkillDef, note = '') => `- ${name}: ${capDescription(describe(s), cap)}${note}`;
@@ -193,7 +255,7 @@ function lazySkills(ctx: DiscoveryContext, conditional: SkillDef[], listedNames:
     for (const part of rel ? rel.split(path.sep) : []) {
       d = path.join(d, part);
       const skillsDir = path.join(d, '.claude', 'skills');
-      const found = loadSkillsDir(ctx, skillsDir, 'project', new Set()).filter((s) => !s.disableModelInvocation && !(s.paths && s.paths.length));
+      const found = loadSkillsDir(ctx, skillsDir, 'project', new Set()).filter((s) => !s.disableModelInvocation && !(s.paths && s.paths.length) && !isProtected(s));
       if (found.length === 0) continue;
       const dir = relDir(env, d);
       const shown = found.map((s) => (listedNames.has(s.name) ? `${dir}:${s.name}` : s.name));

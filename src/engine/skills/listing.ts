@@ -114,6 +114,12 @@ export function buildListing(input: ListingInput): Listing {
       return { name: s.name, label, source: s.source, path: s.path, text: full, full, nameOnly, fullWidth: w(`${nameOnly}: `) + descWidth, nameOnlyWidth: w(nameOnly), demoted: false, nameOnlyByOverride, bundled, fixed: s.fixed === true, cut: chars > cap, descriptionChars: chars, score: input.score(s.name) };
     }
     const d = describe(s);
+    if (s.entryNote !== undefined) {
+      // an --add-dir skill after the shipped ones: `- DIR:name: description (note)`, the cap before the note
+      const full = wellFormed(`- ${s.name}: ${capDescription(d, cap)}${s.entryNote}`);
+      const bare = `- ${s.name}`;
+      return { name: s.name, label: s.name, source: s.source, path: s.path, text: full, full, nameOnly: bare, fullWidth: w(full), nameOnlyWidth: w(bare), demoted: false, nameOnlyByOverride, bundled, fixed: false, cut: d.length > cap, descriptionChars: d.length, score: input.score(s.name) };
+    }
     // a cut can split a surrogate pair; the request carries U+FFFD for the lone half (the width counts it as sent)
     const full = wellFormed(`${nameOnly}: ${capDescription(d, cap)}`);
     return { name: s.name, label, source: s.source, path: s.path, text: full, full, nameOnly, fullWidth: w(full), nameOnlyWidth: w(nameOnly), demoted: false, nameOnlyByOverride, bundled, fixed: false, cut: d.length > cap, descriptionChars: d.length, score: input.score(s.name) };
