@@ -52,6 +52,18 @@ export interface ClaudeProfile {
     /** the same for shipped skills that are never listed: reserved only while bundled skills are on (listed shipped
      *  skills reserve their names through the listing itself) */
     reservedWhileBundled: readonly string[];
+    /** shipped skills whose names a project, `--add-dir` or legacy-command skill cannot take (its folder or file
+     *  name, or its frontmatter `name`, in any case): such a skill is not listed and the shipped one stays; user
+     *  skills and commands still replace it. Holds while the shipped skill is registered (its `hiddenByEnv` unset;
+     *  bundled skills off does not free the name). Measured on 2.1.333 (docs/profiles.md) */
+    protectedNames: readonly string[];
+    /** an `--add-dir` skill named like an earlier listed skill: dropped (235), or listed after the shipped skills as
+     *  `- DIR:name: … (scoped to DIR/ — …)` (328), DIR its path from the launch directory when inside it, else its
+     *  folder name */
+    addDirClash: 'drop' | 'scoped-after-shipped';
+    /** an `--add-dir` skill whose frontmatter `name` is an earlier listed skill's frontmatter name (any case): listed
+     *  in place (328), or after the shipped skills as `- DIR:name: … (from DIR/.claude/skills — …)` (333) */
+    addDirFrontmatterClash: 'in-place' | 'nested-after-shipped';
     /** skills shipped in the binary, in listing order, with their full-entry display widths
      *  (measured on the binary: test/conformance/memory-skills/measure-widths.ts) */
     bundled: readonly BundledSkill[];
@@ -209,6 +221,9 @@ const V2_1_235: ClaudeProfile = {
     widthCorrection: false,
     reservedNames: [],
     reservedWhileBundled: [],
+    protectedNames: [],
+    addDirClash: 'drop',
+    addDirFrontmatterClash: 'in-place',
     bundled: [
       { name: 'dataviz', kind: 'bundled', width: 1146, descriptionChars: 1135 },
       { name: 'update-config', kind: 'bundled', width: 707, descriptionChars: 690 },
@@ -264,6 +279,9 @@ const V2_1_328: ClaudeProfile = {
       'terminal-setup', 'theme', 'tui', 'usage', 'workflow-launch-exec', 'workflows',
     ],
     reservedWhileBundled: ['batch', 'debug', 'run-skill-generator'],
+    protectedNames: [],
+    addDirClash: 'scoped-after-shipped',
+    addDirFrontmatterClash: 'in-place',
     bundled: [
       { name: 'dataviz', kind: 'bundled', width: 1447, descriptionChars: 1436 },
       { name: 'update-config', kind: 'bundled', width: 707, descriptionChars: 690 },
@@ -294,8 +312,22 @@ const V2_1_332: ClaudeProfile = {
   request: { ...V2_1_328.request, tools: 35_031 },
 };
 
+/** 2.1.333 (2026-11-30): 2.1.332 but for two rules of the skills listing, measured on its binary (docs/profiles.md,
+ *  the scenarios sk_protected_* and sk_adddir_* of the memory-skills suite):
+ *  - the shipped skills `claude-api` and `workflow-authoring` keep their names against project, --add-dir and
+ *    legacy-command skills (folder, file or frontmatter `name`, any case), at startup, mid-session (nested
+ *    folders) and path-gated; `~/.claude` skills and commands still replace them; CLAUDE_CODE_DISABLE_WORKFLOWS
+ *    frees `workflow-authoring`, bundled skills off frees neither;
+ *  - an --add-dir skill whose frontmatter `name` an earlier skill already shows is listed after the shipped
+ *    skills as `- DIR:name: … (from DIR/.claude/skills — …)`. */
+const V2_1_333: ClaudeProfile = {
+  ...V2_1_332,
+  version: '2.1.333',
+  skills: { ...V2_1_332.skills, protectedNames: ['claude-api', 'workflow-authoring'], addDirFrontmatterClash: 'nested-after-shipped' },
+};
+
 /** oldest first */
-export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332];
+export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333];
 export const NEWEST_PROFILE = PROFILES[PROFILES.length - 1]!;
 
 function parseVersion(v: string): number[] | undefined {

@@ -579,6 +579,7 @@ const skillScenarios: MSScenario[] = [
     env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: '1000000' },
     files: fmNameSkills(),
     guardByVersion: {
+      '2.1.333': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
       '2.1.332': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'] },
       '2.1.328': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'] },
     },
@@ -592,6 +593,7 @@ const skillScenarios: MSScenario[] = [
     env: NO_BUNDLED,
     files: fmNameSkills(),
     guardByVersion: {
+      '2.1.333': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
       '2.1.332': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'] },
       '2.1.328': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'] },
     },
@@ -876,4 +878,202 @@ const skillScenarios: MSScenario[] = [
   },
 ];
 
-export const memorySkillScenarios: MSScenario[] = [...memScenarios, ...skillScenarios];
+/** Shipped names against every source (issue 18): 2.1.333 keeps `claude-api` and `workflow-authoring` for its
+ *  shipped skills against project, --add-dir and legacy-command skills; earlier versions list the user's skill
+ *  and drop the shipped one (the first one wins). `~/.claude` skills and commands and plugins are unaffected. */
+const A332 = { '2.1.332': {}, '2.1.328': {} };
+const protectedScenarios: MSScenario[] = [
+  {
+    name: 'sk_protected_project',
+    spec: ['B5', 'B6'],
+    description: 'project skills named like protected shipped skills: by folder (claude-api), by frontmatter name in another case (Workflow-Authoring); loop (not protected) replaces the shipped one on every version; a SKILL.md in .claude/commands with the frontmatter name claude-api stays',
+    git: ['repo'],
+    cwd: 'repo',
+    files: {
+      'repo/.claude/skills/claude-api/SKILL.md': skill('MKP project claude-api'),
+      'repo/.claude/skills/x-wa/SKILL.md': fm('name: Workflow-Authoring\ndescription: MKP x-wa fm Workflow-Authoring'),
+      'repo/.claude/skills/loop/SKILL.md': skill('MKP project loop'),
+      'repo/.claude/commands/cx/SKILL.md': fm('name: claude-api\ndescription: MKP cx commands skill fm claude-api'),
+    },
+    guard: { listing: ['- loop: MKP project loop', '- cx: MKP cx'] },
+    guardByVersion: {
+      '2.1.333': { noListing: ['MKP project claude-api', 'MKP x-wa'], listing: ['\n- claude-api: ', '\n- workflow-authoring: '] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- claude-api: MKP project claude-api', '- x-wa (Workflow-Authoring): MKP x-wa', '\n- workflow-authoring: '] }])),
+      '2.1.235': { listing: ['- claude-api: MKP project claude-api', '- x-wa: MKP x-wa'] },
+    },
+  },
+  {
+    name: 'sk_protected_commands',
+    spec: ['B5'],
+    description: 'legacy commands named like protected shipped skills: project CLAUDE-API.md (another case), an --add-dir folder\'s workflow-authoring.md; a namespaced ns/claude-api.md and a command whose frontmatter name is claude-api stay',
+    git: ['repo'],
+    cwd: 'repo',
+    addDirs: ['extra'],
+    files: {
+      'repo/.claude/commands/CLAUDE-API.md': '---\ndescription: MKC upper claude-api\n---\nbody\n',
+      'repo/.claude/commands/ns/claude-api.md': '---\ndescription: MKC ns claude-api\n---\nbody\n',
+      'repo/.claude/commands/c-fm.md': '---\nname: claude-api\ndescription: MKC c-fm fm claude-api\n---\nbody\n',
+      'extra/.claude/commands/workflow-authoring.md': '---\ndescription: MKC added workflow-authoring\n---\nbody\n',
+    },
+    guard: { listing: ['- ns:claude-api: MKC ns', '- c-fm: MKC c-fm'] },
+    guardByVersion: {
+      '2.1.333': { noListing: ['MKC upper', 'MKC added'], listing: ['\n- workflow-authoring: '] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- CLAUDE-API: MKC upper', '- workflow-authoring: MKC added'] }])),
+    },
+  },
+  {
+    name: 'sk_protected_user_wins',
+    spec: ['B5'],
+    description: 'a ~/.claude skill claude-api and a ~/.claude command workflow-authoring.md replace the shipped skills on every version; a project skill workflow-authoring is dropped on 2.1.333 (so the user command is listed), and is listed in its place before',
+    git: ['repo'],
+    cwd: 'repo',
+    files: {
+      'home/.claude/skills/claude-api/SKILL.md': skill('MKU user claude-api'),
+      'home/.claude/commands/workflow-authoring.md': '---\ndescription: MKU user command workflow-authoring\n---\nbody\n',
+      'repo/.claude/skills/workflow-authoring/SKILL.md': skill('MKP project workflow-authoring'),
+    },
+    guard: { listing: ['- claude-api: MKU user claude-api'] },
+    guardByVersion: {
+      '2.1.333': { listing: ['- workflow-authoring: MKU user command'], noListing: ['MKP project'] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- workflow-authoring: MKP project'], noListing: ['MKU user command'] }])),
+    },
+  },
+  {
+    name: 'sk_protected_env_workflows',
+    spec: ['B5', 'B7'],
+    description: 'CLAUDE_CODE_DISABLE_WORKFLOWS unregisters the shipped workflow-authoring: its name is free again on 2.1.333, claude-api stays kept',
+    git: ['repo'],
+    cwd: 'repo',
+    env: { CLAUDE_CODE_DISABLE_WORKFLOWS: '1' },
+    files: {
+      'repo/.claude/skills/workflow-authoring/SKILL.md': skill('MKP project workflow-authoring'),
+      'repo/.claude/skills/x-ca/SKILL.md': fm('name: claude-api\ndescription: MKP x-ca fm claude-api'),
+    },
+    guard: { listing: ['- workflow-authoring: MKP project'] },
+    guardByVersion: { '2.1.333': { noListing: ['MKP x-ca'] }, ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- x-ca: MKP x-ca'] }])) },
+  },
+  {
+    name: 'sk_protected_no_bundled',
+    spec: ['B5', 'B6'],
+    description: 'with bundled skills off the shipped claude-api and workflow-authoring are not listed, yet 2.1.333 still keeps both names from project and --add-dir skills',
+    git: ['repo'],
+    cwd: 'repo',
+    addDirs: ['extra'],
+    env: NO_BUNDLED,
+    files: {
+      'repo/.claude/skills/claude-api/SKILL.md': skill('MKP project claude-api'),
+      'extra/.claude/skills/x-wa/SKILL.md': fm('name: workflow-authoring\ndescription: MKA x-wa fm workflow-authoring'),
+      'repo/.claude/skills/keep/SKILL.md': skill('MKP keep'),
+    },
+    guard: { listing: ['- keep: MKP keep'] },
+    guardByVersion: {
+      '2.1.333': { noListing: ['MKP project claude-api', 'MKA x-wa'] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- claude-api: MKP project claude-api', '- x-wa (workflow-authoring): MKA x-wa'] }])),
+    },
+  },
+  {
+    name: 'sk_protected_adddir_plugin',
+    spec: ['B5'],
+    description: 'an --add-dir skill folder claude-api and one with the frontmatter name workflow-authoring are dropped on 2.1.333; plugin skills keep their `plugin:` names on every version',
+    git: ['repo'],
+    cwd: 'repo',
+    addDirs: ['extra'],
+    pluginDirs: ['plug'],
+    files: {
+      'extra/.claude/skills/claude-api/SKILL.md': skill('MKA added claude-api'),
+      'extra/.claude/skills/x-wa/SKILL.md': fm('name: workflow-authoring\ndescription: MKA x-wa fm workflow-authoring'),
+      'plug/.claude-plugin/plugin.json': JSON.stringify({ name: 'plug', version: '1.0.0' }),
+      'plug/skills/claude-api/SKILL.md': skill('MKG plugin claude-api'),
+      'plug/skills/wa/SKILL.md': fm('name: workflow-authoring\ndescription: MKG plugin fm workflow-authoring'),
+    },
+    guard: { listing: ['- plug:claude-api: MKG plugin claude-api'] },
+    guardByVersion: {
+      '2.1.333': { noListing: ['MKA added', 'MKA x-wa'] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- claude-api: MKA added claude-api', '- x-wa: MKA x-wa'] }])),
+    },
+  },
+  {
+    name: 'sk_protected_nested_lazy',
+    spec: ['B8'],
+    description: 'a folder below the launch directory found mid-session: its claude-api skill and its skill with the frontmatter name workflow-authoring are not offered on 2.1.333; the other one is',
+    git: ['repo'],
+    cwd: 'repo',
+    env: NO_BUNDLED,
+    files: {
+      'repo/pkg/.claude/skills/claude-api/SKILL.md': skill('MKN nested claude-api'),
+      'repo/pkg/.claude/skills/n3/SKILL.md': skill('MKN n3 plain'),
+      'repo/pkg/a.txt': 'x\n',
+      'repo/.claude/skills/top/SKILL.md': skill('MKP top'),
+    },
+    lazyReads: ['repo/pkg/a.txt'],
+  },
+  {
+    name: 'sk_protected_path_gated',
+    spec: ['B8'],
+    description: 'path-gated project skills named claude-api (by folder, by frontmatter name): offered after a matching Read before 2.1.333, never on it',
+    git: ['repo'],
+    cwd: 'repo',
+    env: NO_BUNDLED,
+    files: {
+      'repo/.claude/skills/claude-api/SKILL.md': fm('description: MKG gated claude-api\npaths: src/**'),
+      'repo/.claude/skills/gated/SKILL.md': fm('name: claude-api\ndescription: MKG gated fm claude-api\npaths: src/**'),
+      'repo/.claude/skills/g-free/SKILL.md': fm('description: MKG free gated\npaths: src/**'),
+      'repo/src/a.ts': 'x\n',
+    },
+    lazyReads: ['repo/src/a.ts'],
+  },
+];
+
+/** --add-dir skills whose name (328 and later) or frontmatter name (333) an earlier skill holds: listed after the
+ *  shipped skills as `- DIR:name: …`, DIR the folder's path from the launch directory when inside it, else its name */
+const addDirScenarios: MSScenario[] = [
+  {
+    name: 'sk_adddir_clash_positions',
+    spec: ['B5'],
+    description: 'added folders outside (a/b/extra), inside the launch directory (sub/inner) and beside it (side): a folder-name clash is scoped after the shipped skills (328+; dropped on 235), a frontmatter-name clash (any case) too on 2.1.333 with the `(from DIR/.claude/skills …)` note; a frontmatter name equal to an earlier folder name is no clash',
+    git: ['repo'],
+    cwd: 'repo',
+    addDirs: ['a/b/extra', 'repo/sub/inner', 'side'],
+    env: NO_BUNDLED,
+    files: {
+      'repo/.claude/skills/e1/SKILL.md': fm('name: pfm\ndescription: MKP e1 fm pfm'),
+      'a/b/extra/.claude/skills/e1/SKILL.md': skill('MKA1 e1 folder clash'),
+      'a/b/extra/.claude/skills/f1/SKILL.md': fm('name: pfm\ndescription: MKA1 f1 fm clash'),
+      'repo/sub/inner/.claude/skills/e1/SKILL.md': skill('MKA2 e1 folder clash'),
+      'repo/sub/inner/.claude/skills/f2/SKILL.md': fm('name: pfm\ndescription: MKA2 f2 fm clash'),
+      'side/.claude/skills/f3/SKILL.md': fm('name: PFM\ndescription: MKA3 f3 fm clash upper'),
+      'side/.claude/skills/f4/SKILL.md': fm('name: e1\ndescription: MKA3 f4 fm = project folder'),
+    },
+    guard: { listing: ['- f4: MKA3 f4'] },
+    guardByVersion: {
+      '2.1.333': { listing: ['\n- extra:e1: MKA1 e1 folder clash (scoped to extra/', '\n- extra:f1: MKA1 f1 fm clash (from extra/.claude/skills', '\n- sub/inner:e1: ', '\n- sub/inner:f2: ', '\n- side:f3: '] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['\n- f1: MKA1', '\n- extra:e1: MKA1 e1 folder clash (scoped to extra/', '\n- sub/inner:e1: '], noListing: ['extra:f1'] }])),
+      '2.1.235': { noListing: ['MKA1 e1', 'MKA2 e1'] },
+    },
+  },
+  {
+    name: 'sk_adddir_clash_after_shipped',
+    spec: ['B5'],
+    description: 'with the shipped skills and a plugin: the scoped --add-dir entries come after the plugin and the bundled-typed shipped skills, before the built-in commands init and security-review; clashes with a user skill and a legacy command',
+    git: ['repo'],
+    cwd: 'repo',
+    addDirs: ['extra'],
+    pluginDirs: ['plug'],
+    files: {
+      'home/.claude/skills/u1/SKILL.md': fm('name: ufm\ndescription: MKU u1'),
+      'repo/.claude/commands/c1.md': '---\ndescription: MKC c1\n---\nbody\n',
+      'extra/.claude/skills/u1/SKILL.md': skill('MKA u1 clash with user'),
+      'extra/.claude/skills/c1/SKILL.md': skill('MKA c1 clash with a command'),
+      'extra/.claude/skills/g1/SKILL.md': fm('name: UFM\ndescription: MKA g1 fm clash with user'),
+      'plug/.claude-plugin/plugin.json': JSON.stringify({ name: 'plug', version: '1.0.0' }),
+      'plug/skills/ps/SKILL.md': skill('MKG plugin skill'),
+    },
+    guard: { listing: ['- plug:ps: MKG plugin skill'] },
+    guardByVersion: {
+      '2.1.333': { listing: ['\n- extra:g1: MKA g1 fm clash with user (from extra/.claude/skills', '\n- init: '] },
+      ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['\n- extra:u1: MKA u1 clash with user (scoped to extra/', '\n- init: '] }])),
+    },
+  },
+];
+
+export const memorySkillScenarios: MSScenario[] = [...memScenarios, ...skillScenarios, ...protectedScenarios, ...addDirScenarios];
