@@ -3,10 +3,13 @@
 // version that shows frontmatter names lists `- zr0001 (CANDIDATE)` unless the name is reserved
 // (built-in command or shipped skill), then `- zr0001`.
 //
-//   node --import tsx test/conformance/memory-skills/measure-reserved.ts VERSION [CANDIDATES_FILE] [--env K=V]…
+//   node --import tsx test/conformance/memory-skills/measure-reserved.ts VERSION [CANDIDATES_FILE] [--env K=V]… [--profile P]
 //
 // Candidates: the profile's list plus the names in CANDIDATES_FILE (one a line), e.g. the command-like
-// names found in the binary. Prints the reserved names, and how they differ from the profile.
+// names found in the binary. Prints the reserved names, and how they differ from the profile (its
+// reservedNames, plus the names of the shipped skills it lists, which reserve theirs through the listing,
+// and reservedWhileBundled while bundled skills are on); and the candidates whose skill is not listed at
+// all, against the profile's `protectedNames` (shipped names a project skill cannot take).
 import fs from 'node:fs';
 import { chooseProfile } from '../../../src/engine/index.js';
 import { fm, type ClaudeVersion } from '../scenario.js';
@@ -20,9 +23,11 @@ async function main(): Promise<void> {
     env[k!] = rest.join('=');
     argv.splice(i, 2);
   }
+  const pi = argv.indexOf('--profile');
+  const forced = pi >= 0 ? argv.splice(pi, 2)[1] : undefined;
   const [v, file] = argv as [ClaudeVersion, string | undefined];
-  if (!v) throw new Error('usage: measure-reserved.ts VERSION [CANDIDATES_FILE]');
-  const profile = chooseProfile(v).profile;
+  if (!v) throw new Error('usage: measure-reserved.ts VERSION [CANDIDATES_FILE] [--env K=V]… [--profile P]');
+  const profile = chooseProfile(forced ?? v).profile;
   const extra = file ? fs.readFileSync(file, 'utf8').split('\n').map((s) => s.trim()).filter((s) => /^[a-z][a-z0-9-]*$/.test(s)) : [];
   const candidates = [...new Set([...profile.skills.reservedNames, ...extra])].sort();
   const files: Record<string, string> = {};
@@ -32,18 +37,27 @@ async function main(): Promise<void> {
     if (o.claude.code !== 0) throw new Error(`claude exited ${o.claude.code}: ${o.claude.stderr.slice(0, 300)}`);
     const lines = new Set((o.listing ?? '').split('\n'));
     const reserved: string[] = [];
-    let missing = 0;
+    const missing: string[] = [];
     candidates.forEach((c, i) => {
       const dir = `zr${String(i).padStart(4, '0')}`;
       if (lines.has(`- ${dir}: d`)) reserved.push(c);
-      else if (!lines.has(`- ${dir} (${c}): d`)) missing++;
+      else if (!lines.has(`- ${dir} (${c}): d`)) missing.push(c);
     });
-    const want = new Set(profile.skills.reservedNames);
+    // what the profile predicts for these candidates, under this run's environment
+    const truthy = (x: string | undefined) => !!x && !/^(0|false|no|off)$/i.test(x.trim());
+    const bundledOff = truthy(env.CLAUDE_CODE_DISABLE_BUNDLED_SKILLS);
+    const shipped = profile.skills.bundled.filter((b) => !(b.hiddenByEnv && truthy(env[b.hiddenByEnv])) && (!bundledOff || b.survivesDisable)).map((b) => b.name);
+    const protectedNow = (profile.skills.protectedNames ?? []).filter((n) => { const b = profile.skills.bundled.find((x) => x.name === n); return !(b?.hiddenByEnv && truthy(env[b.hiddenByEnv])); });
+    const want = new Set([...profile.skills.reservedNames, ...(bundledOff ? [] : profile.skills.reservedWhileBundled), ...shipped].filter((n) => candidates.includes(n) && !protectedNow.includes(n)));
     const got = new Set(reserved);
-    console.log(`${v}: ${candidates.length} candidates, ${reserved.length} reserved, ${missing} not listed at all`);
+    const wantMissing = new Set(protectedNow.filter((n) => candidates.includes(n)));
     console.log(`reserved: ${JSON.stringify(reserved)}`);
     console.log(`not in profile ${profile.version}: ${JSON.stringify(reserved.filter((r) => !want.has(r)))}`);
-    console.log(`in profile ${profile.version}, not reserved: ${JSON.stringify([...want].filter((r) => !got.has(r)))}`);
+    // a name whose skill is not listed at all is protected (or worse), not merely reserved: reported below
+    console.log(`in profile ${profile.version}, not reserved: ${JSON.stringify([...want].filter((r) => !got.has(r) && !missing.includes(r)))}`);
+    console.log(`not listed at all, not protected in profile ${profile.version}: ${JSON.stringify(missing.filter((n) => !wantMissing.has(n)))}`);
+    console.log(`protected in profile ${profile.version}, listed: ${JSON.stringify([...wantMissing].filter((n) => !missing.includes(n)))}`);
+    console.log(`${v}: ${candidates.length} candidates, ${reserved.length} reserved, ${missing.length} not listed at all (${JSON.stringify(missing)})`);
   } finally {
     o.cleanup();
   }
