@@ -2,8 +2,22 @@
 // reads a field of the profile; nothing else in the engine compares version strings.
 import type { TouchTool } from './model.js';
 
+/** the conformance suites a profile is checked by (test/conformance): first requests' instructions, memory and
+ *  skills, whole sessions (each also read back from its transcript), the fixed request sizes */
+export type CheckedSuite = 'instructions' | 'memory-skills' | 'sessions' | 'fixed-sizes';
+export const CHECKED_SUITES: readonly CheckedSuite[] = ['instructions', 'memory-skills', 'sessions', 'fixed-sizes'];
+
+/** what last passed on a version's binary with its profile: the scenarios of each suite, and the day
+ *  (test/unit/profile-checked.test.ts keeps the counts equal to the suites' scenarios for the version) */
+export interface Checked {
+  on: string;
+  suites: Readonly<Record<CheckedSuite, number>>;
+}
+
 export interface ClaudeProfile {
   version: string;
+  /** the suites that passed on this version's binary with this profile (shown when a newer version falls back to it) */
+  checked: Checked;
   /** where the startup block goes: its own reminder (328) or the `# claudeMd` section (235) */
   startupPlacement: 'own-reminder' | 'claude-md-section';
   /** lazy entries: one reminder per file in the tool_result message (328) or one system message (235) */
@@ -191,8 +205,12 @@ export interface BundledSkill {
   survivesDisable?: boolean;
 }
 
+/** every suite holds the same scenarios for every version (2026-12-01); `npm test` runs them all on each */
+const CHECKED_2026_12_01: Checked = { on: '2026-12-01', suites: { instructions: 98, 'memory-skills': 73, sessions: 59, 'fixed-sizes': 1 } };
+
 const V2_1_235: ClaudeProfile = {
   version: '2.1.235',
+  checked: CHECKED_2026_12_01,
   startupPlacement: 'claude-md-section',
   lazyPlacement: 'system-message',
   lazyTriggers: ['Read'],
@@ -241,6 +259,7 @@ const V2_1_235: ClaudeProfile = {
 
 const V2_1_328: ClaudeProfile = {
   version: '2.1.328',
+  checked: CHECKED_2026_12_01,
   startupPlacement: 'own-reminder',
   lazyPlacement: 'reminder-per-file',
   lazyTriggers: ['Read', 'Edit', 'Write', 'Bash'],
@@ -349,19 +368,27 @@ export interface ProfileChoice {
   /** what headers show: the version asked for when it is one (with a profile or not), else the profile's */
   shown: string;
   /** set when the requested version has no profile of its own, e.g.
-   *  `2.1.340: no profile yet; using 2.1.332's (checked on 0 scenarios)` */
+   *  `2.1.340: no profile yet; using 2.1.333's (checked on 0 scenarios; 2.1.333 passed instructions 98, …)` */
   note?: string;
   /** the same, as facts (hosts translate them): why there is no exact profile, and whose is used */
-  fallback?: { why: 'not-a-version' | 'newer' | 'older'; requested: string; using: string; checkedScenarios: number };
+  fallback?: { why: 'not-a-version' | 'newer' | 'older'; requested: string; using: string; checkedScenarios: number; usingChecked: Checked };
 }
 
 type Fallback = NonNullable<ProfileChoice['fallback']>;
 
+const SUITE_NAMES: Record<CheckedSuite, string> = { instructions: 'instructions', 'memory-skills': 'memory and skills', sessions: 'sessions', 'fixed-sizes': 'fixed sizes' };
+
+/** `instructions 98, memory and skills 73, sessions 59, fixed sizes 1 on 2026-12-01` */
+export function checkedSummary(c: Checked, name: (s: CheckedSuite) => string = (s) => SUITE_NAMES[s]): string {
+  return CHECKED_SUITES.map((s) => `${name(s)} ${c.suites[s]}`).join(', ');
+}
+
 /** the English note of a fallback (the CLI prints it; hosts word the facts themselves) */
 function fallbackNote(f: Fallback): string {
   if (f.why === 'not-a-version') return `"${f.requested}" is not a Claude Code version; using ${f.using}'s profile`;
-  if (f.why === 'newer') return `${f.requested}: no profile yet; using ${f.using}'s (checked on ${f.checkedScenarios} scenarios)`;
-  return `${f.requested}: no profile (older than every profile); using ${f.using}'s (checked on ${f.checkedScenarios} scenarios)`;
+  const passed = `${f.using} passed ${checkedSummary(f.usingChecked)} on ${f.usingChecked.on}`;
+  if (f.why === 'newer') return `${f.requested}: no profile yet; using ${f.using}'s (checked on ${f.checkedScenarios} scenarios; ${passed})`;
+  return `${f.requested}: no profile (older than every profile); using ${f.using}'s (checked on ${f.checkedScenarios} scenarios; ${passed})`;
 }
 
 /** The profile for a version: exact match, else the nearest older one (else the oldest), with a note. */
@@ -371,7 +398,7 @@ export function chooseProfile(version: string | undefined): ProfileChoice {
   // a version without a profile of its own was checked on no scenario: the conformance suites ran on
   // the profiled versions only (`npm run profile:check -- VERSION` measures it)
   const fallback = (profile: ClaudeProfile, why: Fallback['why'], asked: string, shown: string): ProfileChoice => {
-    const f: Fallback = { why, requested: asked, using: profile.version, checkedScenarios: 0 };
+    const f: Fallback = { why, requested: asked, using: profile.version, checkedScenarios: 0, usingChecked: profile.checked };
     return { profile, requested: asked, exact: false, shown, note: fallbackNote(f), fallback: f };
   };
   const v = parseVersion(requested);
