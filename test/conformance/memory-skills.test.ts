@@ -136,7 +136,7 @@ function lazySkillMessages(o: MSOutcome, k: number, v: ClaudeVersion): string[] 
 const haveBinaries = VERSIONS.every((v) => fs.existsSync(claudeBin(v)));
 const haveEngine = fs.existsSync(ENGINE_CLI);
 
-describe('memory and skills conformance', { concurrency: 2 }, () => {
+describe('memory and skills conformance', { concurrency: Math.max(1, Number(process.env.MS_CONCURRENCY) || 2) }, () => {
   if (!haveBinaries || !haveEngine) {
     it('needs the claude binaries and dist/cli.js', () => {
       assert.fail(`missing: ${!haveEngine ? 'dist/cli.js (npm run build) ' : ''}${!haveBinaries ? 'claude binaries (scripts/install-claude.sh)' : ''}`);
