@@ -302,3 +302,49 @@ test('hostile trees: link loops, a FIFO named SKILL.md, unreadable files, huge a
     t.cleanup();
   }
 });
+
+test('protected shipped names (2.1.333): project, --add-dir and command skills cannot take claude-api or workflow-authoring; ~/.claude ones can', () => {
+  const files = {
+    'home/.claude/commands/workflow-authoring.md': '---\ndescription: MKU user command\n---\nb\n',
+    'repo/.claude/skills/Claude-API/SKILL.md': skill('MKP folder in another case'),
+    'repo/.claude/skills/x-wa/SKILL.md': '---\nname: workflow-authoring\ndescription: MKP fm\n---\nb\n',
+    'repo/.claude/commands/ns/claude-api.md': 'MKC namespaced\n',
+    'extra/.claude/skills/claude-api/SKILL.md': skill('MKA added'),
+    'repo/.claude/skills/gated/SKILL.md': '---\nname: claude-api\ndescription: MKG\npaths: src/**\n---\nb\n',
+  };
+  const a = run(files, 'repo', { version: '2.1.333', addDirs: ['extra'], git: ['repo'] });
+  const text = a.skills.text;
+  assert.doesNotMatch(text, /MKP|MKA/);
+  assert.match(text, /\n- ns:claude-api: MKC namespaced/);
+  assert.match(text, /\n- workflow-authoring: MKU user command/, 'a ~/.claude command replaces the shipped skill');
+  assert.match(text, /\n- claude-api: \[description/, 'the shipped claude-api stays');
+  assert.deepEqual(a.skills.conditional.map((s) => s.name), [], 'a path-gated skill with the name is never offered');
+  assert.ok(a.diagnostics.some((d) => d.rule === 'skill-name-protected' && d.path.endsWith('Claude-API/SKILL.md')));
+  // 2.1.332: the first one wins, the shipped entry is dropped
+  const b = run(files, 'repo', { version: '2.1.332', addDirs: ['extra'], git: ['repo'] });
+  assert.match(b.skills.text, /\n- Claude-API: MKP folder/);
+  assert.ok(!b.diagnostics.some((d) => d.rule === 'skill-name-protected'));
+  // CLAUDE_CODE_DISABLE_WORKFLOWS frees workflow-authoring; bundled skills off frees neither
+  const c = run(files, 'repo', { version: '2.1.333', addDirs: ['extra'], git: ['repo'], env: { CLAUDE_CODE_DISABLE_WORKFLOWS: '1', ...NO_BUNDLED } });
+  assert.match(c.skills.text, /\n- x-wa: MKP fm/, 'listed (no label: the user command holds the name)');
+  assert.doesNotMatch(c.skills.text, /MKP folder|MKA added/);
+});
+
+test('--add-dir clashes: DIR:name after the bundled skills (328+, dropped on 235); a frontmatter-name clash too on 2.1.333', () => {
+  const files = {
+    'repo/.claude/skills/e1/SKILL.md': '---\nname: pfm\ndescription: MKP e1\n---\nb\n',
+    'a/extra/.claude/skills/e1/SKILL.md': skill('MKA e1'),
+    'a/extra/.claude/skills/f1/SKILL.md': '---\nname: PFM\ndescription: MKA f1\n---\nb\n',
+    'repo/sub/inner/.claude/skills/e1/SKILL.md': skill('MKB e1'),
+  };
+  const tail = (v: string) => {
+    const a = run(files, 'repo', { version: v, addDirs: ['a/extra', 'repo/sub/inner'], git: ['repo'] });
+    const lines = a.skills.text.split('\n');
+    return lines.slice(lines.findIndex((l) => l.startsWith('- plugin-authoring')) + 1).map((l) => l.replace(/ \((scoped|from) .*$/, ' ($1 …)').replace(/: \[description.*$/, ''));
+  };
+  assert.deepEqual(tail('2.1.333'), ['- extra:e1: MKA e1 (scoped …)', '- extra:f1: MKA f1 (from …)', '- sub/inner:e1: MKB e1 (scoped …)', '- init', '- security-review']);
+  assert.deepEqual(tail('2.1.332'), ['- extra:e1: MKA e1 (scoped …)', '- sub/inner:e1: MKB e1 (scoped …)', '- init', '- security-review']);
+  const old = run(files, 'repo', { version: '2.1.235', addDirs: ['a/extra', 'repo/sub/inner'], git: ['repo'] });
+  assert.doesNotMatch(old.skills.text, /MKA e1|MKB e1/);
+  assert.match(old.skills.text, /\n- f1: MKA f1/);
+});
