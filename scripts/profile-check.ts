@@ -64,7 +64,7 @@ export function tapResults(out: string): { pass: number; fail: number; skip: num
       const err: string[] = [];
       for (let j = i + 1; j < lines.length && !/^ {4}(not )?ok /.test(lines[j]!) && !/^\s*# Subtest/.test(lines[j]!) && err.length < 8; j++) {
         const l = lines[j]!.trim();
-        if (!l || /^(---|\.\.\.|duration_ms|location|failureType|code:|name:|stack:|error: \|-|operator|expected|actual|async |process\.|TestContext|Test\.|at |'\+ |'- |\+ |- ')/.test(l)) continue;
+        if (!l || /^(---|\.\.\.|duration_ms|location|failureType|code:|name:|stack:|error: \|-|operator|expected|actual|async |process\.|TestContext|Test\.|at |'\+ |'- |\+ actual - expected|\+ ['`]|- ''$)/.test(l)) continue;
         err.push(short(l));
       }
       failures.push(`${m[2]}\n      ${err.join('\n      ')}`);
@@ -90,7 +90,7 @@ function run(step: Step, profile: ClaudeProfile): Outcome {
 
 // --- drafts: the known kinds of difference ---
 
-function draftFixedSizes(out: string, profile: ClaudeProfile): Draft {
+export function draftFixedSizes(out: string, profile: ClaudeProfile): Draft {
   const m = /measured (\{[^}]*\}), profile (\{[^}]*\})/.exec(out);
   if (!m) return { lines: [] };
   const got = JSON.parse(m[1]!) as Record<string, number>;
@@ -102,7 +102,7 @@ function draftFixedSizes(out: string, profile: ClaudeProfile): Draft {
   return { lines: [`request: { ...PREV.request, ${changed.map((k) => `${k}: ${got[k]}`).join(', ')} }, // measured (fixed-sizes.test.ts); profile had ${changed.map((k) => `${k} ${want[k]}`).join(', ')}`] };
 }
 
-function draftWidths(out: string, profile: ClaudeProfile): Draft {
+export function draftWidths(out: string, profile: ClaudeProfile): Draft {
   const changed: string[] = [];
   for (const m of out.matchAll(/^\S+ (\S+): (\d+) \(profile (\d+) DIFFERS/gm)) {
     const b = profile.skills.bundled.find((x) => x.name === m[1]);
@@ -114,7 +114,7 @@ function draftWidths(out: string, profile: ClaudeProfile): Draft {
   return { lines: [`skills.bundled: PREV.skills.bundled.map((b) => ({ ...b, ...({ ${changed.join(', ')} } as Record<string, Partial<BundledSkill>>)[b.name] })), // measure-widths.ts bundled`] };
 }
 
-function draftModels(out: string, profile: ClaudeProfile): Draft {
+export function draftModels(out: string, profile: ClaudeProfile): Draft {
   const lines: string[] = [];
   for (const m of out.matchAll(/^\S+ --model (\S+): request model (\S+) \(profile \S+: (\S+)\), budget (\d+): (.*?)DIFFERS$/gm)) {
     const [, alias, got, want, budget, rest] = m;
@@ -127,7 +127,7 @@ function draftModels(out: string, profile: ClaudeProfile): Draft {
   return { lines };
 }
 
-function draftReserved(out: string, profile: ClaudeProfile): Draft {
+export function draftReserved(out: string, profile: ClaudeProfile): Draft {
   const list = (re: RegExp) => {
     const m = re.exec(out)?.[1];
     return m ? (JSON.parse(m) as string[]) : [];
@@ -148,7 +148,7 @@ function draftReserved(out: string, profile: ClaudeProfile): Draft {
 }
 
 /** a changed string: a failing scenario whose difference is one line of text on both sides */
-function draftStrings(out: string): Draft {
+export function draftStrings(out: string): Draft {
   const lines: string[] = [];
   for (const m of out.matchAll(/claude: (".*?")\s*\n\s*engine: (".*?")/g)) {
     if (lines.length >= 5) break;
@@ -250,4 +250,5 @@ function main(): void {
   process.exitCode = bad ? 1 : 0;
 }
 
-main();
+// a module for the unit tests of its parsers, a script for npm run profile:check
+if (require.main === module) main();
