@@ -1030,7 +1030,7 @@ try {
 
   // This Session: a real session runs in the workspace while the view follows it, turn by turn
   try {
-    await liveSessionView({ page, until, check, shot, WS, HOME_DIR, CLAUDE_BIN });
+    await liveSessionView({ page, until, check, shot, runCommand, WS, HOME_DIR, CLAUDE_BIN });
   } catch (e) {
     check(false, `the live session view: ${e.message}`);
   }

@@ -93,7 +93,7 @@ function startSession({ bin, cwd, home, turns, usage }) {
 }
 
 export async function liveSessionView(h) {
-  const { page, until, check, shot, WS, HOME_DIR, CLAUDE_BIN } = h;
+  const { page, until, check, shot, runCommand, WS, HOME_DIR, CLAUDE_BIN } = h;
   const cwd = fs.realpathSync(WS);
   const session = startSession({
     bin: CLAUDE_BIN,
@@ -106,9 +106,10 @@ export async function liveSessionView(h) {
     ],
   });
   try {
-    // the view, in the Claude Context Layers container
-    await page.locator('.activitybar .action-item a[aria-label^="Claude Context Layers"]').first().click();
-    const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /This Session/i }) }).first();
+    // the view, in the Claude Context Layers container (its focus command: a click on the container's
+    // icon would close the side bar when it is already open)
+    await runCommand('Focus on This Session View');
+    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /This Session/i }) }).first();
     await pane.waitFor({ timeout: 20_000 });
     const header = pane.locator('.pane-header').first();
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
