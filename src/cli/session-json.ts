@@ -16,6 +16,7 @@ export interface SessionJson {
       input: Record<string, unknown>;
       injected: { path: string; text: string }[];
       skillBody: string | null;
+      skillNote: string | null;
       agent: { type: string; instructions: string | null } | null;
       error: string | null;
       unknownCommands: string[];
@@ -48,6 +49,7 @@ export function sessionJson(result: SessionResult, measured: Map<string, Measure
         input: c.input,
         injected: c.injected.map((i) => ({ path: i.path, text: i.text })),
         skillBody: c.skillBody,
+        skillNote: c.skillNote,
         agent: c.agent && { type: c.agent.type, instructions: c.agent.instructions },
         error: c.error ?? null,
         unknownCommands: c.skill?.unknownCommands ?? [],

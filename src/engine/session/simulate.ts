@@ -18,7 +18,9 @@ import { decodeUtf8 } from '../instructions/content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { nodeFileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
-import { CHANGED_NOTE, SKILL_ALREADY_LOADED } from '../format-strings.js';
+import { CHANGED_NOTE, SKILL_ALREADY_LOADED, SKILL_LOADED_EARLIER, SKILL_REINVOKED, SKILL_VARIANTS } from '../format-strings.js';
+import type { Environment } from '../environment.js';
+import type { SkillDef, SkillsAnalysis } from '../skills/index.js';
 import type { LazyMemory } from '../instructions/lazy.js';
 import type { LazyInjection, TouchTool } from '../model.js';
 import { agentTypes, type AgentType } from './agents.js';
@@ -61,8 +63,9 @@ export interface UnnoticedEdit {
 export interface SkillCallResult {
   name: string;
   path?: string;
-  /** listed, not listed (hidden), or not found */
-  status: 'loaded' | 'already-loaded' | 'forked' | 'refused' | 'unknown';
+  /** loaded (its body), loaded again with another body (re-invocation), the same body again (already loaded, or
+   *  loaded earlier: brought back by a compaction), forked, refused, or not found */
+  status: 'loaded' | 'reinvoked' | 'already-loaded' | 'loaded-earlier' | 'forked' | 'refused' | 'unknown';
   reason?: string;
   unknownCommands: string[];
   usesSessionId: boolean;
@@ -86,8 +89,10 @@ export interface CallResult {
   name: string;
   input: Record<string, unknown>;
   injected: LazyInjection[];
-  /** the text block after `Launching skill: NAME`, else null */
+  /** the text blocks after `Launching skill: NAME` (a re-invocation's own line, then the body), else null */
   skillBody: string | null;
+  /** the reminder after the body of a skill whose name nested skills share (their `dir:name` variants), else null */
+  skillNote: string | null;
   skill?: SkillCallResult;
   agent: AgentCallResult | null;
   /** a tool call Claude Code would fail (Edit without its old text, Skill that is not there…) */
@@ -138,7 +143,16 @@ class Simulation {
   private startupBlock: string | undefined | null = null; // null: to be (re)built
   private startupFiles = new Map<string, string>();
   private invoked: InvokedSkill[] = [];
-  private invokedNames = new Set<string>();
+  /** the skills the process loaded when it started (or at the last /clear): later SKILL.md edits, new and deleted
+   *  skills are not seen until then (measured), each with the tree as it was then */
+  private skillSet!: { skills: SkillsAnalysis; env: Environment };
+  /** skills in nested `.claude/skills` folders found by a touch, by the name they are listed with, their text as
+   *  it was when found */
+  private discovered = new Map<string, { def: SkillDef; env: Environment; dir: string }>();
+  /** the body each skill was last given in this conversation (since the start, a compaction or /clear) */
+  private loaded = new Map<string, string>();
+  /** the bodies the last compaction brought back (invoked-skills section) */
+  private restoredBodies = new Map<string, string>();
   /** path-gated skills a touch has made available */
   private activatedSkills = new Set<string>();
   private pendingRestore: Restoration | null = null;
@@ -157,6 +171,12 @@ class Simulation {
     this.clock = Date.now();
     this.write(initial);
     this.reanalyze();
+    this.loadSkillSet();
+  }
+
+  private loadSkillSet(): void {
+    this.skillSet = { skills: this.analysis.skills, env: { ...this.analysis.env, fs: this.overlay.snapshot() } };
+    this.discovered.clear();
   }
 
   private now(): number {
@@ -287,13 +307,22 @@ class Simulation {
     const triggers = this.analysis.profile.lazyTriggers.includes(tool);
     if (triggers) for (const h of [...this.held.values()]) if (h.conditional) this.bump(h.path);
     const injected = this.lazy.touch(tool, target);
-    for (const layer of this.analysis.skills.lazyFor(target)) if (layer.kind === 'path-gated') for (const n of layer.names) this.activatedSkills.add(n);
+    for (const layer of this.analysis.skills.lazyFor(target)) {
+      if (layer.kind === 'path-gated') for (const n of layer.names) this.activatedSkills.add(n);
+      else if (layer.dir !== undefined) {
+        const env = { ...this.analysis.env, fs: this.overlay.snapshot() };
+        layer.names.forEach((n, i) => {
+          const def = layer.skills[i];
+          if (def && !this.discovered.has(n)) this.discovered.set(n, { def, env, dir: layer.dir! });
+        });
+      }
+    }
     for (const i of injected) this.hold(i.path, 'instruction', i.origin.kind === 'rule' && !!(i.origin.globs && i.origin.globs.length));
     return injected;
   }
 
   private call(c: SessionCall): CallResult {
-    const base: CallResult = { name: c.name, input: c.input, injected: [], skillBody: null, agent: null, hooks: [] };
+    const base: CallResult = { name: c.name, input: c.input, injected: [], skillBody: null, skillNote: null, agent: null, hooks: [] };
     const filePath = str(c.input.file_path);
     const abs = filePath !== undefined ? path.resolve(this.options.cwd, filePath) : undefined;
     switch (c.name) {
@@ -342,23 +371,45 @@ class Simulation {
   private skill(base: CallResult): CallResult {
     const name = str(base.input.skill)?.replace(/^\//, '') ?? '';
     const args = str(base.input.args) ?? '';
-    const def = this.analysis.skills.find(name);
+    const found = this.skillSet.skills.find(name);
+    const nested = found ? undefined : this.discovered.get(name);
+    const def = found ?? nested?.def;
+    const env = nested ? nested.env : this.skillSet.env;
     const result = (s: SkillCallResult, extra: Partial<CallResult> = {}): CallResult => ({ ...base, skill: s, hooks: hookSteps(this.hooks, 'PostToolUse', 'Skill'), ...extra });
     if (!def || !def.path) return result({ name, status: 'unknown', unknownCommands: [], usesSessionId: false }, { error: `Unknown skill: ${name}` });
     if (def.disableModelInvocation) return result({ name: def.name, path: def.path, status: 'refused', reason: 'disable-model-invocation: only the user can run it', unknownCommands: [], usesSessionId: false }, { error: 'disable-model-invocation' });
     if (def.paths && def.paths.length && !this.activatedSkills.has(def.name))
       return result({ name: def.name, path: def.path, status: 'unknown', reason: 'path-gated: not available before a matching file is touched', unknownCommands: [], usesSessionId: false }, { error: `Unknown skill: ${name}` });
-    if (this.invokedNames.has(def.name)) return result({ name: def.name, path: def.path, status: 'already-loaded', unknownCommands: [], usesSessionId: false }, { skillBody: SKILL_ALREADY_LOADED(def.name) });
-    const body = skillBody(this.analysis.env, this.analysis.profile, def, args);
+    const body = skillBody(env, this.analysis.profile, def, args);
     if (!body) return result({ name: def.name, path: def.path, status: 'unknown', reason: 'its file cannot be read', unknownCommands: [], usesSessionId: false }, { error: 'unreadable skill' });
-    const info = { name: def.name, path: def.path, unknownCommands: body.unknownCommands, usesSessionId: body.usesSessionId };
+    // the name it is invoked and remembered by: a nested variant keeps its `dir:name`
+    const key = nested ? name : def.name;
+    const info = { name: key, path: def.path, unknownCommands: body.unknownCommands, usesSessionId: body.usesSessionId };
     if (body.fork) {
       const agent = this.agentResult(body.fork.agent);
       return result({ ...info, status: 'forked', reason: `context: fork: runs as a ${body.fork.agent} subagent` }, { agent });
     }
-    this.invokedNames.add(def.name);
-    this.invoked.push({ name: def.name, source: skillSource(def.source), content: body.text, at: this.steps++, path: def.path });
-    return result({ ...info, status: 'loaded' }, { skillBody: body.text.trimEnd() });
+    const remember = () => {
+      this.invoked = this.invoked.filter((s) => s.name !== key);
+      this.invoked.push({ name: key, source: skillSource(def.source), content: body.text, at: this.steps++, path: def.path });
+    };
+    // measured: a repeat is told apart by the body it would get (arguments that leave the body as it was count as the same)
+    const last = this.loaded.get(key);
+    if (last === body.text) {
+      remember();
+      return result({ ...info, status: 'already-loaded' }, { skillBody: SKILL_ALREADY_LOADED(key, args) });
+    }
+    if (last === undefined && this.restoredBodies.get(key) === body.text) {
+      remember();
+      return result({ ...info, status: 'loaded-earlier' }, { skillBody: SKILL_LOADED_EARLIER(key, args) });
+    }
+    const again = last !== undefined || this.restoredBodies.has(key);
+    this.loaded.set(key, body.text);
+    remember();
+    // a bare name that nested variants share: a reminder naming them follows the body
+    const variants = nested ? [] : [...this.discovered].filter(([n, d]) => n !== d.def.name && d.def.name === key).map(([n, d]) => ({ name: n, dir: d.dir }));
+    const skillNote = variants.length ? SKILL_VARIANTS(key, variants) : null;
+    return result({ ...info, status: again ? 'reinvoked' : 'loaded' }, { skillBody: ((again ? SKILL_REINVOKED(key) : '') + body.text).trimEnd(), skillNote });
   }
 
   private agentResult(type: string): AgentCallResult {
@@ -388,6 +439,10 @@ class Simulation {
       .map((h) => ({ path: h.path, mtimeMs: h.mtimeMs, current: this.readText(h.path) }));
     const files = restoreFiles(candidates, this.analysis.profile.session);
     const skills = restoreSkills(this.invoked, this.analysis.profile.session);
+    // what the conversation holds of the skills from now on: the bodies that came back, nothing loaded since
+    const back = new Set(skills.skillEntries.filter((e) => !e.truncated).map((e) => e.name));
+    this.restoredBodies = new Map(this.invoked.filter((i) => back.has(i.name)).map((i) => [i.name, i.content]));
+    this.loaded.clear();
     // what the session holds after the compaction: the files that came back, as they are now, and
     // nothing else (a rule or nested file that did not come back is injected again by a later touch);
     // Claude Code does not compare them with the disk any more (measured: an edit after the compaction
@@ -399,8 +454,8 @@ class Simulation {
     }
     this.held = next;
     this.lazy = this.analysis.session();
-    const back = [...files.files.map((f) => f.path), ...files.references];
-    this.lazy.remember({ injected: back, read: [] });
+    const backFiles = [...files.files.map((f) => f.path), ...files.references];
+    this.lazy.remember({ injected: backFiles, read: [] });
     return { ...files, ...skills };
   }
 
@@ -414,7 +469,10 @@ class Simulation {
       this.held.clear();
       this.lazy = this.analysis.session();
       this.invoked = [];
-      this.invokedNames.clear();
+      this.loaded.clear();
+      this.restoredBodies.clear();
+      // measured: /clear loads the skills again from the disk (a /compact does not)
+      this.loadSkillSet();
       this.pendingRestore = null;
       this.startupBlock = null;
       this.pendingSessionStart = 'clear';
