@@ -75,5 +75,8 @@ export const COMPACT_SKILLS_PREAMBLE = {
 export const COMPACT_SKILL_ENTRY = (name: string, source: string, content: string) => `### Skill: ${name}\nPath: ${source}:${name}\n\n${content}`;
 export const COMPACT_SKILL_SEPARATOR = '\n\n---\n\n';
 export const COMPACT_SKILL_TRUNCATED = '\n\n[... skill content truncated for compaction; use Read on the skill path if you need the full text]';
+/** a resumed session (2.1.328 on): the startup files whose text differs from the block the conversation holds */
+export const RESUME_REREAD_HEAD =
+  'Instruction files were re-read when this session started; these differ from their earlier copies — each replaces its earlier copy, and the instructions preamble above still applies:\n\n';
 /** the Read tool's numbered lines: `N\tline` */
 export const numberedLine = (n: number, line: string) => `${n}\t${line}`;

@@ -28,6 +28,8 @@ import { changeSnippet, heldText } from './changed-notes.js';
 import { restoreFiles, restoreSkills, type InvokedSkill, type Restoration } from './compaction.js';
 import { hookSteps, readHooks, type HookDef, type HookStep } from './hooks.js';
 import { OverlayFileAccess } from './overlay.js';
+import { autoCompactRule } from './auto-compact.js';
+import { RESUME_REREAD_HEAD } from '../format-strings.js';
 import { skillBody } from './skill-invocation.js';
 import { parseTurns, slashCommand, type SessionCall, type SessionTurn } from './turns.js';
 
@@ -118,6 +120,15 @@ export interface TurnResult {
   compaction: { restored: Restoration; instructions: string | null } | null;
   calls: CallResult[];
   hooks: HookStep[];
+  /** a new process went on with the session before this turn */
+  restart: 'continue' | 'resume' | null;
+  /** the reminder a resumed session adds (2.1.328 on): from its first line through the last changed startup entry */
+  resumeReminder: string | null;
+  /** compactions Claude Code made on its own in this turn: before the turn's request `at` (0: the prompt's, k: the
+   *  one after call k), with what came back */
+  autoCompactions: { at: number; restored: Restoration }[];
+  /** the turn stopped before its calls were all made (2.1.235: a request past the threshold between two calls) */
+  stopped: string | null;
 }
 
 export interface SessionResult {
@@ -162,6 +173,8 @@ class Simulation {
   private steps = 0;
   /** messages of the conversation since it started (or since the last /compact or /clear) */
   private messages = 0;
+  /** the token count the last main-loop answer reported */
+  private lastUsage = 0;
 
   constructor(
     private readonly options: EngineOptions,
@@ -459,13 +472,58 @@ class Simulation {
     return { ...files, ...skills };
   }
 
+  /** a new claude process on the same session */
+  private restartProcess(out: TurnResult): void {
+    const p = this.analysis.profile.session;
+    // a new process: the skills as the disk has them now, nothing loaded, found or activated yet (not measured:
+    // whether a compaction after a resume brings back skills invoked before it; they are forgotten here)
+    this.loadSkillSet();
+    this.loaded.clear();
+    this.restoredBodies.clear();
+    this.invoked = [];
+    this.activatedSkills.clear();
+    this.pendingRestore = null;
+    if (p.resume === 'rebuild') {
+      // 2.1.235: the startup block rebuilt from the disk, every held file forgotten (a later touch injects it again)
+      this.held.clear();
+      this.lazy = this.analysis.session();
+      this.startupBlock = null;
+      return;
+    }
+    // 2.1.328 on: the old block is replayed; startup files that changed come in a reminder; held files whose text
+    // changed are forgotten (the next touch injects them with their new text), the others stay held
+    const old = this.startupFiles;
+    const changed = this.analysis.startup.filter((e) => old.get(e.path) !== e.content);
+    if (changed.length) out.resumeReminder = RESUME_REREAD_HEAD + changed.map((e) => e.text).join('\n\n');
+    this.startupFiles = new Map(this.analysis.startup.map((e) => [e.path, e.content]));
+    for (const h of [...this.held.values()]) {
+      if (h.text === undefined) continue;
+      if (this.readText(h.path) !== h.text) {
+        this.held.delete(h.path);
+        this.lazy.forget(h.path);
+      }
+    }
+  }
+
+  /** Claude Code compacts on its own: what the next request brings back; the block is rebuilt from the disk */
+  private autoCompact(out: TurnResult, at: number): void {
+    const restored = this.restoreNow();
+    out.autoCompactions.push({ at, restored });
+    this.startupBlock = null;
+    this.pendingSessionStart = 'compact';
+    this.messages = 2;
+  }
+
   turn(t: SessionTurn, index: number): TurnResult {
     const edited = this.applyEdits(t);
     const command = slashCommand(t.prompt);
-    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, compaction: null, calls: [], hooks: [] };
+    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, compaction: null, calls: [], hooks: [], restart: t.restart ?? null, resumeReminder: null, autoCompactions: [], stopped: null };
+    const restarted = !!t.restart && this.sessionStarted;
+    if (restarted) this.restartProcess(out);
     if (command === 'compact' && this.messages < this.analysis.profile.session.compactMinMessages) return out;
     if (command === 'clear') {
       this.messages = 0;
+      this.lastUsage = 0;
       this.held.clear();
       this.lazy = this.analysis.session();
       this.invoked = [];
@@ -478,6 +536,10 @@ class Simulation {
       this.pendingSessionStart = 'clear';
       return out;
     }
+    const rule = autoCompactRule(this.analysis.env, this.analysis.profile, this.analysis.model);
+    const over = () => rule.threshold !== undefined && this.lastUsage >= rule.threshold;
+    // the turn's first request: compacted first when the last answer reported a count past the threshold
+    if (!command && this.sessionStarted && over()) this.autoCompact(out, 0);
     const first = !this.sessionStarted;
     const { text, rebuilt } = this.ensureStartup();
     out.instructions = text;
@@ -490,6 +552,7 @@ class Simulation {
     if (command === 'compact') {
       // the conversation goes on from the summary and the messages kept after it
       this.messages = 2;
+      this.lastUsage = 0;
       this.pendingRestore = this.restoreNow();
       out.compaction = { restored: this.pendingRestore, instructions: this.analysis.startupText ?? null };
       this.startupBlock = null;
@@ -501,13 +564,30 @@ class Simulation {
       if (r.files.length || r.references.length || r.skills !== null) out.restored = r;
       this.pendingRestore = null;
     }
-    const { notes, unnoticed } = first ? { notes: [], unnoticed: [] } : this.changedOnDisk(edited);
+    // no "changed on disk" notes in the first turn of a new process (measured on every version)
+    const { notes, unnoticed } = first || restarted ? { notes: [], unnoticed: [] } : this.changedOnDisk(edited);
     out.notes = notes;
     out.unnoticed = unnoticed;
     out.changedNotes = notes.length ? notes.map((n) => n.text).join('\n\n') : null;
     out.hooks.push(...hookSteps(this.hooks, 'UserPromptSubmit', t.prompt));
-    for (const c of t.calls) out.calls.push(this.call(c));
-    this.messages += 2 + 2 * t.calls.length;
+    // every main-loop answer of the turn reports its usage (the stand-in's 10 input tokens when none is declared)
+    const usage = t.usage ? t.usage.input + t.usage.cacheRead + t.usage.cacheCreation : 10;
+    this.lastUsage = usage;
+    for (const [k, c] of t.calls.entries()) {
+      out.calls.push(this.call(c));
+      this.messages += 2;
+      // the request after call k+1
+      if (over()) {
+        if (rule.midTurn === 'stop') {
+          out.stopped = `the request after call ${k + 1} is past the auto-compaction threshold (${rule.threshold!.toLocaleString('en-US')} tokens): Claude Code ${this.analysis.profile.version} stops the turn ("Prompt is too long") and compacts before the next one`;
+          break;
+        }
+        this.autoCompact(out, k + 1);
+        this.ensureStartup();
+      }
+      this.lastUsage = usage;
+    }
+    this.messages += 2;
     return out;
   }
 

@@ -31,6 +31,14 @@ export function compareSession(o: SessionOutcome): string[] {
       same('restored.references', JSON.stringify(c.restored.references), JSON.stringify(e.restored.references));
       same('restored.skills', c.restored.skills, e.restored.skills);
     }
+    same('resumeReminder', c.resumeReminder, e.resumeReminder ?? null);
+    same('autoCompactions.at', JSON.stringify(c.autoCompactions.map((a) => a.at)), JSON.stringify((e.autoCompactions ?? []).map((a) => a.at)));
+    c.autoCompactions.forEach((a, i) => {
+      const ea = e.autoCompactions?.[i];
+      if (!ea) return;
+      same(`autoCompactions[${i}].restored.files`, JSON.stringify(a.restored?.files ?? [], null, 1), JSON.stringify(ea.restored.files, null, 1));
+      same(`autoCompactions[${i}].restored.skills`, a.restored?.skills ?? null, ea.restored.skills);
+    });
     if (c.calls.length !== e.calls.length) errs.push(`${at}: ${c.calls.length} calls in the capture, ${e.calls.length} in the engine`);
     c.calls.forEach((cc, k) => {
       const ec = e.calls[k];

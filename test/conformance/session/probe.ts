@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     console.log('probes:\n' + probes.map((p) => `  ${p.name}: ${p.description}`).join('\n'));
     process.exit(2);
   }
-  const versions = (vs ? vs.split(',') : [...SESSION_VERSIONS, '2.1.333']) as SessionVersion[];
+  const versions = (vs ? vs.split(',') : [...SESSION_VERSIONS]) as SessionVersion[];
   for (const s of picked)
     for (const v of versions) {
       const o = await runSessionScenario(s, v);

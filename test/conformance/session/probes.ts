@@ -140,6 +140,9 @@ export const probes: SessionScenario[] = [
     ['p_ac_s1m', 'claude-sonnet-4-5[1m]', 990_000],
     ['p_ac_s5_990', 'claude-sonnet-5', 990_000],
     ['p_ac_s4_5m', 'claude-sonnet-4-5', 5_000_000],
+    ['p_ac_o5_190', 'claude-opus-5', 190_000],
+    ['p_ac_o5_990', 'claude-opus-5', 990_000],
+    ['p_ac_o5_960', 'claude-opus-5', 960_000],
   ] as [string, string, number, Record<string, string>?][]).map(([name, model, tokens, env]): SessionScenario => ({
     name,
     description: `${model || 'the default model'}: ${tokens} tokens reported in turn one`,
@@ -147,6 +150,17 @@ export const probes: SessionScenario[] = [
     env: { ...(model && { ANTHROPIC_MODEL: model }), ...env },
     turns: [T('turn one', [read('src/a.ts'), read('src/api/client.ts')], undefined, { usage: { input: 100, cacheRead: tokens - 100, cacheCreation: 0 } }), T('turn two', [read('pkg/x.ts')]), T('turn three')],
   })),
+  {
+    name: 'p_resume2',
+    description: 'resume: a changed rule and an unchanged nested file touched again; an always-on rule edited; a held nested file edited after the resume',
+    files: { ...base('PR2'), 'repo/.claude/rules/always.md': 'MARK_PR2_ALWAYS\n', 'repo/lib/CLAUDE.md': 'MARK_PR2_LIB\n', 'repo/lib/y.ts': 'y1\n' },
+    turns: [
+      T('turn one', [read('src/api/client.ts'), read('pkg/x.ts'), read('lib/y.ts'), read('src/a.ts')]),
+      T('turn two', [read('src/api/client.ts'), read('pkg/x.ts')], [put('.claude/rules/api.md', fm('paths:\n  - "src/api/**"', 'MARK_PR2_API2\n')), put('.claude/rules/always.md', 'MARK_PR2_ALWAYS2\n'), put('src/a.ts', 'a2\n')], { restart: 'resume' }),
+      T('turn three', [read('lib/y.ts')], [put('pkg/CLAUDE.md', 'MARK_PR2_PKG3\n')]),
+      T('turn four', [], [], { restart: 'continue' }),
+    ],
+  },
   {
     name: 'p_resume',
     description: 'a session ended and continued (--continue, --resume): what the first request holds',
