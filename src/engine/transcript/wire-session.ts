@@ -30,7 +30,7 @@ export interface ExtractedCall {
   injected: string[];
   skillBody: string | null;
   /** the reminder naming a skill's directory-scoped variants, after its body */
-  skillNote: string | null;
+  skillNote?: string | null;
   agent: { type: string; instructions: string | null } | null;
 }
 
@@ -43,9 +43,9 @@ export interface ExtractedTurn {
   restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } | null;
   calls: ExtractedCall[];
   /** the reminder a resumed session adds (from its first line through the last entry), or null */
-  resumeReminder: string | null;
+  resumeReminder?: string | null;
   /** compactions Claude Code made on its own: before the turn's main-loop request `at`, with what came back */
-  autoCompactions: { at: number; restored: NonNullable<ExtractedTurn['restored']> | null }[];
+  autoCompactions?: { at: number; restored: NonNullable<ExtractedTurn['restored']> | null }[];
 }
 
 const SR_OPEN = '<system-reminder>\n';
@@ -218,16 +218,17 @@ const bodyOf = (r: RecordedSessionRequest): Body => (r.parsed as Body | undefine
  *  requests of later turns, where the result of a call goes out when its turn stopped (2.1.235 past the
  *  auto-compaction threshold) */
 export function extractTurn(t: TurnInput, previousPrompt: string | undefined, mine: RecordedSessionRequest[], others: RecordedSessionRequest[], prevLast: { messages?: unknown[] } | undefined, version: string, used: Set<number>, following: RecordedSessionRequest[] = []): { turn: ExtractedTurn; last: { messages?: unknown[] } | undefined } {
-  const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [], resumeReminder: null, autoCompactions: [] };
+  const autos: NonNullable<ExtractedTurn['autoCompactions']> = [];
+  const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [], resumeReminder: null, autoCompactions: autos };
   if (mine.length === 0) return { turn, last: prevLast };
   const manual = t.prompt.trim().startsWith('/compact');
   // the turn's main-loop requests in order; a compaction request of a turn that is not /compact came on its own
   const mainReqs: RecordedSessionRequest[] = [];
-  let pendingAuto: ExtractedTurn['autoCompactions'][number] | undefined;
+  let pendingAuto: (typeof autos)[number] | undefined;
   for (const r of mine) {
     if (r.kind === 'compact' && !manual) {
       pendingAuto = { at: mainReqs.length, restored: null };
-      turn.autoCompactions.push(pendingAuto);
+      autos.push(pendingAuto);
       continue;
     }
     if (r.kind !== 'main') continue;

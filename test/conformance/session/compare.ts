@@ -31,9 +31,9 @@ export function compareSession(o: SessionOutcome): string[] {
       same('restored.references', JSON.stringify(c.restored.references), JSON.stringify(e.restored.references));
       same('restored.skills', c.restored.skills, e.restored.skills);
     }
-    same('resumeReminder', c.resumeReminder, e.resumeReminder ?? null);
-    same('autoCompactions.at', JSON.stringify(c.autoCompactions.map((a) => a.at)), JSON.stringify((e.autoCompactions ?? []).map((a) => a.at)));
-    c.autoCompactions.forEach((a, i) => {
+    same('resumeReminder', c.resumeReminder ?? null, e.resumeReminder ?? null);
+    same('autoCompactions.at', JSON.stringify((c.autoCompactions ?? []).map((a) => a.at)), JSON.stringify((e.autoCompactions ?? []).map((a) => a.at)));
+    (c.autoCompactions ?? []).forEach((a, i) => {
       const ea = e.autoCompactions?.[i];
       if (!ea) return;
       same(`autoCompactions[${i}].restored.files`, JSON.stringify(a.restored?.files ?? [], null, 1), JSON.stringify(ea.restored.files, null, 1));
@@ -48,7 +48,7 @@ export function compareSession(o: SessionOutcome): string[] {
       if (cc.skillBody !== null || ec.skillBody !== null) {
         if (cc.skillBody === null || ec.skillBody === null || !bodyMatches(ec.skillBody, cc.skillBody, ec.unknownCommands)) same(`${label} skillBody`, cc.skillBody, ec.skillBody);
       }
-      same(`${label} skillNote`, cc.skillNote, ec.skillNote ?? null);
+      same(`${label} skillNote`, cc.skillNote ?? null, ec.skillNote ?? null);
       if (!!cc.agent !== !!ec.agent) errs.push(`${at} ${label} agent: claude ${cc.agent ? 'started one' : 'none'}, engine ${ec.agent ? 'predicts one' : 'none'}`);
       else if (cc.agent && ec.agent) same(`${label} agent instructions`, cc.agent.instructions, ec.agent.instructions);
     });

@@ -445,7 +445,7 @@ export const sessionScenarios: SessionScenario[] = [
     description: 'the default model reports 990,000 tokens in turn one: 2.1.328 on compact before every later request of the turn and the next turn; 2.1.235 (claude-opus-5[1m]) never compacts on its own',
     files: base('ACD'),
     turns: [{ ...T('turn one', [read('src/a.ts'), read('src/api/client.ts')]), usage: { input: 100, cacheRead: 989_900, cacheCreation: 0 } }, T('turn two', [read('pkg/x.ts')]), T('turn three')],
-    guard: (t, _r, v) => (v === '2.1.235' ? (t[0]!.autoCompactions.length ? ['2.1.235 compacted'] : []) : t[0]!.autoCompactions.map((a) => a.at).join(',') === '1,2' ? [] : [`turn 1 compacted before ${t[0]!.autoCompactions.map((a) => a.at).join(',')}`]),
+    guard: (t, _r, v) => (v === '2.1.235' ? ((t[0]!.autoCompactions ?? []).length ? ['2.1.235 compacted'] : []) : (t[0]!.autoCompactions ?? []).map((a) => a.at).join(',') === '1,2' ? [] : [`turn 1 compacted before ${(t[0]!.autoCompactions ?? []).map((a) => a.at).join(',')}`]),
   },
   {
     name: 'sess_autocompact_window_env',
@@ -453,7 +453,7 @@ export const sessionScenarios: SessionScenario[] = [
     files: base('ACW'),
     env: { ANTHROPIC_MODEL: 'claude-sonnet-4-5', CLAUDE_CODE_AUTO_COMPACT_WINDOW: '200000' },
     turns: [{ ...T('turn one', [read('src/a.ts'), read('src/api/client.ts')]), usage: { input: 100, cacheRead: 189_900, cacheCreation: 0 } }, T('turn two', [read('pkg/x.ts')]), T('turn three')],
-    guard: (t) => (t[1]!.autoCompactions.length === 1 ? [] : ['turn 2 did not start with a compaction']),
+    guard: (t) => ((t[1]!.autoCompactions ?? []).length === 1 ? [] : ['turn 2 did not start with a compaction']),
   },
   {
     name: 'sess_autocompact_sonnet45_never',
@@ -461,7 +461,7 @@ export const sessionScenarios: SessionScenario[] = [
     files: base('ACS'),
     env: { ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
     turns: [{ ...T('turn one', [read('src/a.ts'), read('src/api/client.ts')]), usage: { input: 100, cacheRead: 198_900, cacheCreation: 0 } }, T('turn two', [read('pkg/x.ts')])],
-    guard: (t) => (t.some((x) => x.autoCompactions.length) ? ['compacted'] : []),
+    guard: (t) => (t.some((x) => x.autoCompactions?.length) ? ['compacted'] : []),
   },
   // ---------------------------------------------------------------- subagents
   {
