@@ -12,8 +12,7 @@ import type { RenderJson } from '../../../src/cli/render-command.js';
 import { claudeBin, ENGINE_CLI, materialise, subst } from '../capture.js';
 import { engineVersion, VERSIONS, type ClaudeVersion, type Tree } from '../scenario.js';
 
-/** the conformance VERSIONS, and 2.1.333 (the newest release) until it is one of them */
-export const SESSION_VERSIONS = [...VERSIONS, ...((VERSIONS as readonly string[]).includes('2.1.333') ? [] : ['2.1.333' as ClaudeVersion])] as readonly ClaudeVersion[];
+export const SESSION_VERSIONS = VERSIONS;
 export type SessionVersion = ClaudeVersion;
 
 export interface SessionScenario {
