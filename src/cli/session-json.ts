@@ -16,10 +16,15 @@ export interface SessionJson {
       input: Record<string, unknown>;
       injected: { path: string; text: string }[];
       skillBody: string | null;
+      skillNote: string | null;
       agent: { type: string; instructions: string | null } | null;
       error: string | null;
       unknownCommands: string[];
     }[];
+    restart: 'continue' | 'resume' | null;
+    resumeReminder: string | null;
+    autoCompactions: { at: number; restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } }[];
+    stopped: string | null;
     unnoticed: { path: string; why: string }[];
     /** `output`: the size of what the hook printed when a session last ran it (from that session's transcript), or null: never run */
     hooks: { event: string; command: string; file: string; output: { chars: number; transcript: string; at: string | null } | null }[];
@@ -48,10 +53,15 @@ export function sessionJson(result: SessionResult, measured: Map<string, Measure
         input: c.input,
         injected: c.injected.map((i) => ({ path: i.path, text: i.text })),
         skillBody: c.skillBody,
+        skillNote: c.skillNote,
         agent: c.agent && { type: c.agent.type, instructions: c.agent.instructions },
         error: c.error ?? null,
         unknownCommands: c.skill?.unknownCommands ?? [],
       })),
+      restart: t.restart,
+      resumeReminder: t.resumeReminder,
+      autoCompactions: t.autoCompactions.map((a) => ({ at: a.at, restored: { files: a.restored.files, references: a.restored.references, skills: a.restored.skills } })),
+      stopped: t.stopped,
       unnoticed: t.unnoticed,
       hooks: [...t.hooks, ...t.calls.flatMap((c) => c.hooks)].map((h) => {
         const m = measured.get(hookKey(h.event, h.command));

@@ -49,8 +49,17 @@ export const CHANGED_NOTE = (path: string, snippet: string) =>
 /** hunks of a changed-file snippet are joined by this line */
 export const SNIPPET_HUNK_SEPARATOR = '\n...\n';
 export const SNIPPET_TRUNCATED = (lines: number) => `\n\n... [${lines} lines truncated] ...`;
-/** a second invocation of a skill already in the conversation */
-export const SKILL_ALREADY_LOADED = (name: string) => `Skill /${name} is already loaded above; instructions unchanged.`;
+/** a skill invoked again with the same body as its last invocation in the conversation (arguments named when given) */
+export const SKILL_ALREADY_LOADED = (name: string, args = '') => `Skill /${name} is already loaded above; instructions unchanged.${SKILL_ARGUMENTS_NOTE(args)}`;
+/** the same after a compaction, when the body equals the one the invoked-skills section brought back */
+export const SKILL_LOADED_EARLIER = (name: string, args = '') =>
+  `Skill /${name} was loaded earlier (see the invoked-skills reminder above); this is a NEW invocation — follow those instructions now, including any setup steps.${SKILL_ARGUMENTS_NOTE(args)}`;
+const SKILL_ARGUMENTS_NOTE = (args: string) => (args ? ` Arguments: ${args}` : '');
+/** a skill invoked again with a body that differs (other arguments): a text block of its own before the body */
+export const SKILL_REINVOKED = (name: string) => `(Re-invocation of /${name} — the skill instructions were previously loaded; the arguments or dynamic output below are new.)\n`;
+/** after the body of a skill whose name nested skills found by a touch share (listed as `dir:name`) */
+export const SKILL_VARIANTS = (name: string, variants: { name: string; dir: string }[]) =>
+  `Directory-scoped variants of the "${name}" skill exist in this repo:\n${variants.map((v) => `- \`${v.name}\` — for files under ${v.dir}/`).join('\n')}\nThe bare name always resolves to this unscoped skill; the variants are reachable only by their exact qualified names. If the files you are working on are under a variant's directory, invoke that variant now with the Skill tool and follow it instead — it carries that subtree's own instructions. If your changes span more than one variant's directory, run each matching variant.`;
 /** appended to a skill body that has no `$ARGUMENTS` placeholder when arguments are given */
 export const SKILL_ARGUMENTS_TAIL = (args: string) => `\n\nARGUMENTS: ${args}`;
 /** after a compaction: a restored file too large to include */
@@ -66,5 +75,8 @@ export const COMPACT_SKILLS_PREAMBLE = {
 export const COMPACT_SKILL_ENTRY = (name: string, source: string, content: string) => `### Skill: ${name}\nPath: ${source}:${name}\n\n${content}`;
 export const COMPACT_SKILL_SEPARATOR = '\n\n---\n\n';
 export const COMPACT_SKILL_TRUNCATED = '\n\n[... skill content truncated for compaction; use Read on the skill path if you need the full text]';
+/** a resumed session (2.1.328 on): the startup files whose text differs from the block the conversation holds */
+export const RESUME_REREAD_HEAD =
+  'Instruction files were re-read when this session started; these differ from their earlier copies — each replaces its earlier copy, and the instructions preamble above still applies:\n\n';
 /** the Read tool's numbered lines: `N\tline` */
 export const numberedLine = (n: number, line: string) => `${n}\t${line}`;

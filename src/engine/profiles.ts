@@ -113,6 +113,17 @@ export interface SessionProfile {
   /** Claude Code compacts on its own when a request's context reaches this fraction of the window;
    *  absent where it has not been measured (then no auto-compaction line is drawn) */
   autoCompactFraction?: number;
+  /** a new process on the same session (`--continue`, `--resume`): 2.1.235 rebuilds the startup block from the disk
+   *  and forgets what the session held; 2.1.328 on replays the old block, adds a reminder with the startup files that
+   *  changed, and forgets only the held files whose text changed (measured: test/conformance/session) */
+  resume: 'rebuild' | 'replay';
+  /** auto-compaction: before a main-loop request whose conversation, as the last answer's usage reports it, is at or
+   *  past the context window minus `reserveTokens` (the output reserve: min(max output, 20,000), 20,000 for every
+   *  measured model) minus `bufferTokens`. `midTurn`: what a request past it between two tool calls does: it compacts
+   *  first (2.1.328 on), or the turn stops with "Prompt is too long" and the next turn compacts first (2.1.235).
+   *  Models counted at 4 characters per token and `[1m]` ids never compact on their own (nor stop) unless
+   *  CLAUDE_CODE_AUTO_COMPACT_WINDOW gives the window; DISABLE_AUTO_COMPACT turns it off */
+  autoCompact: { reserveTokens: number; bufferTokens: number; midTurn: 'compact' | 'stop' };
 }
 
 const SESSION_2_1_235: SessionProfile = {
@@ -133,9 +144,17 @@ const SESSION_2_1_235: SessionProfile = {
     { name: 'Plan', instructions: false },
     { name: 'statusline-setup', instructions: true },
   ],
+  resume: 'rebuild',
+  autoCompact: { reserveTokens: 20_000, bufferTokens: 13_000, midTurn: 'stop' },
 };
 
-const SESSION_2_1_328: SessionProfile = { ...SESSION_2_1_235, compactMinMessages: 2, compactSkillsPreamble: 'v328' };
+const SESSION_2_1_328: SessionProfile = {
+  ...SESSION_2_1_235,
+  compactMinMessages: 2,
+  compactSkillsPreamble: 'v328',
+  resume: 'replay',
+  autoCompact: { ...SESSION_2_1_235.autoCompact, midTurn: 'compact' },
+};
 export interface ModelTable {
   /** the model without --model, ANTHROPIC_MODEL or the `model` setting */
   defaultModel: string;

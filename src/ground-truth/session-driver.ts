@@ -3,8 +3,11 @@
 // calls as tool_use answers, then a text answer), every request recorded with the turn it belongs to.
 // Modelled on ../shared/oracle/session.mjs (same TURNS.json), with two differences: it listens on a
 // random loopback port, and instead of sleeping past the file system's time granularity it gives every
-// edited file a modification time later than any before it.
-import { spawn } from 'node:child_process';
+// edited file a modification time later than any before it. As there, a turn may carry `usage` (the
+// tokens the stand-in reports for the main loop's answers in that turn: how a session is driven towards
+// auto-compaction) and `restart` ("continue" | "resume": the running process ends, and a new one goes on
+// with the same session through `--continue` or `--resume ID` before the turn's prompt is sent).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +19,10 @@ export interface DriverTurn {
   before?: ({ write: string; content: string } | { delete: string })[];
   prompt: string;
   calls?: { name: string; input: Record<string, unknown> }[];
+  /** tokens reported for the main loop's answers in this turn */
+  usage?: { input?: number; cacheRead?: number; cacheCreation?: number };
+  /** a new claude process continues the session before this turn (not on the first turn) */
+  restart?: 'continue' | 'resume';
 }
 
 export type { RecordedSessionRequest };
@@ -26,6 +33,10 @@ export interface SessionRun {
   exitCode: number | null;
   stdout: string;
   stderr: string;
+  /** the session id the first process reported */
+  sessionId: string | null;
+  /** `result` events per process (a restart starts a new one) */
+  processes: number;
 }
 
 export interface DriverOptions {
@@ -61,8 +72,13 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
   // waiting on the file system's time granularity)
   let stamp = 0;
 
+  // the main loop's opening user messages (up to the first answer) carry a prompt of this or an earlier turn,
+  // or the summary marker (after /compact the summary is the first message; after an auto-compaction it follows
+  // the restored files and the startup block)
   const isMain = (p: { messages?: Msg[] }) => {
-    const first = firstText(p.messages?.[0]);
+    const msgs = p.messages ?? [];
+    const k = msgs.findIndex((m) => m.role === 'assistant');
+    const first = msgs.slice(0, k < 0 ? msgs.length : k).map(firstText).join('\n');
     return first.includes(MARK) || turns.slice(0, turn + 1).some((t) => !t.prompt.startsWith('/') && first.includes(t.prompt));
   };
   const isCompaction = (p: { messages?: Msg[] }) => {
@@ -98,8 +114,10 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
         return;
       }
       const model = p.model ?? 'mock';
+      const u = (kind !== 'other' && turns[turn]?.usage) || {};
+      const usage = { input_tokens: u.input ?? 10, cache_read_input_tokens: u.cacheRead ?? 0, cache_creation_input_tokens: u.cacheCreation ?? 0, output_tokens: 5 };
       const reply = (blocks: Block[], stop: string) =>
-        answerMessage(res, p.stream, { id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage: { input_tokens: 10, output_tokens: 5 } }, blocks);
+        answerMessage(res, p.stream, { id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage }, blocks);
       if (kind === 'compact') return reply([{ type: 'text', text: `<summary>${MARK}</summary>` }], 'end_turn');
       if (kind === 'main' && queue.length) {
         const c = queue.shift()!;
@@ -124,13 +142,42 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
   if (!(o.args ?? []).includes('--allowedTools')) args.push('--allowedTools', 'Read,Glob,Grep,Edit,Write,Bash,Skill,Agent');
   args.push(...(o.args ?? []));
   const timeoutS = String(Math.ceil((o.timeoutMs ?? 180_000) / 1000));
-  const [cmd, ...pre] = [...(o.wrapper ?? []), 'timeout', timeoutS, o.bin];
-  const child = spawn(cmd, [...pre, ...args], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  let sessionId: string | null = null;
+  let processes = 0;
+  let buf = '';
+  let done = 0;
+  let child: ChildProcessWithoutNullStreams;
+  let onResult: () => void = () => undefined;
+  const start = (more: string[]): ChildProcessWithoutNullStreams => {
+    const [cmd, ...pre] = [...(o.wrapper ?? []), 'timeout', timeoutS, o.bin];
+    const c = spawn(cmd, [...pre, ...args, ...more], { cwd: o.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    processes++;
+    buf = '';
+    c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    c.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      buf += d.toString();
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        let ev: { type?: string; session_id?: string };
+        try {
+          ev = JSON.parse(line) as typeof ev;
+        } catch {
+          continue;
+        }
+        if (ev.session_id && !sessionId) sessionId = ev.session_id;
+        if (ev.type === 'result') onResult();
+      }
+    });
+    return c;
+  };
+  const closed = (c: ChildProcessWithoutNullStreams) => new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.on('close', (code) => r(code))));
 
-  const startTurn = (k: number) => {
+  const startTurn = async (k: number) => {
     const t = turns[k]!;
     turn = k;
     for (const e of t.before ?? []) {
@@ -141,32 +188,38 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
         fs.utimesSync(e.write, stamp, stamp);
       } else fs.rmSync(e.delete, { recursive: true, force: true });
     }
+    if (t.restart && k > 0) {
+      const prev = child;
+      prev.stdin.end();
+      await closed(prev);
+      child = start(t.restart === 'resume' && sessionId ? ['--resume', sessionId] : ['--continue']);
+    }
     queue = [...(t.calls ?? [])];
     child.stdin.write(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: t.prompt }] } }) + '\n');
   };
-  let buf = '';
-  let done = 0;
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-    buf += d.toString();
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      let ev: { type?: string };
-      try {
-        ev = JSON.parse(line) as { type?: string };
-      } catch {
-        continue;
-      }
-      if (ev.type !== 'result') continue;
-      done++;
-      if (done < turns.length) startTurn(done);
-      else child.stdin.end();
+  let finished!: () => void;
+  const allDone = new Promise<void>((r) => (finished = r));
+  onResult = () => {
+    done++;
+    if (done < turns.length) void startTurn(done);
+    else {
+      child.stdin.end();
+      finished();
     }
-  });
-  startTurn(0);
-  const exitCode = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  };
+  child = start([]);
+  void startTurn(0);
+  // the session ends when the last turn is answered, or when the running process ends without a restart pending
+  let exitCode: number | null = null;
+  for (;;) {
+    const c = child;
+    const code = await Promise.race([closed(c), allDone.then(() => closed(c))]);
+    if (c === child && (done >= turns.length || !turns[done]?.restart)) {
+      exitCode = code;
+      break;
+    }
+    if (c === child) await new Promise((r) => setTimeout(r, 50));
+  }
   await new Promise<void>((r) => server.close(() => r()));
-  return { requests, turnsAnswered: done, exitCode, stdout, stderr };
+  return { requests, turnsAnswered: done, exitCode, stdout, stderr, sessionId, processes };
 }

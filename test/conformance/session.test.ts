@@ -11,61 +11,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { claudeBin, ENGINE_CLI, REPO_DIR } from './capture.js';
-import { firstDiff } from './compare.js';
 import { expectationVersion, PROFILE_CHECK } from './scenario.js';
-import { runSessionScenario, saveSessionArtifacts, SESSION_VERSIONS, type SessionOutcome, type SessionScenario, type SessionVersion } from './session/run.js';
+import { runSessionScenario, saveSessionArtifacts, SESSION_VERSIONS, type SessionScenario, type SessionVersion } from './session/run.js';
 import { sessionScenarios } from './session/scenarios.js';
 import { liveReadBack } from './session/live.js';
+import { compareSession } from './session/compare.js';
 
 const only = process.env.SESSION_ONLY?.split(',').filter(Boolean);
 const versions = (process.env.SESSION_VERSIONS?.split(',').filter(Boolean) ?? [...SESSION_VERSIONS]) as SessionVersion[];
 for (const v of versions) if (!PROFILE_CHECK && !(SESSION_VERSIONS as readonly string[]).includes(v)) throw new Error(`SESSION_VERSIONS: unknown version ${v} (npm run profile:check -- ${v} runs the suites on it)`);
 const concurrency = Math.max(1, Number(process.env.SESSION_CONCURRENCY ?? 2));
 const scenarios = sessionScenarios.filter((s) => !only || only.some((o) => s.name.includes(o)));
-
-/** the engine's skill body matches the binary's with each unknown `` !`cmd` `` standing for any text */
-function bodyMatches(engine: string, claude: string, unknown: string[]): boolean {
-  if (!unknown.length) return engine === claude;
-  const parts = engine.split(/!`[^`\n]+`/);
-  const re = new RegExp('^' + parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*?') + '$');
-  return re.test(claude);
-}
-
-export function compareSession(o: SessionOutcome): string[] {
-  const errs: string[] = [];
-  const j = o.engine.json?.session;
-  if (!j) return [`engine failed (exit ${o.engine.code}): ${o.engine.stderr.slice(0, 2000)}`];
-  o.extracted.forEach((c, t) => {
-    const e = j.turns[t];
-    const at = `turn ${t + 1} (${JSON.stringify(c.prompt.slice(0, 40))})`;
-    if (!e) return errs.push(`${at}: missing in the engine's output`);
-    const same = (label: string, want: string | null, got: string | null) => {
-      if (want === got) return;
-      errs.push(`${at} ${label}: ${want === null || got === null ? `claude ${want === null ? 'null' : JSON.stringify(want.slice(0, 300))}, engine ${got === null ? 'null' : JSON.stringify(got.slice(0, 300))}` : firstDiff(want, got, label)}`);
-    };
-    same('instructions', c.instructions, e.instructions);
-    same('changedNotes', c.changedNotes, e.changedNotes);
-    if (!!c.restored !== !!e.restored) errs.push(`${at} restored: claude ${c.restored ? 'has' : 'has none'}, engine ${e.restored ? 'has' : 'has none'}`);
-    else if (c.restored && e.restored) {
-      same('restored.files', JSON.stringify(c.restored.files, null, 1), JSON.stringify(e.restored.files, null, 1));
-      same('restored.references', JSON.stringify(c.restored.references), JSON.stringify(e.restored.references));
-      same('restored.skills', c.restored.skills, e.restored.skills);
-    }
-    if (c.calls.length !== e.calls.length) errs.push(`${at}: ${c.calls.length} calls in the capture, ${e.calls.length} in the engine`);
-    c.calls.forEach((cc, k) => {
-      const ec = e.calls[k];
-      if (!ec) return;
-      const label = `call ${k + 1} ${cc.name}`;
-      same(`${label} injected`, cc.injected.join('\n\n=====\n\n'), ec.injected.map((i) => i.text).join('\n\n=====\n\n'));
-      if (cc.skillBody !== null || ec.skillBody !== null) {
-        if (cc.skillBody === null || ec.skillBody === null || !bodyMatches(ec.skillBody, cc.skillBody, ec.unknownCommands)) same(`${label} skillBody`, cc.skillBody, ec.skillBody);
-      }
-      if (!!cc.agent !== !!ec.agent) errs.push(`${at} ${label} agent: claude ${cc.agent ? 'started one' : 'none'}, engine ${ec.agent ? 'predicts one' : 'none'}`);
-      else if (cc.agent && ec.agent) same(`${label} agent instructions`, cc.agent.instructions, ec.agent.instructions);
-    });
-  });
-  return errs;
-}
 
 async function pool<T>(items: T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
   const q = [...items];

@@ -214,13 +214,84 @@ describe('a whole session', () => {
         { prompt: 'three', calls: [{ name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }, { name: 'Skill', input: { skill: 's' } }] },
       ]);
       assert.equal(r.turns[0]!.calls[1]!.skillBody, `Base directory for this skill: ${t.p('repo/.claude/skills/s')}\n\nBODY A`);
-      assert.equal(r.turns[0]!.calls[2]!.skillBody, 'Skill /s is already loaded above; instructions unchanged.');
+      // no arguments after "A": another body, so the re-invocation line and the body (measured)
+      assert.equal(r.turns[0]!.calls[2]!.skillBody, `(Re-invocation of /s — the skill instructions were previously loaded; the arguments or dynamic output below are new.)\nBase directory for this skill: ${t.p('repo/.claude/skills/s')}\n\nBODY`);
       assert.equal(r.turns[1]!.instructions, null, '/clear sends no request');
       assert.equal(r.turns[2]!.calls[0]!.injected.length, 1);
       assert.match(r.turns[2]!.calls[1]!.skillBody!, /BODY/);
       const short = sim(t, [{ prompt: 'one' }, { prompt: '/compact' }, { prompt: 'three' }], '2.1.235');
       assert.equal(short.turns[1]!.instructions, null);
       assert.equal(short.turns[2]!.restored, null);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('skills as the session loaded them; repeats told apart by their body; nested skills found by a touch', () => {
+    const t = project({
+      'repo/.claude/skills/s/SKILL.md': fm('description: s', 'BODY [$0]\n'),
+      'repo/.claude/skills/deploy/SKILL.md': fm('description: top', 'TOP\n'),
+      'repo/pkg/.claude/skills/deploy/SKILL.md': fm('description: nested', 'NESTED\n'),
+    });
+    try {
+      const r = sim(t, [
+        { prompt: 'one', calls: [{ name: 'Skill', input: { skill: 's', args: 'X Y' } }, { name: 'Skill', input: { skill: 's', args: 'X Z' } }, { name: 'Skill', input: { skill: 'pkg:deploy' } }, { name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }, { name: 'Skill', input: { skill: 'pkg:deploy' } }, { name: 'Skill', input: { skill: 'deploy' } }] },
+        { prompt: 'two', before: [{ write: t.p('repo/.claude/skills/late/SKILL.md'), content: fm('description: l', 'LATE\n') }, { write: t.p('repo/.claude/skills/s/SKILL.md'), content: 'EDITED\n' }], calls: [{ name: 'Skill', input: { skill: 'late' } }] },
+        { prompt: '/compact' },
+        { prompt: 'four', calls: [{ name: 'Skill', input: { skill: 's', args: 'X W' } }, { name: 'Skill', input: { skill: 's', args: 'Q' } }] },
+        { prompt: '/clear' },
+        { prompt: 'six', calls: [{ name: 'Skill', input: { skill: 'late' } }] },
+      ]);
+      const c = r.turns[0]!.calls;
+      assert.equal(c[1]!.skillBody, 'Skill /s is already loaded above; instructions unchanged. Arguments: X Z', 'the same body: already loaded');
+      assert.equal(c[2]!.skillBody, null, 'a nested skill is unknown before a touch');
+      assert.match(c[4]!.skillBody!, /NESTED$/);
+      assert.match(c[5]!.skillBody!, /TOP$/);
+      assert.match(c[5]!.skillNote!, /^Directory-scoped variants of the "deploy" skill exist in this repo:\n- `pkg:deploy` — for files under pkg\//);
+      assert.equal(r.turns[1]!.calls[0]!.skillBody, null, 'a SKILL.md created mid-session is unknown');
+      assert.match(r.turns[3]!.calls[0]!.skillBody!, /^Skill \/s was loaded earlier .* Arguments: X W$/, 'the body the compaction brought back, with its text as the session started');
+      assert.match(r.turns[3]!.calls[1]!.skillBody!, /^\(Re-invocation of \/s .*\n.*\n\nBODY \[Q\]$/);
+      assert.match(r.turns[5]!.calls[0]!.skillBody!, /LATE$/, '/clear loads the skills again');
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('compacts on its own from the reported usage, per model and version; a restart replays or rebuilds', () => {
+    const t = project();
+    try {
+      const big = { input: 100, cacheRead: 989_900, cacheCreation: 0 };
+      const turns = [
+        { prompt: 'one', usage: big, calls: [{ name: 'Read', input: { file_path: t.p('repo/src/a.ts') } }, { name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }] },
+        { prompt: 'two' },
+        { prompt: 'three' },
+      ];
+      const r = sim(t, turns, '2.1.332');
+      assert.deepEqual(r.turns.map((x) => x.autoCompactions.map((a) => a.at)), [[1, 2], [0], []]);
+      assert.deepEqual(r.turns[0]!.autoCompactions[0]!.restored.files.map((f) => f.path), [t.p('repo/src/a.ts')]);
+      // 2.1.235's default (claude-opus-5[1m]) never compacts on its own; claude-opus-5 stops the turn, then compacts
+      assert.deepEqual(sim(t, turns, '2.1.235').turns.map((x) => x.autoCompactions.length), [0, 0, 0]);
+      const small = simulateSession({ cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home'), ANTHROPIC_MODEL: 'claude-opus-5' }, claudeVersion: '2.1.235' }, [{ ...turns[0], usage: { input: 190_000, cacheRead: 0, cacheCreation: 0 } }, turns[1]]);
+      assert.equal(small.turns[0]!.calls.length, 1);
+      assert.match(small.turns[0]!.stopped!, /Prompt is too long/);
+      assert.deepEqual(small.turns[1]!.autoCompactions.map((a) => a.at), [0]);
+      const sonnet = simulateSession({ cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home'), ANTHROPIC_MODEL: 'claude-sonnet-4-5' }, claudeVersion: '2.1.332' }, turns);
+      assert.deepEqual(sonnet.turns.map((x) => x.autoCompactions.length), [0, 0, 0], 'a 4-characters-per-token model never compacts on its own');
+      // a restart after CLAUDE.md and pkg/CLAUDE.md changed
+      const restart = [
+        { prompt: 'one', calls: [{ name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }, { name: 'Read', input: { file_path: t.p('repo/src/api/c.ts') } }] },
+        { prompt: 'two', restart: 'continue', before: [{ write: t.p('repo/CLAUDE.md'), content: 'ROOT2\n' }, { write: t.p('repo/pkg/CLAUDE.md'), content: 'PKG2\n' }], calls: [{ name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }, { name: 'Read', input: { file_path: t.p('repo/src/api/c.ts') } }] },
+      ];
+      const replay = sim(t, restart, '2.1.332').turns[1]!;
+      assert.match(replay.instructions!, /ROOT\n?$/m);
+      assert.match(replay.resumeReminder!, /^Instruction files were re-read when this session started;.*\n\nContents of .*CLAUDE\.md \(project instructions, checked into the codebase\):\n\nROOT2$/s);
+      assert.equal(replay.changedNotes, null);
+      assert.deepEqual(replay.calls.map((x) => x.injected.length), [1, 0], 'only the changed nested file comes again');
+      const rebuild = sim(t, restart, '2.1.235').turns[1]!;
+      assert.match(rebuild.instructions!, /ROOT2/);
+      assert.equal(rebuild.resumeReminder, null);
+      assert.deepEqual(rebuild.calls.map((x) => x.injected.length), [1, 1], '2.1.235 forgets everything held');
+      assert.match(parseTurns([{ prompt: 'a', restart: 'continue' }, { prompt: 'b', restart: 'later', usage: { input: -1 } }]).problems.join('\n'), /first turn cannot restart[\s\S]*"usage" must be[\s\S]*"restart" must be/);
     } finally {
       t.cleanup();
     }

@@ -15,6 +15,14 @@ export class OverlayFileAccess implements FileAccess {
 
   constructor(private readonly base: FileAccess) {}
 
+  /** a copy that later writes and deletes do not reach: the tree as it is now */
+  snapshot(): OverlayFileAccess {
+    const o = new OverlayFileAccess(this.base);
+    for (const [k, v] of this.layers) o.layers.set(k, v);
+    for (const [k, v] of this.madeDirs) o.madeDirs.set(k, v);
+    return o;
+  }
+
   /** paths written or deleted so far */
   changedPaths(): string[] {
     return [...this.layers.keys()];

@@ -18,7 +18,9 @@ import { decodeUtf8 } from '../instructions/content.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { nodeFileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
-import { CHANGED_NOTE, SKILL_ALREADY_LOADED } from '../format-strings.js';
+import { CHANGED_NOTE, SKILL_ALREADY_LOADED, SKILL_LOADED_EARLIER, SKILL_REINVOKED, SKILL_VARIANTS } from '../format-strings.js';
+import type { Environment } from '../environment.js';
+import type { SkillDef, SkillsAnalysis } from '../skills/index.js';
 import type { LazyMemory } from '../instructions/lazy.js';
 import type { LazyInjection, TouchTool } from '../model.js';
 import { agentTypes, type AgentType } from './agents.js';
@@ -26,6 +28,8 @@ import { changeSnippet, heldText } from './changed-notes.js';
 import { restoreFiles, restoreSkills, type InvokedSkill, type Restoration } from './compaction.js';
 import { hookSteps, readHooks, type HookDef, type HookStep } from './hooks.js';
 import { OverlayFileAccess } from './overlay.js';
+import { autoCompactRule } from './auto-compact.js';
+import { RESUME_REREAD_HEAD } from '../format-strings.js';
 import { skillBody } from './skill-invocation.js';
 import { parseTurns, slashCommand, type SessionCall, type SessionTurn } from './turns.js';
 
@@ -61,8 +65,9 @@ export interface UnnoticedEdit {
 export interface SkillCallResult {
   name: string;
   path?: string;
-  /** listed, not listed (hidden), or not found */
-  status: 'loaded' | 'already-loaded' | 'forked' | 'refused' | 'unknown';
+  /** loaded (its body), loaded again with another body (re-invocation), the same body again (already loaded, or
+   *  loaded earlier: brought back by a compaction), forked, refused, or not found */
+  status: 'loaded' | 'reinvoked' | 'already-loaded' | 'loaded-earlier' | 'forked' | 'refused' | 'unknown';
   reason?: string;
   unknownCommands: string[];
   usesSessionId: boolean;
@@ -86,8 +91,10 @@ export interface CallResult {
   name: string;
   input: Record<string, unknown>;
   injected: LazyInjection[];
-  /** the text block after `Launching skill: NAME`, else null */
+  /** the text blocks after `Launching skill: NAME` (a re-invocation's own line, then the body), else null */
   skillBody: string | null;
+  /** the reminder after the body of a skill whose name nested skills share (their `dir:name` variants), else null */
+  skillNote: string | null;
   skill?: SkillCallResult;
   agent: AgentCallResult | null;
   /** a tool call Claude Code would fail (Edit without its old text, Skill that is not there…) */
@@ -113,6 +120,15 @@ export interface TurnResult {
   compaction: { restored: Restoration; instructions: string | null } | null;
   calls: CallResult[];
   hooks: HookStep[];
+  /** a new process went on with the session before this turn */
+  restart: 'continue' | 'resume' | null;
+  /** the reminder a resumed session adds (2.1.328 on): from its first line through the last changed startup entry */
+  resumeReminder: string | null;
+  /** compactions Claude Code made on its own in this turn: before the turn's request `at` (0: the prompt's, k: the
+   *  one after call k), with what came back */
+  autoCompactions: { at: number; restored: Restoration }[];
+  /** the turn stopped before its calls were all made (2.1.235: a request past the threshold between two calls) */
+  stopped: string | null;
 }
 
 export interface SessionResult {
@@ -138,7 +154,16 @@ class Simulation {
   private startupBlock: string | undefined | null = null; // null: to be (re)built
   private startupFiles = new Map<string, string>();
   private invoked: InvokedSkill[] = [];
-  private invokedNames = new Set<string>();
+  /** the skills the process loaded when it started (or at the last /clear): later SKILL.md edits, new and deleted
+   *  skills are not seen until then (measured), each with the tree as it was then */
+  private skillSet!: { skills: SkillsAnalysis; env: Environment };
+  /** skills in nested `.claude/skills` folders found by a touch, by the name they are listed with, their text as
+   *  it was when found */
+  private discovered = new Map<string, { def: SkillDef; env: Environment; dir: string }>();
+  /** the body each skill was last given in this conversation (since the start, a compaction or /clear) */
+  private loaded = new Map<string, string>();
+  /** the bodies the last compaction brought back (invoked-skills section) */
+  private restoredBodies = new Map<string, string>();
   /** path-gated skills a touch has made available */
   private activatedSkills = new Set<string>();
   private pendingRestore: Restoration | null = null;
@@ -148,6 +173,8 @@ class Simulation {
   private steps = 0;
   /** messages of the conversation since it started (or since the last /compact or /clear) */
   private messages = 0;
+  /** the token count the last main-loop answer reported */
+  private lastUsage = 0;
 
   constructor(
     private readonly options: EngineOptions,
@@ -157,6 +184,12 @@ class Simulation {
     this.clock = Date.now();
     this.write(initial);
     this.reanalyze();
+    this.loadSkillSet();
+  }
+
+  private loadSkillSet(): void {
+    this.skillSet = { skills: this.analysis.skills, env: { ...this.analysis.env, fs: this.overlay.snapshot() } };
+    this.discovered.clear();
   }
 
   private now(): number {
@@ -287,13 +320,22 @@ class Simulation {
     const triggers = this.analysis.profile.lazyTriggers.includes(tool);
     if (triggers) for (const h of [...this.held.values()]) if (h.conditional) this.bump(h.path);
     const injected = this.lazy.touch(tool, target);
-    for (const layer of this.analysis.skills.lazyFor(target)) if (layer.kind === 'path-gated') for (const n of layer.names) this.activatedSkills.add(n);
+    for (const layer of this.analysis.skills.lazyFor(target)) {
+      if (layer.kind === 'path-gated') for (const n of layer.names) this.activatedSkills.add(n);
+      else if (layer.dir !== undefined) {
+        const env = { ...this.analysis.env, fs: this.overlay.snapshot() };
+        layer.names.forEach((n, i) => {
+          const def = layer.skills[i];
+          if (def && !this.discovered.has(n)) this.discovered.set(n, { def, env, dir: layer.dir! });
+        });
+      }
+    }
     for (const i of injected) this.hold(i.path, 'instruction', i.origin.kind === 'rule' && !!(i.origin.globs && i.origin.globs.length));
     return injected;
   }
 
   private call(c: SessionCall): CallResult {
-    const base: CallResult = { name: c.name, input: c.input, injected: [], skillBody: null, agent: null, hooks: [] };
+    const base: CallResult = { name: c.name, input: c.input, injected: [], skillBody: null, skillNote: null, agent: null, hooks: [] };
     const filePath = str(c.input.file_path);
     const abs = filePath !== undefined ? path.resolve(this.options.cwd, filePath) : undefined;
     switch (c.name) {
@@ -342,23 +384,45 @@ class Simulation {
   private skill(base: CallResult): CallResult {
     const name = str(base.input.skill)?.replace(/^\//, '') ?? '';
     const args = str(base.input.args) ?? '';
-    const def = this.analysis.skills.find(name);
+    const found = this.skillSet.skills.find(name);
+    const nested = found ? undefined : this.discovered.get(name);
+    const def = found ?? nested?.def;
+    const env = nested ? nested.env : this.skillSet.env;
     const result = (s: SkillCallResult, extra: Partial<CallResult> = {}): CallResult => ({ ...base, skill: s, hooks: hookSteps(this.hooks, 'PostToolUse', 'Skill'), ...extra });
     if (!def || !def.path) return result({ name, status: 'unknown', unknownCommands: [], usesSessionId: false }, { error: `Unknown skill: ${name}` });
     if (def.disableModelInvocation) return result({ name: def.name, path: def.path, status: 'refused', reason: 'disable-model-invocation: only the user can run it', unknownCommands: [], usesSessionId: false }, { error: 'disable-model-invocation' });
     if (def.paths && def.paths.length && !this.activatedSkills.has(def.name))
       return result({ name: def.name, path: def.path, status: 'unknown', reason: 'path-gated: not available before a matching file is touched', unknownCommands: [], usesSessionId: false }, { error: `Unknown skill: ${name}` });
-    if (this.invokedNames.has(def.name)) return result({ name: def.name, path: def.path, status: 'already-loaded', unknownCommands: [], usesSessionId: false }, { skillBody: SKILL_ALREADY_LOADED(def.name) });
-    const body = skillBody(this.analysis.env, this.analysis.profile, def, args);
+    const body = skillBody(env, this.analysis.profile, def, args);
     if (!body) return result({ name: def.name, path: def.path, status: 'unknown', reason: 'its file cannot be read', unknownCommands: [], usesSessionId: false }, { error: 'unreadable skill' });
-    const info = { name: def.name, path: def.path, unknownCommands: body.unknownCommands, usesSessionId: body.usesSessionId };
+    // the name it is invoked and remembered by: a nested variant keeps its `dir:name`
+    const key = nested ? name : def.name;
+    const info = { name: key, path: def.path, unknownCommands: body.unknownCommands, usesSessionId: body.usesSessionId };
     if (body.fork) {
       const agent = this.agentResult(body.fork.agent);
       return result({ ...info, status: 'forked', reason: `context: fork: runs as a ${body.fork.agent} subagent` }, { agent });
     }
-    this.invokedNames.add(def.name);
-    this.invoked.push({ name: def.name, source: skillSource(def.source), content: body.text, at: this.steps++, path: def.path });
-    return result({ ...info, status: 'loaded' }, { skillBody: body.text.trimEnd() });
+    const remember = () => {
+      this.invoked = this.invoked.filter((s) => s.name !== key);
+      this.invoked.push({ name: key, source: skillSource(def.source), content: body.text, at: this.steps++, path: def.path });
+    };
+    // measured: a repeat is told apart by the body it would get (arguments that leave the body as it was count as the same)
+    const last = this.loaded.get(key);
+    if (last === body.text) {
+      remember();
+      return result({ ...info, status: 'already-loaded' }, { skillBody: SKILL_ALREADY_LOADED(key, args) });
+    }
+    if (last === undefined && this.restoredBodies.get(key) === body.text) {
+      remember();
+      return result({ ...info, status: 'loaded-earlier' }, { skillBody: SKILL_LOADED_EARLIER(key, args) });
+    }
+    const again = last !== undefined || this.restoredBodies.has(key);
+    this.loaded.set(key, body.text);
+    remember();
+    // a bare name that nested variants share: a reminder naming them follows the body
+    const variants = nested ? [] : [...this.discovered].filter(([n, d]) => n !== d.def.name && d.def.name === key).map(([n, d]) => ({ name: n, dir: d.dir }));
+    const skillNote = variants.length ? SKILL_VARIANTS(key, variants) : null;
+    return result({ ...info, status: again ? 'reinvoked' : 'loaded' }, { skillBody: ((again ? SKILL_REINVOKED(key) : '') + body.text).trimEnd(), skillNote });
   }
 
   private agentResult(type: string): AgentCallResult {
@@ -388,6 +452,10 @@ class Simulation {
       .map((h) => ({ path: h.path, mtimeMs: h.mtimeMs, current: this.readText(h.path) }));
     const files = restoreFiles(candidates, this.analysis.profile.session);
     const skills = restoreSkills(this.invoked, this.analysis.profile.session);
+    // what the conversation holds of the skills from now on: the bodies that came back, nothing loaded since
+    const back = new Set(skills.skillEntries.filter((e) => !e.truncated).map((e) => e.name));
+    this.restoredBodies = new Map(this.invoked.filter((i) => back.has(i.name)).map((i) => [i.name, i.content]));
+    this.loaded.clear();
     // what the session holds after the compaction: the files that came back, as they are now, and
     // nothing else (a rule or nested file that did not come back is injected again by a later touch);
     // Claude Code does not compare them with the disk any more (measured: an edit after the compaction
@@ -399,27 +467,79 @@ class Simulation {
     }
     this.held = next;
     this.lazy = this.analysis.session();
-    const back = [...files.files.map((f) => f.path), ...files.references];
-    this.lazy.remember({ injected: back, read: [] });
+    const backFiles = [...files.files.map((f) => f.path), ...files.references];
+    this.lazy.remember({ injected: backFiles, read: [] });
     return { ...files, ...skills };
+  }
+
+  /** a new claude process on the same session */
+  private restartProcess(out: TurnResult): void {
+    const p = this.analysis.profile.session;
+    // a new process: the skills as the disk has them now, nothing loaded, found or activated yet (not measured:
+    // whether a compaction after a resume brings back skills invoked before it; they are forgotten here)
+    this.loadSkillSet();
+    this.loaded.clear();
+    this.restoredBodies.clear();
+    this.invoked = [];
+    this.activatedSkills.clear();
+    this.pendingRestore = null;
+    if (p.resume === 'rebuild') {
+      // 2.1.235: the startup block rebuilt from the disk, every held file forgotten (a later touch injects it again)
+      this.held.clear();
+      this.lazy = this.analysis.session();
+      this.startupBlock = null;
+      return;
+    }
+    // 2.1.328 on: the old block is replayed; startup files that changed come in a reminder; held files whose text
+    // changed are forgotten (the next touch injects them with their new text), the others stay held
+    const old = this.startupFiles;
+    const changed = this.analysis.startup.filter((e) => old.get(e.path) !== e.content);
+    if (changed.length) out.resumeReminder = RESUME_REREAD_HEAD + changed.map((e) => e.text).join('\n\n');
+    this.startupFiles = new Map(this.analysis.startup.map((e) => [e.path, e.content]));
+    for (const h of [...this.held.values()]) {
+      if (h.text === undefined) continue;
+      if (this.readText(h.path) !== h.text) {
+        this.held.delete(h.path);
+        this.lazy.forget(h.path);
+      }
+    }
+  }
+
+  /** Claude Code compacts on its own: what the next request brings back; the block is rebuilt from the disk */
+  private autoCompact(out: TurnResult, at: number): void {
+    const restored = this.restoreNow();
+    out.autoCompactions.push({ at, restored });
+    this.startupBlock = null;
+    this.pendingSessionStart = 'compact';
+    this.messages = 2;
   }
 
   turn(t: SessionTurn, index: number): TurnResult {
     const edited = this.applyEdits(t);
     const command = slashCommand(t.prompt);
-    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, compaction: null, calls: [], hooks: [] };
+    const out: TurnResult = { index, prompt: t.prompt, command, instructions: null, rebuilt: false, staleStartup: [], changedNotes: null, notes: [], unnoticed: [], restored: null, compaction: null, calls: [], hooks: [], restart: t.restart ?? null, resumeReminder: null, autoCompactions: [], stopped: null };
+    const restarted = !!t.restart && this.sessionStarted;
+    if (restarted) this.restartProcess(out);
     if (command === 'compact' && this.messages < this.analysis.profile.session.compactMinMessages) return out;
     if (command === 'clear') {
       this.messages = 0;
+      this.lastUsage = 0;
       this.held.clear();
       this.lazy = this.analysis.session();
       this.invoked = [];
-      this.invokedNames.clear();
+      this.loaded.clear();
+      this.restoredBodies.clear();
+      // measured: /clear loads the skills again from the disk (a /compact does not)
+      this.loadSkillSet();
       this.pendingRestore = null;
       this.startupBlock = null;
       this.pendingSessionStart = 'clear';
       return out;
     }
+    const rule = autoCompactRule(this.analysis.env, this.analysis.profile, this.analysis.model);
+    const over = () => rule.threshold !== undefined && this.lastUsage >= rule.threshold;
+    // the turn's first request: compacted first when the last answer reported a count past the threshold
+    if (!command && this.sessionStarted && over()) this.autoCompact(out, 0);
     const first = !this.sessionStarted;
     const { text, rebuilt } = this.ensureStartup();
     out.instructions = text;
@@ -432,6 +552,7 @@ class Simulation {
     if (command === 'compact') {
       // the conversation goes on from the summary and the messages kept after it
       this.messages = 2;
+      this.lastUsage = 0;
       this.pendingRestore = this.restoreNow();
       out.compaction = { restored: this.pendingRestore, instructions: this.analysis.startupText ?? null };
       this.startupBlock = null;
@@ -443,13 +564,30 @@ class Simulation {
       if (r.files.length || r.references.length || r.skills !== null) out.restored = r;
       this.pendingRestore = null;
     }
-    const { notes, unnoticed } = first ? { notes: [], unnoticed: [] } : this.changedOnDisk(edited);
+    // no "changed on disk" notes in the first turn of a new process (measured on every version)
+    const { notes, unnoticed } = first || restarted ? { notes: [], unnoticed: [] } : this.changedOnDisk(edited);
     out.notes = notes;
     out.unnoticed = unnoticed;
     out.changedNotes = notes.length ? notes.map((n) => n.text).join('\n\n') : null;
     out.hooks.push(...hookSteps(this.hooks, 'UserPromptSubmit', t.prompt));
-    for (const c of t.calls) out.calls.push(this.call(c));
-    this.messages += 2 + 2 * t.calls.length;
+    // every main-loop answer of the turn reports its usage (the stand-in's 10 input tokens when none is declared)
+    const usage = t.usage ? t.usage.input + t.usage.cacheRead + t.usage.cacheCreation : 10;
+    this.lastUsage = usage;
+    for (const [k, c] of t.calls.entries()) {
+      out.calls.push(this.call(c));
+      this.messages += 2;
+      // the request after call k+1
+      if (over()) {
+        if (rule.midTurn === 'stop') {
+          out.stopped = `the request after call ${k + 1} is past the auto-compaction threshold (${rule.threshold!.toLocaleString('en-US')} tokens): Claude Code ${this.analysis.profile.version} stops the turn ("Prompt is too long") and compacts before the next one`;
+          break;
+        }
+        this.autoCompact(out, k + 1);
+        this.ensureStartup();
+      }
+      this.lastUsage = usage;
+    }
+    this.messages += 2;
     return out;
   }
 

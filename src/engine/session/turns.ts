@@ -10,10 +10,21 @@ export interface SessionCall {
   input: Record<string, unknown>;
 }
 
+/** tokens the main loop's answers in a turn report (the stand-in's `usage`): how close the context is to its window */
+export interface SessionUsage {
+  input: number;
+  cacheRead: number;
+  cacheCreation: number;
+}
+
 export interface SessionTurn {
   before: SessionEdit[];
   prompt: string;
   calls: SessionCall[];
+  /** the usage each main-loop answer of this turn reports; absent: a small one (the stand-in's 10 input tokens) */
+  usage?: SessionUsage;
+  /** the claude process ends before this turn and a new one goes on with the session (`--continue`, `--resume ID`) */
+  restart?: 'continue' | 'resume';
 }
 
 /** bounds on a script, so that a hostile file cannot make the engine work without end */
@@ -75,7 +86,21 @@ export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: st
     }, `an edit must be {"write": PATH, "content": TEXT} (at most ${MAX_EDIT_CHARS} characters) or {"delete": PATH}`);
     if (i === 0 && before.length) problems.push('turn 1: a "before" list on the first turn is applied before the session starts');
     const list = boundedList<SessionCall>(t.calls, 'calls', where, MAX_CALLS_PER_TURN, calls, problems, (c) => (isObject(c) && typeof c.name === 'string' && isObject(c.input) ? { name: c.name, input: c.input } : undefined), 'a call must be {"name": TOOL, "input": {…}}');
-    turns.push({ before, prompt: typeof t.prompt === 'string' ? t.prompt : '', calls: list });
+    let usage: SessionUsage | undefined;
+    if (t.usage !== undefined) {
+      const u = isObject(t.usage) ? t.usage : undefined;
+      const n = (k: string) => (u && typeof u[k] === 'number' && Number.isFinite(u[k]) && u[k] >= 0 ? Math.floor(u[k]) : u && u[k] === undefined ? 0 : undefined);
+      const [input, cacheRead, cacheCreation] = [n('input'), n('cacheRead'), n('cacheCreation')];
+      if (input === undefined || cacheRead === undefined || cacheCreation === undefined) problems.push(`${where}: "usage" must be {"input": N, "cacheRead": N, "cacheCreation": N} (token counts, none negative)`);
+      else usage = { input, cacheRead, cacheCreation };
+    }
+    let restart: SessionTurn['restart'];
+    if (t.restart !== undefined) {
+      if (t.restart !== 'continue' && t.restart !== 'resume') problems.push(`${where}: "restart" must be "continue" or "resume"`);
+      else if (i === 0) problems.push('turn 1: the first turn cannot restart (there is no session yet)');
+      else restart = t.restart;
+    }
+    turns.push({ before, prompt: typeof t.prompt === 'string' ? t.prompt : '', calls: list, ...(usage && { usage }), ...(restart && { restart }) });
   });
   return { turns, problems };
 }

@@ -35,6 +35,10 @@ export interface LazySkillLayer {
   listing: string;
   /** skills folder (nested) or SKILL.md files (path-gated) */
   paths: string[];
+  /** the skills themselves, in the order of `names` */
+  skills: SkillDef[];
+  /** nested: the folder below the launch directory they apply to (`pkg`) */
+  dir?: string;
 }
 
 export interface SkillsAnalysis {
@@ -262,13 +266,13 @@ function lazySkills(ctx: DiscoveryContext, conditional: SkillDef[], listedNames:
       const head = NEW_SKILLS_DISCOVERED(`${dir}/.claude/skills`) + shown.map((n) => `- ${n}`).join('\n');
       const entries = found.map((s, i) => entryOf(shown[i]!, s, shown[i] !== s.name ? SCOPED_SKILL_NOTE(dir, s.name) : NESTED_SKILL_NOTE(`${dir}/.claude/skills`, dir)));
       const listing = SKILLS_LISTING_HEADER + entries.join('\n');
-      out.push({ kind: 'nested', names: shown, text: `${head}\n\n${listing}`, discovered: head, listing, paths: [skillsDir] });
+      out.push({ kind: 'nested', names: shown, text: `${head}\n\n${listing}`, discovered: head, listing, paths: [skillsDir], skills: found, dir });
     }
   }
   const matched = conditional.filter((s) => compileMatcher(env.cwd, s.paths!).matches(file) && !listedNames.has(s.name));
   if (matched.length) {
     const listing = SKILLS_LISTING_HEADER + matched.map((s) => entryOf(s.name, s)).join('\n');
-    out.push({ kind: 'path-gated', names: matched.map((s) => s.name), text: listing, listing, paths: matched.map((s) => s.path!) });
+    out.push({ kind: 'path-gated', names: matched.map((s) => s.name), text: listing, listing, paths: matched.map((s) => s.path!), skills: matched });
   }
   return out;
 }

@@ -26,6 +26,8 @@ export interface LiveCall {
   id: string;
   injected: LiveInjected[];
   skillBody: string | null;
+  /** the reminder naming a skill's directory-scoped variants, after its body (wire-session.ts) */
+  skillNote?: string | null;
   agent: { type: string; instructions: string | null; transcript?: string; reconstructed?: boolean } | null;
   unknownCommands: string[];
   error: string | null;
@@ -38,6 +40,9 @@ export interface LiveTurn {
   changedNotes: string | null;
   restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } | null;
   calls: LiveCall[];
+  /** the reminder a resumed session adds, and the compactions Claude Code made on its own (wire-session.ts) */
+  resumeReminder?: string | null;
+  autoCompactions?: NonNullable<ExtractedTurn['autoCompactions']>;
   /** requests of the main loop in this turn (a compaction's own request included) */
   requests: number;
   timestamp?: string;
@@ -395,6 +400,7 @@ export class SessionReplayer {
         id: c.id,
         injected: (ec?.injected ?? []).map(splitEntry),
         skillBody: ec?.skillBody ?? null,
+        skillNote: ec?.skillNote ?? null,
         agent: ec?.agent ? { ...ec.agent, ...(sub && { transcript: sub.file }) } : null,
         unknownCommands: [],
         error: result?.isError ? result.text.slice(0, 2000) : null,
@@ -407,6 +413,8 @@ export class SessionReplayer {
       instructionsFrom: e.instructions !== null ? 'request' : null,
       changedNotes: e.changedNotes,
       restored: e.restored,
+      resumeReminder: e.resumeReminder ?? null,
+      autoCompactions: e.autoCompactions ?? [],
       calls,
       requests: e.requests,
       timestamp: s.timestamp,

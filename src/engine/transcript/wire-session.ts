@@ -29,6 +29,8 @@ export interface ExtractedCall {
   input: unknown;
   injected: string[];
   skillBody: string | null;
+  /** the reminder naming a skill's directory-scoped variants, after its body */
+  skillNote?: string | null;
   agent: { type: string; instructions: string | null } | null;
 }
 
@@ -40,6 +42,10 @@ export interface ExtractedTurn {
   changedNotes: string | null;
   restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } | null;
   calls: ExtractedCall[];
+  /** the reminder a resumed session adds (from its first line through the last entry), or null */
+  resumeReminder?: string | null;
+  /** compactions Claude Code made on its own: before the turn's main-loop request `at`, with what came back */
+  autoCompactions?: { at: number; restored: NonNullable<ExtractedTurn['restored']> | null }[];
 }
 
 const SR_OPEN = '<system-reminder>\n';
@@ -47,6 +53,8 @@ const SR_CLOSE = '\n</system-reminder>';
 const TOTAL_TOKENS = /\n*<total_tokens>\d+ tokens left<\/total_tokens>\s*$/;
 const READ_CALL = 'Called the Read tool with the following input: ';
 const READ_RESULT = 'Result of calling the Read tool:\n';
+const RESUME_HEAD = 'Instruction files were re-read when this session started';
+const VARIANTS_HEAD = 'Directory-scoped variants of the ';
 const SKILLS_HEAD = 'The following skills were invoked EARLIER in this session';
 const REFERENCE = /Note: (\/[^\n]*?) was read before the last conversation was summarized, but the contents are too large to include\./g;
 /** what follows the invoked-skills section in the same message */
@@ -97,6 +105,20 @@ function changedNotes(msgs: Msg[]): string | null {
   return null;
 }
 
+/** 2.1.235 sends the skills a touch found in the same system message as the files it injected: not part of an entry */
+const withoutSkillsPart = (entry: string) => entry.replace(/\n\nNew skills discovered in [\s\S]*$/, '');
+
+function resumeReminder(msgs: Msg[]): string | null {
+  for (const m of msgs)
+    for (const t of texts(m)) {
+      if (!t.startsWith(SR_OPEN + RESUME_HEAD)) continue;
+      let r = t.slice(SR_OPEN.length).replace(/\n$/, '');
+      if (r.endsWith(SR_CLOSE)) r = r.slice(0, -SR_CLOSE.length);
+      return r;
+    }
+  return null;
+}
+
 function restored(msgs: Msg[]): ExtractedTurn['restored'] {
   const all = msgs.flatMap(texts).join('\u0000');
   if (!all.includes(READ_CALL) && !all.includes(SKILLS_HEAD) && !/was read before the last conversation was summarized/.test(all)) return null;
@@ -135,8 +157,9 @@ function restored(msgs: Msg[]): ExtractedTurn['restored'] {
   return { files, references, skills };
 }
 
-/** the text block after a `Launching skill:` tool_result (its skill body), or null */
-function skillBodyOf(body: Body, toolUseId: string | undefined): string | null {
+/** the text blocks after a `Launching skill:` tool_result (a re-invocation's own line, then the skill body), and the
+ *  reminder naming a skill's directory-scoped variants that may follow them */
+function skillTextOf(body: Body, toolUseId: string | undefined): { body: string | null; note: string | null } {
   for (const m of body.messages ?? []) {
     if (m.role !== 'user' || typeof m.content === 'string') continue;
     const ps = m.content ?? [];
@@ -144,11 +167,24 @@ function skillBodyOf(body: Body, toolUseId: string | undefined): string | null {
     if (k < 0) continue;
     const content = ps[k]?.content;
     const result = typeof content === 'string' ? content : '';
-    if (!result.startsWith('Launching skill: ')) return null;
-    const next = ps.slice(k + 1).find((p) => p.type === 'text' && typeof p.text === 'string' && !p.text.startsWith(SR_OPEN));
-    return next ? next.text!.trimEnd() : null;
+    if (!result.startsWith('Launching skill: ')) return { body: null, note: null };
+    const rest = ps.slice(k + 1);
+    const isBody = (p: Part | undefined) => !!p && p.type === 'text' && typeof p.text === 'string' && !p.text.startsWith(SR_OPEN);
+    let i = rest.findIndex(isBody);
+    if (i < 0) return { body: null, note: null };
+    let text = '';
+    for (; i < rest.length && isBody(rest[i]); i++) text += rest[i]!.text!;
+    let note: string | null = null;
+    for (const p of rest.slice(i)) {
+      const t = p.type === 'text' ? (p.text ?? '') : '';
+      if (t.startsWith(SR_OPEN + VARIANTS_HEAD)) {
+        note = t.slice(SR_OPEN.length, t.endsWith(SR_CLOSE) ? -SR_CLOSE.length : undefined);
+        break;
+      }
+    }
+    return { body: text.trimEnd(), note };
   }
-  return null;
+  return { body: null, note: null };
 }
 
 function toolUses(body: Body): Part[] {
@@ -177,40 +213,69 @@ export interface TurnInput {
 
 const bodyOf = (r: RecordedSessionRequest): Body => (r.parsed as Body | undefined) ?? parse(r.body);
 
-/** one turn: its main-loop requests (`mine`, in order), its subagents' requests, the last request of the
- *  turn before and that turn's prompt; `used` keeps a subagent request from serving two calls */
-export function extractTurn(t: TurnInput, previousPrompt: string | undefined, mine: RecordedSessionRequest[], others: RecordedSessionRequest[], prevLast: { messages?: unknown[] } | undefined, version: string, used: Set<number>): { turn: ExtractedTurn; last: { messages?: unknown[] } | undefined } {
-  const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [] };
+/** one turn: its main-loop requests (`mine`, in order: main and compact), its subagents' requests, the last request
+ *  of the turn before and that turn's prompt; `used` keeps a subagent request from serving two calls; `following`: the
+ *  requests of later turns, where the result of a call goes out when its turn stopped (2.1.235 past the
+ *  auto-compaction threshold) */
+export function extractTurn(t: TurnInput, previousPrompt: string | undefined, mine: RecordedSessionRequest[], others: RecordedSessionRequest[], prevLast: { messages?: unknown[] } | undefined, version: string, used: Set<number>, following: RecordedSessionRequest[] = []): { turn: ExtractedTurn; last: { messages?: unknown[] } | undefined } {
+  const autos: NonNullable<ExtractedTurn['autoCompactions']> = [];
+  const turn: ExtractedTurn = { prompt: t.prompt, requests: mine.length, instructions: null, changedNotes: null, restored: null, calls: [], resumeReminder: null, autoCompactions: autos };
   if (mine.length === 0) return { turn, last: prevLast };
-  const first = bodyOf(mine[0]!);
+  const manual = t.prompt.trim().startsWith('/compact');
+  // the turn's main-loop requests in order; a compaction request of a turn that is not /compact came on its own
+  const mainReqs: RecordedSessionRequest[] = [];
+  let pendingAuto: (typeof autos)[number] | undefined;
+  for (const r of mine) {
+    if (r.kind === 'compact' && !manual) {
+      pendingAuto = { at: mainReqs.length, restored: null };
+      autos.push(pendingAuto);
+      continue;
+    }
+    if (r.kind !== 'main') continue;
+    if (pendingAuto) {
+      pendingAuto.restored = restored(bodyOf(r).messages ?? []);
+      pendingAuto = undefined;
+    }
+    mainReqs.push(r);
+  }
+  const first = bodyOf((manual ? mine[0] : mainReqs[0]) ?? mine[0]!);
   const last = bodyOf(mine[mine.length - 1]!);
   turn.instructions = findStartup(wire(first), version);
   const fresh = newMessages(first, prevLast as Body | undefined);
   turn.changedNotes = changedNotes(fresh);
+  turn.resumeReminder = resumeReminder(fresh);
   if (previousPrompt !== undefined && previousPrompt.trim().startsWith('/compact')) turn.restored = restored(fresh);
   const calls = t.calls ?? [];
-  if (calls.length) {
-    const touches = extract(wire(last), version).touches.slice(-calls.length);
-    const uses = toolUses(last).slice(-calls.length);
-    calls.forEach((c, i) => {
-      const touch = touches[i];
-      const use = uses[i];
-      let agent: ExtractedCall['agent'] = null;
-      const skillBody = c.name === 'Skill' ? skillBodyOf(last, use?.id) : null;
-      if (c.name === 'Agent') {
-        const prompt = typeof c.input.prompt === 'string' ? c.input.prompt : '';
-        const b = subagentFirst(others, prompt, used);
-        agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(wire(b), version) : null };
+  // call i answers the turn's main-loop request i; its result and injections go out with the first request after that
+  // one: the next main-loop request, or a compaction request when one comes in between (the request after it starts
+  // over), or a later turn's first request when the turn stopped; the call is that request's last tool use. A call
+  // with no request after it was not made
+  const seq = [...mine, ...following.filter((r) => r.kind === 'main' || r.kind === 'compact')];
+  for (const [i, c] of calls.entries()) {
+    const asked = mainReqs[i];
+    const k = asked ? seq.indexOf(asked) : -1;
+    const next = k >= 0 ? seq[k + 1] : undefined;
+    if (!next) break;
+    const after = bodyOf(next);
+    const touch = extract(wire(after), version).touches.slice(-1)[0];
+    const use = toolUses(after).slice(-1)[0];
+    if (!touch || !use) break;
+    let agent: ExtractedCall['agent'] = null;
+    const skillText = c.name === 'Skill' ? skillTextOf(after, use.id) : { body: null, note: null };
+    const skillBody = skillText.body;
+    if (c.name === 'Agent') {
+      const prompt = typeof c.input.prompt === 'string' ? c.input.prompt : '';
+      const b = subagentFirst(others, prompt, used);
+      agent = { type: typeof c.input.subagent_type === 'string' ? c.input.subagent_type : 'general-purpose', instructions: b ? findStartup(wire(b), version) : null };
+    }
+    if (c.name === 'Skill' && skillBody === null) {
+      const result = touch.result ?? '';
+      if (/completed \(forked execution\)/.test(result)) {
+        const b = subagentFirst(others, 'Base directory for this skill: ', used);
+        agent = { type: 'fork', instructions: b ? findStartup(wire(b), version) : null };
       }
-      if (c.name === 'Skill' && skillBody === null) {
-        const result = touch?.result ?? '';
-        if (/completed \(forked execution\)/.test(result)) {
-          const b = subagentFirst(others, 'Base directory for this skill: ', used);
-          agent = { type: 'fork', instructions: b ? findStartup(wire(b), version) : null };
-        }
-      }
-      turn.calls.push({ name: c.name, input: c.input, injected: touch ? touch.injected : [], skillBody, agent });
-    });
+    }
+    turn.calls.push({ name: c.name, input: c.input, injected: touch.injected.map(withoutSkillsPart), skillBody, skillNote: skillText.note, agent });
   }
   return { turn, last };
 }
@@ -222,7 +287,8 @@ export function extractSession(requests: RecordedSessionRequest[], turns: TurnIn
   turns.forEach((t, k) => {
     const mine = requests.filter((r) => r.turn === k && (r.kind === 'main' || r.kind === 'compact'));
     const others = requests.filter((r) => r.turn === k && r.kind === 'other' && r.url.startsWith('/v1/messages') && !r.url.includes('count_tokens'));
-    const r = extractTurn(t, turns[k - 1]?.prompt, mine, others, prevLast, version, used);
+    const following = requests.filter((r) => r.turn > k);
+    const r = extractTurn(t, turns[k - 1]?.prompt, mine, others, prevLast, version, used, following);
     out.push(r.turn);
     if (mine.length) prevLast = r.last;
   });

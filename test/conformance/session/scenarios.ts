@@ -51,6 +51,7 @@ const restores = (turn: number, ...paths: string[]): NonNullable<G> => (t, root)
   const got = (t[turn]?.restored?.files ?? []).map((f) => f.path.replace(root + '/', ''));
   return paths.join(',') === got.join(',') ? [] : [`turn ${turn + 1}: restored ${got.join(',')} (expected ${paths.join(',')})`];
 };
+const noBody = (turn: number, call: number): NonNullable<G> => (t) => (t[turn]?.calls[call]?.skillBody == null ? [] : [`turn ${turn + 1} call ${call + 1}: a skill body was sent`]);
 const bodyHas = (turn: number, call: number, s: string): NonNullable<G> => (t) => ((t[turn]?.calls[call]?.skillBody ?? '').includes(s) ? [] : [`turn ${turn + 1} call ${call + 1}: skill body lacks ${s}`]);
 const agentGets = (turn: number, call: number, s: string | null): NonNullable<G> => (t) => {
   const a = t[turn]?.calls[call]?.agent;
@@ -313,6 +314,154 @@ export const sessionScenarios: SessionScenario[] = [
     description: 'a skill with disable-model-invocation: the Skill call fails, nothing is injected',
     files: { ...base('SKD'), 'repo/.claude/skills/dmi/SKILL.md': skillFile('MARK_SKD_DESC', 'MARK_SKD_BODY\n', 'disable-model-invocation: true') },
     turns: [T('turn one', [skill('dmi')])],
+  },
+  // ---------------------------------------------------------------- skills found, changed or invoked again mid-session (issue 21)
+  {
+    name: 'sess_skill_nested_found',
+    description: 'a skill in pkg/.claude/skills: unknown before a touch below pkg/, then invocable by its plain name (pkg:deploy is not)',
+    files: { ...base('SNF'), 'repo/pkg/.claude/skills/deploy/SKILL.md': skillFile('MARK_SNF_DESC deploy', 'MARK_SNF_BODY $ARGUMENTS\n') },
+    turns: [T('turn one', [skill('deploy', 'early'), read('pkg/x.ts')]), T('turn two', [skill('deploy', 'a1'), skill('pkg:deploy', 'a2')])],
+    guard: all(noBody(0, 0), bodyHas(1, 0, 'MARK_SNF_BODY a1'), noBody(1, 1)),
+  },
+  {
+    name: 'sess_skill_nested_shadow',
+    description: 'a nested skill with the name of a project skill: listed as pkg:deploy, which gets the nested body; the bare name gets the project one and a reminder naming the variant',
+    files: {
+      ...base('SNS'),
+      'repo/.claude/skills/deploy/SKILL.md': skillFile('MARK_SNS_TOP top deploy', 'MARK_SNS_TOPBODY $ARGUMENTS\n'),
+      'repo/pkg/.claude/skills/deploy/SKILL.md': skillFile('MARK_SNS_NESTED nested deploy', 'MARK_SNS_NESTEDBODY $ARGUMENTS\n'),
+    },
+    turns: [T('turn one', [read('pkg/x.ts')]), T('turn two', [skill('pkg:deploy', 'q1'), skill('deploy', 'q2')])],
+    guard: all(bodyHas(1, 0, 'MARK_SNS_NESTEDBODY q1'), bodyHas(1, 1, 'MARK_SNS_TOPBODY q2'), (t) => (t[1]?.calls[1]?.skillNote ?? '').includes('`pkg:deploy`') ? [] : ['turn 2 call 2: no variants reminder']),
+  },
+  {
+    name: 'sess_skill_nested_same_turn',
+    description: 'a nested skill invoked right after the Read that finds it; edited afterwards (the text as found stays); a nested skill named like a user skill (pkg:ship)',
+    files: {
+      ...base('SNT'),
+      'repo/pkg/.claude/skills/ship/SKILL.md': skillFile('MARK_SNT_SHIP', 'MARK_SNT_SHIPBODY v1\n'),
+      'home/.claude/skills/ship/SKILL.md': skillFile('MARK_SNT_USHIP', 'MARK_SNT_USHIPBODY\n'),
+      'repo/lib/.claude/skills/lone/SKILL.md': skillFile('MARK_SNT_LONE', 'MARK_SNT_LONEBODY v1\n'),
+      'repo/lib/y.ts': 'y1\n',
+    },
+    turns: [
+      T('turn one', [read('lib/y.ts'), skill('lone'), read('pkg/x.ts')]),
+      T('turn two', [skill('pkg:ship'), skill('ship'), skill('lone', 'again')], [put('lib/.claude/skills/lone/SKILL.md', skillFile('MARK_SNT_LONE', 'MARK_SNT_LONEBODY v2\n'))]),
+    ],
+    guard: all(bodyHas(0, 1, 'MARK_SNT_LONEBODY v1'), bodyHas(1, 0, 'MARK_SNT_SHIPBODY'), bodyHas(1, 1, 'MARK_SNT_USHIPBODY'), bodyHas(1, 2, 'Re-invocation'), bodyHas(1, 2, 'LONEBODY v1')),
+  },
+  {
+    name: 'sess_skill_created_mid',
+    description: 'a SKILL.md created after the session started is unknown (also one created later); one edited before its first use gives its text as the session started',
+    files: { ...base('SCM'), 'repo/.claude/skills/old/SKILL.md': skillFile('MARK_SCM_OLD', 'MARK_SCM_OLDBODY v1\n') },
+    turns: [
+      T('turn one'),
+      T('turn two', [skill('late', 'x')], [put('.claude/skills/late/SKILL.md', skillFile('MARK_SCM_LATE', 'MARK_SCM_LATEBODY\n')), put('.claude/skills/old/SKILL.md', skillFile('MARK_SCM_OLD2', 'MARK_SCM_OLDBODY v2\n'))]),
+      T('turn three', [skill('old')]),
+      T('turn four', [skill('gone')], [put('.claude/skills/gone/SKILL.md', skillFile('MARK_SCM_GONE', 'MARK_SCM_GONEBODY\n'))]),
+    ],
+    guard: all(noBody(1, 0), bodyHas(2, 0, 'MARK_SCM_OLDBODY v1'), noBody(3, 0)),
+  },
+  {
+    name: 'sess_skill_deleted_mid',
+    description: 'a skill folder deleted mid-session is still invocable with its text as the session started',
+    files: { ...base('SDM'), 'repo/.claude/skills/del/SKILL.md': skillFile('MARK_SDM_DEL', 'MARK_SDM_DELBODY\n'), 'repo/.claude/skills/ed/SKILL.md': skillFile('MARK_SDM_ED', 'MARK_SDM_EDBODY v1\n') },
+    turns: [T('turn one'), T('turn two', [skill('del'), skill('ed')], [del('.claude/skills/del'), put('.claude/skills/ed/SKILL.md', skillFile('MARK_SDM_ED', 'MARK_SDM_EDBODY v2\n'))])],
+    guard: all(bodyHas(1, 0, 'MARK_SDM_DELBODY'), bodyHas(1, 1, 'MARK_SDM_EDBODY v1')),
+  },
+  {
+    name: 'sess_skill_created_clear',
+    description: 'skills created and edited mid-session: /compact does not load them again, /clear does',
+    files: { ...base('SCC'), 'repo/.claude/skills/old/SKILL.md': skillFile('MARK_SCC_OLD', 'MARK_SCC_OLDBODY v1\n') },
+    turns: [
+      T('turn one', [read('src/a.ts')]),
+      T('/compact', [], [put('.claude/skills/late/SKILL.md', skillFile('MARK_SCC_LATE', 'MARK_SCC_LATEBODY\n')), put('.claude/skills/old/SKILL.md', skillFile('MARK_SCC_OLD', 'MARK_SCC_OLDBODY v2\n'))]),
+      T('turn three', [skill('late'), skill('old')]),
+      T('/clear'),
+      T('turn five', [skill('late'), skill('old')]),
+    ],
+    guard: all(noBody(2, 0), bodyHas(2, 1, 'OLDBODY v1'), bodyHas(4, 0, 'MARK_SCC_LATEBODY'), bodyHas(4, 1, 'OLDBODY v2')),
+  },
+  {
+    name: 'sess_skill_again_args',
+    description: 'a skill again: same arguments (already loaded, arguments named), other or no arguments (re-invocation line, then the body), an ARGUMENTS: tail changed, a fork twice; after /compact the same body (loaded earlier) and another',
+    files: {
+      ...base('SAA'),
+      'repo/.claude/skills/rep/SKILL.md': skillFile('MARK_SAA_DESC', 'MARK_SAA_BODY [$ARGUMENTS]\n'),
+      'repo/.claude/skills/tail/SKILL.md': skillFile('MARK_SAA_TDESC', 'MARK_SAA_TBODY\n'),
+      'repo/.claude/skills/fk/SKILL.md': skillFile('MARK_SAA_FDESC', 'MARK_SAA_FBODY $ARGUMENTS\n', 'context: fork'),
+    },
+    turns: [
+      T('turn one', [skill('rep', 'A1'), skill('rep', 'A1'), skill('rep', 'B2'), skill('rep'), skill('tail', 'T1'), skill('tail', 'T2')]),
+      T('turn two', [skill('rep', 'B2'), skill('fk', 'F1'), skill('fk', 'F1'), skill('fk', 'F2')]),
+      T('/compact'),
+      T('turn four', [skill('rep', 'B2'), skill('rep', 'C3')]),
+    ],
+    guard: all(bodyHas(0, 1, 'Arguments: A1'), bodyHas(0, 2, 'Re-invocation'), bodyHas(0, 2, '[B2]'), bodyHas(3, 0, 'loaded earlier'), bodyHas(3, 1, '[C3]'), agentGets(1, 2, 'MARK_SAA_ROOT'), skillsRestored(3, 'rep', 'tail')),
+  },
+  {
+    name: 'sess_skill_again_body',
+    description: 'a repeat is told apart by its body: $0 with other later arguments is "already loaded"; an identical repeat makes it the most recent for the compaction; after it: other arguments (re-invocation), the same body twice (loaded earlier both times)',
+    files: {
+      ...base('SAB'),
+      'repo/.claude/skills/pos/SKILL.md': skillFile('MARK_SAB_PDESC', 'MARK_SAB_PBODY [$0]\n'),
+      'repo/.claude/skills/a/SKILL.md': skillFile('MARK_SAB_ADESC', 'MARK_SAB_ABODY [$ARGUMENTS]\n'),
+      'repo/.claude/skills/b/SKILL.md': skillFile('MARK_SAB_BDESC', 'MARK_SAB_BBODY\n'),
+    },
+    turns: [
+      T('turn one', [skill('pos', 'X Y'), skill('pos', 'X Z'), skill('a', 'A1'), skill('b'), skill('a', 'A1')]),
+      T('/compact'),
+      T('turn three', [skill('a', 'A2'), skill('b'), skill('b'), skill('pos', 'X Y')]),
+    ],
+    guard: all(bodyHas(0, 1, 'already loaded'), skillsRestored(2, 'a', 'b', 'pos'), bodyHas(2, 0, 'Re-invocation'), bodyHas(2, 2, 'loaded earlier')),
+  },
+  // ---------------------------------------------------------------- resume (issue 21): a new process on the same session
+  {
+    name: 'sess_resume_continue',
+    description: '--continue after edits: 2.1.235 rebuilds the block and forgets what was held; 2.1.328 on replays the block with a reminder of the changed startup file, re-injects only the changed nested file; an invoked skill is loaded whole again; no notes',
+    files: { ...base('RSC'), 'repo/.claude/skills/kept/SKILL.md': skillFile('MARK_RSC_DESC', 'MARK_RSC_BODY\n') },
+    turns: [
+      T('turn one', [read('src/api/client.ts'), read('pkg/x.ts'), skill('kept')]),
+      { ...T('turn two', [read('src/api/client.ts'), read('pkg/x.ts'), skill('kept')], [put('CLAUDE.md', 'MARK_RSC_NEWROOT\n'), put('pkg/CLAUDE.md', 'MARK_RSC_PKG2\n')]), restart: 'continue' },
+      { ...T('turn three', [], [put('.claude/rules/api.md', fm('paths:\n  - "src/api/**"', 'MARK_RSC_API3\n'))]), restart: 'resume' },
+    ],
+    guard: all(noNotes(1), injects(1, 1, 'MARK_RSC_PKG2'), bodyHas(1, 2, 'MARK_RSC_BODY'), noNotes(2)),
+  },
+  {
+    name: 'sess_resume_held',
+    description: '--resume: a changed rule is injected again with its new text, unchanged nested files stay held (2.1.328 on) and get a note when edited later; an always-on rule edited comes in the reminder; a --continue with nothing changed adds none',
+    files: { ...base('RSH'), 'repo/.claude/rules/always.md': 'MARK_RSH_ALWAYS\n', 'repo/lib/CLAUDE.md': 'MARK_RSH_LIB\n', 'repo/lib/y.ts': 'y1\n' },
+    turns: [
+      T('turn one', [read('src/api/client.ts'), read('pkg/x.ts'), read('lib/y.ts'), read('src/a.ts')]),
+      { ...T('turn two', [read('src/api/client.ts'), read('pkg/x.ts')], [put('.claude/rules/api.md', fm('paths:\n  - "src/api/**"', 'MARK_RSH_API2\n')), put('.claude/rules/always.md', 'MARK_RSH_ALWAYS2\n'), put('src/a.ts', 'a2\n')]), restart: 'resume' },
+      T('turn three', [read('lib/y.ts')], [put('pkg/CLAUDE.md', 'MARK_RSH_PKG3\n')]),
+      { ...T('turn four'), restart: 'continue' },
+    ],
+    guard: all(injects(1, 0, 'MARK_RSH_API2'), (t, _r, v) => (v === '2.1.235' ? [] : (t[1]?.resumeReminder ?? '').includes('MARK_RSH_ALWAYS2') ? [] : ['turn 2: no resume reminder with the edited rule'])),
+  },
+  // ---------------------------------------------------------------- auto-compaction (issue 21): the usage the stand-in reports
+  {
+    name: 'sess_autocompact_default',
+    description: 'the default model reports 990,000 tokens in turn one: 2.1.328 on compact before every later request of the turn and the next turn; 2.1.235 (claude-opus-5[1m]) never compacts on its own',
+    files: base('ACD'),
+    turns: [{ ...T('turn one', [read('src/a.ts'), read('src/api/client.ts')]), usage: { input: 100, cacheRead: 989_900, cacheCreation: 0 } }, T('turn two', [read('pkg/x.ts')]), T('turn three')],
+    guard: (t, _r, v) => (v === '2.1.235' ? ((t[0]!.autoCompactions ?? []).length ? ['2.1.235 compacted'] : []) : (t[0]!.autoCompactions ?? []).map((a) => a.at).join(',') === '1,2' ? [] : [`turn 1 compacted before ${(t[0]!.autoCompactions ?? []).map((a) => a.at).join(',')}`]),
+  },
+  {
+    name: 'sess_autocompact_window_env',
+    description: 'claude-sonnet-4-5 with CLAUDE_CODE_AUTO_COMPACT_WINDOW=200000 reports 190,000 tokens: 2.1.328 on compact mid-turn; 2.1.235 stops the turn and compacts before the next one',
+    files: base('ACW'),
+    env: { ANTHROPIC_MODEL: 'claude-sonnet-4-5', CLAUDE_CODE_AUTO_COMPACT_WINDOW: '200000' },
+    turns: [{ ...T('turn one', [read('src/a.ts'), read('src/api/client.ts')]), usage: { input: 100, cacheRead: 189_900, cacheCreation: 0 } }, T('turn two', [read('pkg/x.ts')]), T('turn three')],
+    guard: (t) => ((t[1]!.autoCompactions ?? []).length === 1 ? [] : ['turn 2 did not start with a compaction']),
+  },
+  {
+    name: 'sess_autocompact_sonnet45_never',
+    description: 'claude-sonnet-4-5 (a 200,000-token window) reports 199,000 tokens: no compaction on any version (nor a stop)',
+    files: base('ACS'),
+    env: { ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
+    turns: [{ ...T('turn one', [read('src/a.ts'), read('src/api/client.ts')]), usage: { input: 100, cacheRead: 198_900, cacheCreation: 0 } }, T('turn two', [read('pkg/x.ts')])],
+    guard: (t) => (t.some((x) => x.autoCompactions?.length) ? ['compacted'] : []),
   },
   // ---------------------------------------------------------------- subagents
   {
