@@ -110,9 +110,6 @@ export interface SessionProfile {
   /** built-in agent types, in the order the Agent tool lists them, and whether their first request
    *  carries the session's startup block (measured per type: test/conformance/session) */
   builtInAgents: readonly { name: string; instructions: boolean }[];
-  /** Claude Code compacts on its own when a request's context reaches this fraction of the window;
-   *  absent where it has not been measured (then no auto-compaction line is drawn) */
-  autoCompactFraction?: number;
   /** a new process on the same session (`--continue`, `--resume`): 2.1.235 rebuilds the startup block from the disk
    *  and forgets what the session held; 2.1.328 on replays the old block, adds a reminder with the startup files that
    *  changed, and forgets only the held files whose text changed (measured: test/conformance/session) */

@@ -225,6 +225,9 @@ function layerCharsAfter(r: RebuiltRequest, prev: RebuiltRequest | undefined, pr
 
 // ------------------------------------------------------------------------------- the replay itself
 
+/** a turn's request list holds this where Claude Code compacted on its own */
+const AUTO_COMPACTION = -1;
+
 const contextOf = (u: Usage) => u.input + u.cacheRead + u.cacheCreation;
 
 interface CachedTurn {
@@ -296,7 +299,16 @@ export class SessionReplayer {
     }
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
       const meta = obj(r.compactMetadata);
-      this.boundary = { rec: pr, compacted: { trigger: str(meta?.trigger) ?? 'manual', preTokens: num(meta?.preTokens) } };
+      const compacted = { trigger: str(meta?.trigger) ?? 'manual', preTokens: num(meta?.preTokens) };
+      const cur = this.spans[this.spans.length - 1];
+      if (compacted.trigger === 'auto' && cur && !cur.prompt.trim().startsWith('/compact')) {
+        // on Claude Code's own, in the turn running: its request (not recorded) comes here, between the turn's requests
+        cur.requests.push(AUTO_COMPACTION);
+        cur.records.push(pr);
+        cur.compacted ??= compacted;
+        return;
+      }
+      this.boundary = { rec: pr, compacted };
       return;
     }
     if (pr.type === 'user') {
@@ -350,7 +362,7 @@ export class SessionReplayer {
     });
     let dirty = false;
     this.spans.forEach((s, k) => {
-      const mine = s.requests.map((i) => reqs[i]!);
+      const mine = s.requests.filter((i) => i !== AUTO_COMPACTION).map((i) => reqs[i]!);
       const others = subFirst.filter((x) => x.turn === k && x.first?.messages);
       const key = `${complete}:${s.records.length}:${s.calls.length}:${mine.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}`;
       const hit = this.cache[k];
@@ -366,7 +378,17 @@ export class SessionReplayer {
         const asBody = (r: RebuiltRequest) => ({ messages: r.messages ?? [] });
         // the compaction's own request is not recorded: it carries the conversation as the last request before it
         if (s.compacted && s.prompt.trim().startsWith('/compact') && !mine.length && prevLast) recorded.push({ index: index++, kind: 'compact', turn: k, url: '/v1/messages', body: '', parsed: prevLast });
-        for (const r of mine) recorded.push({ index: index++, kind: r.querySource === 'compact' ? 'compact' : 'main', turn: k, url: '/v1/messages', body: '', parsed: asBody(r) });
+        let before = prevLast;
+        for (const i of s.requests) {
+          if (i === AUTO_COMPACTION) {
+            // the compaction's own request carries the conversation as the request before it
+            if (before) recorded.push({ index: index++, kind: 'compact', turn: k, url: '/v1/messages', body: '', parsed: before });
+            continue;
+          }
+          const r = reqs[i]!;
+          before = asBody(r);
+          recorded.push({ index: index++, kind: r.querySource === 'compact' ? 'compact' : 'main', turn: k, url: '/v1/messages', body: '', parsed: before });
+        }
         const othersRec = others.map((o) => ({ index: index++, kind: 'other' as const, turn: k, url: '/v1/messages', body: '', parsed: asBody(o.first!) }));
         const r = extractTurn(input, this.spans[k - 1]?.prompt, recorded, othersRec, prevLast, ver, new Set());
         extracted = r.turn;
@@ -419,7 +441,7 @@ export class SessionReplayer {
       requests: e.requests,
       timestamp: s.timestamp,
       compacted: s.compacted,
-      resumed: s.requests.length > 0 && this.ix.requests[s.requests[0]!]!.fresh && !s.compacted && s.requests[0]! > 0,
+      resumed: s.requests.length > 0 && s.requests[0]! > 0 && !!this.ix.requests[s.requests[0]!]?.fresh && !s.compacted,
     };
   }
 }

@@ -9,6 +9,7 @@ import type { FileAccess } from '../files/file-access.js';
 import { memoryKey } from '../memory/memory.js';
 import type { ClaudeProfile } from '../profiles.js';
 import { modelFacts } from '../skills/models.js';
+import { autoCompactRule } from '../session/auto-compact.js';
 import { simulateSessionOver, type SessionResult } from '../session/simulate.js';
 import { TranscriptFollower } from './follow.js';
 import { parseTranscriptText, str, type ParsedRecord, type Rec, type TranscriptProblem } from './records.js';
@@ -92,7 +93,7 @@ export interface NextSteps {
   /** what `/compact` now would bring back, predicted over the disk as it is */
   compact: { files: string[]; references: string[]; skills: string[]; dropped: { path: string; why: string }[]; instructionsChars: number | null } | null;
   /** the real context of the last request against the window */
-  context: { tokens: number; window: number; model: string; fraction: number; autoCompactAt: number | null } | null;
+  context: { tokens: number; window: number; model: string; fraction: number; autoCompactAt: number | null; autoCompactWhy?: string } | null;
 }
 
 function iso(ms: number): string {
@@ -176,8 +177,9 @@ export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, pr
   if (u && r.model) {
     const m = modelFacts(r.model, profile);
     const tokens = u.input + u.cacheRead + u.cacheCreation;
-    const threshold = profile.session.autoCompactFraction;
-    context = { tokens, window: m.contextWindow, model: r.model, fraction: tokens / m.contextWindow, autoCompactAt: threshold ? Math.floor(m.contextWindow * threshold) : null };
+    // the measured rule (session/auto-compact.ts), in the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT)
+    const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
+    context = { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
   }
   return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: predictCompact(a, r.turns), context };
 }
@@ -262,7 +264,10 @@ export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay): Predict
       for (const [p, text] of actual) if (!predicted.has(p)) out.push({ turn: k, call: i, kind: 'not-predicted', path: p, predicted: null, actual: text, explained: changedSince(p) });
       if (c.name === 'Skill' && (c.skillBody === null) !== (pc.skillBody === null)) {
         const name = str((c.input as Record<string, unknown>).skill) ?? '?';
-        out.push({ turn: k, call: i, kind: 'skill', path: name, predicted: pc.skillBody, actual: c.skillBody, explained: pc.skill?.path ? changedSince(pc.skill.path) : undefined });
+        // the SKILL.md: as the engine found it, or as the body the session got names its folder
+        const dir = /^Base directory for this skill: ([^\n]+)/.exec(c.skillBody ?? '')?.[1];
+        const skillFile = pc.skill?.path ?? (dir ? path.join(dir, 'SKILL.md') : undefined);
+        out.push({ turn: k, call: i, kind: 'skill', path: name, predicted: pc.skillBody, actual: c.skillBody, explained: skillFile ? changedSince(skillFile) : undefined });
       }
     });
   });
