@@ -62,8 +62,13 @@ describe('session conformance: the engine predicts every request of a whole sess
       assert.deepEqual(errs, [], errs.join('\n\n'));
     });
   for (const { s, v } of jobs)
-    it(`live read-back: ${s.name} @ ${v}: claude-layers session --json on its transcript equals what the requests carried; --check silent`, async () => {
+    it(`live read-back: ${s.name} @ ${v}: claude-layers session --json on its transcript equals what the requests carried; --check silent`, async (t) => {
       await ran;
+      const gap = s.liveGap && (!s.liveGap.versions || s.liveGap.versions.includes(expectationVersion(v))) ? s.liveGap.why : undefined;
+      if (gap) {
+        t.skip(`known gap of the reader: ${gap}`);
+        return;
+      }
       const errs = results.get(`${s.name}@${v}#live`) ?? ['did not run'];
       assert.deepEqual(errs, [], errs.join('\n\n'));
     });

@@ -508,8 +508,9 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: ReplayInput['suba
           const content = obj(a.content);
           return entryText(str(a.path) ?? str(content?.path) ?? '', '', str(content?.content) ?? '');
         });
-      const meta = after.find((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id);
-      const body = meta ? textOf(messageOf(meta.rec) ?? { role: 'user', content: '' }).trimEnd() : null;
+      // the skill's text: every meta record of the call in order (a repeat's re-invocation line, then the body), one a line
+      const metas = after.filter((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id).map((r) => textOf(messageOf(r.rec) ?? { role: 'user', content: '' }));
+      const body = metas.length ? metas.reduce((acc, t) => (acc && !acc.endsWith('\n') ? `${acc}\n${t}` : acc + t), '').trimEnd() : null;
       const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
       const result = toolResultOf(s, c.id)?.text ?? '';
       const agent =
