@@ -1,6 +1,7 @@
 // Running the built CLI (dist/cli.js) as a process, the way people and CI run it.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import assert from 'node:assert/strict';
 
@@ -72,4 +73,24 @@ export function lintJson(flags: string[], extra: string[] = []): { code: number 
   assertNoStack(r);
   const json = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
   return { code: r.code, diagnostics: json.diagnostics, json };
+}
+
+/** a copy of the built CLI and the chunks it loads on first use (dist/chunks) in a fresh folder every
+ *  user can read, for the runs as an unprivileged user (the checkout may be under /root) */
+export function publicCliCopy(): { dir: string; cli: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cli-'));
+  fs.chmodSync(dir, 0o755);
+  const cli = path.join(dir, 'cli.js');
+  fs.copyFileSync(CLI, cli);
+  fs.chmodSync(cli, 0o644);
+  const chunks = path.join(path.dirname(CLI), 'chunks');
+  if (fs.existsSync(chunks)) {
+    fs.mkdirSync(path.join(dir, 'chunks'), { mode: 0o755 });
+    fs.chmodSync(path.join(dir, 'chunks'), 0o755);
+    for (const f of fs.readdirSync(chunks)) {
+      fs.copyFileSync(path.join(chunks, f), path.join(dir, 'chunks', f));
+      fs.chmodSync(path.join(dir, 'chunks', f), 0o644);
+    }
+  }
+  return { dir, cli };
 }

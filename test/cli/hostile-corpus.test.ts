@@ -7,10 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { CASES, CONTROL, makeCaseDir, removeCaseDir, runLimited, type CaseRun } from './hostile-corpus.js';
-import { CLI, ensureBuilt } from './helpers.js';
+import { CLI, ensureBuilt, publicCliCopy } from './helpers.js';
 
 const MEMORY_MIB = 2048;
 const TIMEOUT_MS = 30_000;
@@ -18,11 +16,7 @@ const NOBODY = 65534;
 
 /** a copy of the built CLI in a fresh folder every user can read (the checkout may be under /root) */
 function publicCli(): { cli: string; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cli-'));
-  fs.chmodSync(dir, 0o755);
-  const cli = path.join(dir, 'cli.js');
-  fs.copyFileSync(CLI, cli);
-  fs.chmodSync(cli, 0o644);
+  const { dir, cli } = publicCliCopy();
   return { cli, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

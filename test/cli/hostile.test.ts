@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { makeTree } from '../helpers/fixture.js';
-import { assertNoStack, CLI, run, type JsonDiagnostic } from './helpers.js';
+import { assertNoStack, publicCliCopy, run, type JsonDiagnostic } from './helpers.js';
 import { validateSarif } from './sarif-schema.js';
 
 function hostileTree() {
@@ -148,11 +148,7 @@ describe('hostile workspace', () => {
     }
     // the CLI itself must be readable by that user wherever the checkout lives (under /root, in a
     // mkdtemp clone): a copy of the built, self-contained dist/cli.js in a fresh world-readable folder
-    const pubDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cli-'));
-    fs.chmodSync(pubDir, 0o755);
-    const pubCli = path.join(pubDir, 'cli.js');
-    fs.copyFileSync(CLI, pubCli);
-    fs.chmodSync(pubCli, 0o644);
+    const { dir: pubDir, cli: pubCli } = publicCliCopy();
     fs.chmodSync(t.p('repo/.claude/rules/bad-yaml.md'), 0o000);
     try {
       const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, pubCli, 'lint', ...flags, '--format', 'json'], {
