@@ -47,7 +47,7 @@ export function skillsCheck(view: SkillsView): Diagnostic[] {
       });
     else if (e.cut)
       out.push({
-        path: where, line: e.path ? 1 : undefined, severity: 'warning', rule: 'skill-description-cut',
+        path: where, line: e.path ? 1 : undefined, severity: 'error', rule: 'skill-description-cut',
         message: `skill "${e.name}": its description is cut in the listing at ${view.cap} characters (ends with "…")`,
       });
   }
