@@ -5,7 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Analysis, EngineOptions } from '../engine/index.js';
+import type { Analysis, Diagnostic, EngineOptions } from '../engine/index.js';
 import type { ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
@@ -13,6 +13,7 @@ import type { Translate } from './format.js';
 import { LintRunner } from './lint-runner.js';
 import { present, type VersionInfo } from './present.js';
 import { publishDiagnostics, type HostContext } from './providers.js';
+import { applySeverity, parseSeverityOverrides, type SeverityOverrides } from './severity.js';
 import { SessionStore } from './session-store.js';
 import type { TimelineStep } from './session-timeline.js';
 import { SidebarProvider } from './sidebar.js';
@@ -127,6 +128,14 @@ export class Controller implements vscode.Disposable {
     this.disposables.push({ dispose: () => this.service.dispose() });
     this.disposables.push(...this.listen());
   }
+
+  /** the findings of a folder as the user sees them: the workspace lint's once it ran (else the
+   *  analysis' own), with the severities of claudeLayers.lint.severity */
+  diagnosticsFor(key: string, a: Analysis): readonly Diagnostic[] {
+    return applySeverity(this.lint.diagnosticsFor(key, a) ?? a.diagnostics, this.severities);
+  }
+
+  private severities: SeverityOverrides = parseSeverityOverrides(vscode.workspace.getConfiguration(SECTION).get('lint.severity'));
 
   // ---- folders, settings, version ------------------------------------------------------------------
   folders(): readonly vscode.WorkspaceFolder[] {
@@ -286,7 +295,7 @@ export class Controller implements vscode.Disposable {
       nestedFiles: folder ? this.index.nestedInstructionFiles(folder) : [],
       sessionSteps: this.sessions.get(this.currentKey),
       dirtyFiles: this.dirty,
-      diagnostics: this.lint.diagnosticsFor(this.currentKey, a),
+      diagnostics: this.diagnosticsFor(this.currentKey, a),
       t: this.t,
       locale: this.locale,
       today: new Date().toISOString().slice(0, 10),
@@ -332,7 +341,7 @@ export class Controller implements vscode.Disposable {
       this.diagnostics,
       this.service.keys().flatMap((k) => {
         const a = this.service.get(k).analysis;
-        return a ? [{ analysis: a, diagnostics: this.lint.diagnosticsFor(k, a) ?? a.diagnostics }] : [];
+        return a ? [{ analysis: a, diagnostics: this.diagnosticsFor(k, a) }] : [];
       }),
     );
   }
@@ -394,6 +403,14 @@ export class Controller implements vscode.Disposable {
           return;
         }
         if (!e.affectsConfiguration(SECTION)) return;
+        if (e.affectsConfiguration(`${SECTION}.lint.severity`)) {
+          // severities only: no new analysis, the same findings drawn again
+          this.severities = parseSeverityOverrides(vscode.workspace.getConfiguration(SECTION).get('lint.severity'));
+          this.publish();
+          this.changed.fire();
+          this.scheduleRender(0);
+          return;
+        }
         if (e.affectsConfiguration(`${SECTION}.claudePath`)) void this.detect();
         if (e.affectsConfiguration(`${SECTION}.statusBar`)) this.scheduleRender(0);
         this.service.reconfigure();
