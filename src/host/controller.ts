@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Analysis, Diagnostic, EngineOptions } from '../engine/index.js';
-import type { ViewState } from '../../webview/protocol.js';
+import type { LiveHeadline, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
 import type { Translate } from './format.js';
@@ -208,6 +208,16 @@ export class Controller implements vscode.Disposable {
     return this.current;
   }
 
+  // ---- the live session (filled by the live-session view) -------------------------------------------
+  /** the headline of a Claude Code session running in the workspace: the top of the sidebar shows it */
+  private liveHeadline: LiveHeadline | undefined;
+
+  setLive(h: LiveHeadline | undefined): void {
+    if (JSON.stringify(h) === JSON.stringify(this.liveHeadline)) return;
+    this.liveHeadline = h;
+    this.scheduleRender();
+  }
+
   // ---- the session timeline --------------------------------------------------------------------------
   addStep(step: TimelineStep): void {
     this.sessions.add(this.currentKey, step);
@@ -296,6 +306,7 @@ export class Controller implements vscode.Disposable {
       sessionSteps: this.sessions.get(this.currentKey),
       dirtyFiles: this.dirty,
       diagnostics: this.diagnosticsFor(this.currentKey, a),
+      live: this.liveHeadline,
       t: this.t,
       locale: this.locale,
       today: new Date().toISOString().slice(0, 10),

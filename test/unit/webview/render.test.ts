@@ -74,9 +74,9 @@ test('splitLabel keeps the last segment whole (middle ellipsis cuts only the fol
   assert.deepEqual(splitLabel('/etc'), ['', '/etc']);
 });
 
-test('structure: sections in order with gauges before the session, headline, empty text, branches', () => {
+test('structure: sections in the host\'s order, the gauges last, headline, empty text, branches', () => {
   const { root } = setup();
-  assert.deepEqual([...root.querySelectorAll('section.section')].map((c) => c.getAttribute('data-section')), ['startup', 'active', 'elsewhere', 'notLoaded', 'gauges', 'session']);
+  assert.deepEqual([...root.querySelectorAll('section.section')].map((c) => c.getAttribute('data-section')), ['startup', 'active', 'elsewhere', 'notLoaded', 'session', 'gauges']);
   assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading client.ts injects 1 file, 249 chars');
   assert.equal(root.querySelector('[data-section="notLoaded"] .empty')!.textContent, 'Nothing dropped.');
   assert.equal(root.querySelector('[data-section="startup"] .section-title')!.textContent, 'Startup (eager)');
