@@ -120,6 +120,7 @@ export class Controller implements vscode.Disposable {
         for (const p of [this.activeFile, this.previousFile]) if (p && p !== except.fsPath) out.add(p);
         return [...out].slice(0, 2);
       },
+      activeFile: () => this.activeFile,
       t,
       locale: this.locale,
       onDidChange: this.changed.event,
@@ -274,6 +275,8 @@ export class Controller implements vscode.Disposable {
     if (doc.isDirty === this.dirty.has(p)) return;
     if (doc.isDirty) this.dirty.add(p);
     else this.dirty.delete(p);
+    // a finding on this file now says "save to apply" (or no longer does)
+    if (vscode.languages.getDiagnostics(doc.uri).length) this.publish();
     this.scheduleRender();
   }
 
@@ -347,13 +350,15 @@ export class Controller implements vscode.Disposable {
     }
   }
 
-  private publish(): void {
+  publish(): void {
     publishDiagnostics(
       this.diagnostics,
       this.service.keys().flatMap((k) => {
         const a = this.service.get(k).analysis;
         return a ? [{ analysis: a, diagnostics: this.diagnosticsFor(k, a) }] : [];
       }),
+      this.dirty,
+      this.t,
     );
   }
 
