@@ -2,6 +2,7 @@
 // analyses, the workspace indexes, the detected Claude Code version, the active file, the session
 // timelines, unsaved files, the lint, and when to redraw the sidebar and the status bar. Commands
 // (commands.ts) and providers (providers.ts) read and drive it; `activate` only builds it.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,6 +16,7 @@ import { present, type VersionInfo } from './present.js';
 import { publishDiagnostics, type HostContext } from './providers.js';
 import { applySeverity, parseSeverityOverrides, type SeverityOverrides } from './severity.js';
 import { SessionStore } from './session-store.js';
+import { readShippedDescriptions, type ShippedRead } from './shipped-skills.js';
 import type { TimelineStep } from './session-timeline.js';
 import { SidebarProvider } from './sidebar.js';
 import { StartupPreview } from './startup-preview.js';
@@ -98,7 +100,12 @@ export class Controller implements vscode.Disposable {
       t('Claude Context Layers'),
     );
     this.status = new StatusItem(t, this.locale, this.log);
-    this.preview = new StartupPreview(t, (key) => ({ analysis: this.service.get(key || this.currentKey).analysis, activeFile: this.activeFile }));
+    this.preview = new StartupPreview(t, (key) => {
+      const analysis = this.service.get(key || this.currentKey).analysis;
+      // the preview is where the exact text matters: the shipped descriptions are read when it asks
+      if (analysis && !this.shipped) this.loadShipped(analysis);
+      return { analysis, activeFile: this.activeFile, shipped: analysis ? this.shippedState(analysis) : undefined };
+    });
     this.watchers = new Watchers(this.service, this.index, (m) => this.log.info(m));
     this.lint = new LintRunner(
       () => this.service.keys().map((k) => [k, this.service.get(k).analysis]),
@@ -176,6 +183,7 @@ export class Controller implements vscode.Disposable {
       model: cfg.model || process.env.ANTHROPIC_MODEL || undefined,
       addDirs: cfg.addDirs,
       settingSources: cfg.settingSources,
+      ...(this.shipped?.read && Object.keys(this.shipped.read.texts).length ? { shippedSkillText: this.shipped.read.texts } : {}),
     };
   }
 
@@ -207,6 +215,64 @@ export class Controller implements vscode.Disposable {
       if (a.startup.some((e) => path.normalize(e.path) === p) || p.startsWith(a.memory.location.dir) || p.startsWith(a.env.userDir + path.sep)) return a;
     }
     return this.current;
+  }
+
+  // ---- shipped skills' descriptions, read from the installed binary -----------------------------------
+  /** what the installed claude's binary gave (read on demand: the startup preview asks), by binary */
+  private shipped: { key: string; version: string; read?: ShippedRead; error?: string } | undefined;
+
+  /** where the preview's shipped descriptions stand, for the preview to say */
+  shippedState(a: Analysis): { status: 'no-binary' | 'other-version' | 'reading' | 'read' | 'failed'; file?: string; version?: string; missing?: string[]; error?: string } {
+    const d = this.detected;
+    if (!d.executable || !d.version) return { status: 'no-binary' };
+    if (d.version !== a.profile.version) return { status: 'other-version', file: d.executable, version: d.version };
+    const sh = this.shipped;
+    if (!sh || sh.version !== d.version) return { status: 'reading', file: d.executable };
+    if (sh.error) return { status: 'failed', file: d.executable, error: sh.error };
+    if (!sh.read) return { status: 'reading', file: d.executable };
+    return { status: 'read', file: sh.read.file, missing: sh.read.missing };
+  }
+
+  /** reads the shipped descriptions from the detected claude once per binary (kept across sessions), then re-analyses */
+  loadShipped(a: Analysis): void {
+    const d = this.detected;
+    if (!d.executable || !d.version || d.version !== a.profile.version) return;
+    let real: string;
+    let st: fs.Stats;
+    try {
+      real = fs.realpathSync(d.executable);
+      st = fs.statSync(real);
+    } catch (e) {
+      this.shipped = { key: d.executable, version: d.version, error: e instanceof Error ? e.message : String(e) };
+      return;
+    }
+    const key = `${real}\0${st.size}\0${st.mtimeMs}`;
+    if (this.shipped?.key === key) return;
+    const version = d.version;
+    const cacheKey = `shippedSkills/${version}`;
+    const cached = this.context.globalState.get<{ key: string; read: ShippedRead }>(cacheKey);
+    if (cached?.key === key) {
+      this.shipped = { key, version, read: cached.read };
+      this.service.reconfigure();
+      return;
+    }
+    this.shipped = { key, version };
+    const wanted = a.profile.skills.bundled.flatMap((b) => [{ name: b.name, chars: b.descriptionChars }]);
+    const t0 = Date.now();
+    readShippedDescriptions(real, wanted).then(
+      (read) => {
+        if (this.shipped?.key !== key) return;
+        this.shipped = { key, version, read };
+        this.log.info(`shipped skills: ${Object.keys(read.texts).length} of ${wanted.length} descriptions read from ${real} in ${Date.now() - t0} ms${read.missing.length ? ` (not found: ${read.missing.join(', ')})` : ''}`);
+        void this.context.globalState.update(cacheKey, { key, read });
+        this.service.reconfigure();
+      },
+      (e: unknown) => {
+        if (this.shipped?.key !== key) return;
+        this.shipped = { key, version, error: e instanceof Error ? e.message : String(e) };
+        this.preview.refresh();
+      },
+    );
   }
 
   // ---- the live session (filled by the live-session view) -------------------------------------------
