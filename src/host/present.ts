@@ -6,7 +6,7 @@ import {
   compileMatcher, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type InstructionEntry, type LazyInjection,
   type Origin, type TouchTool,
 } from '../engine/index.js';
-import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
+import { alwaysLoaded, decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, readAdds } from '../engine/index.js';
 import type { Gauge, GaugeLevel, LiveHeadline, Row, Section, Severity, TopAnswer, ViewState } from '../../webview/protocol.js';
 import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
 import { isInside, isStrictlyInside } from '../engine/index.js';
@@ -159,23 +159,7 @@ export function lazyRows(c: Ctx, idPrefix: string, inj: LazyInjection[]): Row[] 
   return rows;
 }
 
-/** what a Read of `file` adds, in one place: the files it injects (with Claude Code's framing) and the
- *  skills it makes listed; the sidebar's headline and top line, the status bar and the preview count it so */
-export interface ReadAdds {
-  injected: LazyInjection[];
-  /** the injected files as sent, framing included */
-  fileChars: number;
-  /** skills listed after the read (their message's chars) */
-  skillChars: number;
-  chars: number;
-}
-
-export function readAdds(a: Analysis, file: string): ReadAdds {
-  const injected = a.lazyFor(file, 'Read');
-  const fileChars = renderLazy(a.profile, injected).join('').length;
-  const skillChars = a.skills.lazyFor(file).reduce((n, l) => n + l.text.length, 0);
-  return { injected, fileChars, skillChars, chars: fileChars + skillChars };
-}
+export { readAdds, type ReadAdds } from '../engine/index.js';
 
 /** "Reading client.ts injects 3 files, 2,140 chars" */
 export function lazyHeadline(c: Ctx, tool: TouchTool, file: string, inj: LazyInjection[], extraChars = 0): string {
@@ -404,11 +388,8 @@ export interface StartupFigures {
   total: number;
 }
 
-export function startupFigures(a: Analysis, block: string, skills: SkillsView | undefined): StartupFigures {
-  const files = a.startup.reduce((n, e) => n + e.text.length, 0);
-  // the listing as sent: a shipped skill's description counts its real length even where the text shows a placeholder
-  const sk = skills?.entries.length && skills.text ? skills.sentChars : 0;
-  return { block: block.length, files, framing: Math.max(0, block.length - files), skills: sk, total: block.length + sk };
+export function startupFigures(a: Analysis, block: string): StartupFigures {
+  return alwaysLoaded(a, '', block);
 }
 
 function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Gauge[] {
@@ -639,7 +620,7 @@ export function present(input: PresentInput): ViewState {
   const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
   const skills = skillsView(a);
 
-  const fig = startupFigures(a, block, skills);
+  const fig = startupFigures(a, block);
   const startupIds = new RowIds('startup/file');
   const startupRows = a.startup.map((e) => entryRow(c, startupIds.take(c.key(e.path)), e));
   if (fig.framing > 0) startupRows.push(framingRow(c, 'startup/framing', fig.framing, t('preamble, separators and the reminder around the files')));
@@ -733,7 +714,7 @@ export function statusFigures(input: Pick<PresentInput, 'analysis' | 'activeFile
   const c = makeCtx(a, input.model, t, input.locale);
   const { f } = c;
   const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
-  const fig = startupFigures(a, block, skillsView(a));
+  const fig = startupFigures(a, block);
   const tok = f.tokens(fig.total);
   const win = { tokens: a.model.contextWindow };
   const share = win.tokens ? (tok / win.tokens) * 100 : 0;
