@@ -13,6 +13,7 @@ interface ExplainJson {
   charsPerToken: number;
   contextWindow: number;
   startup: { chars: number; tokens: number; entries: { path: string; display: string; type: string; why: string; chars: number; lines: number; tokens: number }[] };
+  alwaysLoaded: { chars: number; tokens: number; block: number; skillsListing: number };
   conditionalRules: { display: string; patterns: string[] }[];
   file: null | {
     display: string;
