@@ -108,13 +108,15 @@ function entryRow(c: Ctx, id: string, e: InstructionEntry): Row {
   const label = e.type === 'AutoMem' ? t('{0} (auto-memory)', path.basename(e.path)) : rel(e.path);
   const preview = firstLine(e.content);
   const size = f.size(e.text.length, lineCount(e.content));
+  // plain words: Claude Code's own type names but its auto-memory one
+  const kind = e.type === 'AutoMem' ? t('auto-memory') : e.type;
   return {
     id,
     label,
-    description: `${e.type} · ${why}${preview ? ` · ${preview}` : ''}`,
+    description: `${kind} · ${why}${preview ? ` · ${preview}` : ''}`,
     badge: c.f.chars(e.text.length),
     detail: `${e.path}\n${size}\n${why}${preview ? `\n${preview}` : ''}`,
-    aria: t('{0}, {1}, {2}, eager: {3}', label, e.type, size, why) + (c.mark(e.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
+    aria: t('{0}, {1}, {2}, eager: {3}', label, kind, size, why) + (c.mark(e.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
     path: e.path.startsWith('<') ? undefined : e.path,
     mark: c.mark(e.path),
   };

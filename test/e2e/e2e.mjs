@@ -9,6 +9,9 @@ import path from 'node:path';
 const { chromium } = await import(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const { sessionTimeline } = await import('./session-timeline.mjs');
 const { liveSessionView } = await import('./live-session.mjs');
+const { firstTenSeconds } = await import('./first-ten-seconds.mjs');
+/** E2E_ONLY=ia: only the first-ten-seconds part (issue 22), on the fresh workspace */
+const ONLY = process.env.E2E_ONLY ?? '';
 const E2E_URL = process.env.E2E_URL;
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results/e2e';
 const WS = process.env.WS_DIR;
@@ -429,9 +432,21 @@ try {
   await webview().locator('header .version').waitFor({ timeout: 60_000 });
   const version = await webview().locator('header .version').textContent();
   check(version === 'Claude Code 2.1.328', `header shows the version (${version})`);
-  const launch = await webview().locator('header .launch').textContent();
-  check(launch === fs.realpathSync(WS) || launch === WS, `header shows the launch directory (${launch})`);
+  const launch = (await webview().locator('header').getAttribute('title')) ?? '';
+  check(launch.startsWith(fs.realpathSync(WS)) || launch.startsWith(WS), `the header's tooltip names the launch directory (${launch.split('\n')[0]})`);
   console.log('sidebar visible at', since());
+
+  // issue 22: the first ten seconds, on the fresh workspace (leaves the files as it found them)
+  {
+    const machine = path.join(path.dirname(path.dirname(process.env.USER_SETTINGS)), 'Machine', 'settings.json');
+    const shots22 = await firstTenSeconds({
+      page, webview, sectionRows, sectionOpen, headline, until, check, shot, quickOpen, setSidebarWidth, setTheme, hoverText, runCommand, editorText, toastText, pick, frames, activeTab,
+      WS, MEMORY_FILE, MACHINE_SETTINGS: machine,
+    });
+    fs.writeFileSync(`${SHOTS}/22-screenshots.txt`, `${shots22.join('\n')}\n`);
+  }
+  rest: {
+  if (ONLY === 'ia') break rest;
 
   // startup: CLAUDE.md, its @import, the user's CLAUDE.md, the hostile rule, MEMORY.md; the hostile name is text
   const startup = await until(async () => {
@@ -500,8 +515,8 @@ try {
     const aria = await webview().locator('#app').ariaSnapshot();
     fs.writeFileSync(`${SHOTS}/aria-snapshot.txt`, aria);
     debug(aria);
-    check(/- heading "Startup \(eager\), [^"]*" \[level=2\]:\s*\n\s*- button "Startup \(eager\), \d+ files · [\d,]+ chars · ≈[\d,]+ tokens" \[expanded\]/.test(aria), 'section headers are buttons in headings, expanded state and a name that reads "Startup (eager), N files · …"');
-    check(/- tree "When client\.ts is read \(lazy\)":\s*\n\s*- '?treeitem "[^"]*api\.md/.test(aria), 'the lazy rows are a named tree of tree items');
+    check(/- heading "Startup: always loaded, [^"]*" \[level=2\]:\s*\n\s*- button "Startup: always loaded, \d+ files · [\d,]+ chars · ≈[\d,]+ tokens" \[expanded\]/.test(aria), 'section headers are buttons in headings, expanded state and a name that reads "Startup: always loaded, N files · …"');
+    check(/- tree "When client\.ts is read":\s*\n\s*- '?treeitem "[^"]*api\.md/.test(aria), 'the lazy rows are a named tree of tree items');
     check(!/- group\s*$/m.test(aria) && !/- group:\s*\n(?!\s+- treeitem)/.test(aria), 'no empty groups');
     check(!/- img\b/.test(aria), 'no unnamed images (icons are hidden from the tree)');
     // keyboard: Space on a header toggles it, Home/End in a tree
@@ -566,7 +581,7 @@ try {
     // (a session step added and cleared from the command palette, the renderer otherwise idle)
     const idle = [];
     for (let i = 0; i < 3; i++)
-      for (const title of ['Add the Active File to the Step-by-Step Session', 'Clear the Step-by-Step Session']) {
+      for (const title of ['Add a Read of the Active File to the Session Timeline', 'Clear the Session Timeline']) {
         const b = webview().locator('body');
         const before = Number(await b.getAttribute('data-painted-at')) || 0;
         await runCommand(title);
@@ -645,7 +660,7 @@ try {
   debug(hoverBody);
   check(new RegExp(`\\b${apiFiles} workspace files match\\b`).test(hoverBody), `hover states the match count (${apiFiles} workspace files match)`);
   check(hoverBody.includes('src/api/client.ts') && hoverBody.includes('src/api/retry.ts'), 'hover lists the matching files');
-  check(/As\sClaude\sCode\suses\sit:\ssrc\/api\b/.test(hoverBody) && /paths:\spattern\ssrc\/api\/\*\*/.test(hoverBody), 'hover shows the pattern as written and as Claude Code uses it');
+  check(/Claude\sCode\smatches:\ssrc\/api\srelative\sto\sthe\slaunch\sfolder/.test(hoverBody) && /paths:\spattern\ssrc\/api\/\*\*/.test(hoverBody), 'hover shows the pattern as written and as Claude Code matches it, in plain words');
   await shot('02-glob-hover-dark');
   await page.keyboard.press('Escape');
   await page.mouse.move(5, 5);
@@ -663,9 +678,15 @@ try {
   check(hasToList, 'a quick fix offers to write the paths: string as a list');
   if (hasToList) {
     await shot('02c-quick-fix-paths-list-dark');
+    const legacyFile = path.join(WS, '.claude', 'rules', 'legacy.md');
+    const legacyBefore = fs.readFileSync(legacyFile, 'utf8');
     await toList.click();
     await until(async () => (await editorText()).includes('paths: ["lib/legacy/**"]'), 'paths: as a list', 10_000);
     check((await editorText()).includes('paths: ["lib/legacy/**"]'), 'legacy.md: paths: is now a YAML list');
+    // the fix saved the file: an edit makes it unsaved again, and the row says so
+    await until(() => (fs.readFileSync(legacyFile, 'utf8').includes('paths: ["lib/legacy/**"]') ? true : undefined), 'the fix saved', 10_000).catch(() => undefined);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' ');
     const mark = await until(async () => {
       const m = webview().locator('[data-section="elsewhere"] [role="treeitem"]', { hasText: 'legacy.md' }).first().locator('.row-mark');
       return (await m.count()) ? await m.textContent() : undefined;
@@ -673,7 +694,8 @@ try {
     check(mark === 'unsaved', `an unsaved rule is marked in its row (${mark}): Claude Code reads the saved file`);
     await shot('02d-unsaved-mark-dark');
     await page.keyboard.press('Control+Z');
-    await until(async () => (await editorText()).includes('paths: "lib/legacy/**"'), 'the undo', 10_000);
+    fs.writeFileSync(legacyFile, legacyBefore);
+    await until(async () => (await editorText()).includes('paths: "lib/legacy/**"'), 'legacy.md as it was', 10_000);
   } else await page.keyboard.press('Escape');
 
   // quick fix: globs: → paths: in testing.md, saved; the rule leaves the startup section
@@ -756,7 +778,13 @@ try {
       await shot('04b-memory-move-preview-dark');
       await panel.getByRole('button', { name: 'Apply', exact: true }).first().click();
       const lines = memRaw.split('\n');
-      const moved = lines.slice(memCut.from - 2, memCut.to);
+      // the lines past the cut but its topic links, and as many lines just before the cut as the kept links and the pointer need
+      const isLink = (l) => /\]\([^)\s]+\.md(#[^)]*)?\)/.test(l);
+      const past = lines.slice(memCut.from - 1, memCut.to);
+      const kept = past.filter(isLink);
+      const before = [];
+      for (let i = memCut.from - 2; i >= 0 && before.length < kept.length + 1; i--) if (!isLink(lines[i]) && lines[i].trim() && !lines[i].startsWith('#')) before.unshift(lines[i]);
+      const moved = [...before, ...past.filter((l) => !isLink(l))];
       const onDisk = await until(
         () => {
           const m = fs.readFileSync(MEMORY_FILE, 'utf8');
@@ -766,10 +794,10 @@ try {
         20_000,
       ).catch(() => ({ mem: fs.readFileSync(MEMORY_FILE, 'utf8'), topic: fs.existsSync(overflow) ? fs.readFileSync(overflow, 'utf8') : '' }));
       const memAfter = onDisk.mem.split('\n');
-      check(onDisk.topic === `${moved.join('\n')}\n`, `applied from the preview: overflow.md holds the ${moved.length} moved lines (${memCut.from - 1}-${memCut.to}) on disk (${onDisk.topic.split('\n').length - 1} lines)`);
+      check(onDisk.topic === `${moved.join('\n')}\n`, `applied from the preview: overflow.md holds the ${moved.length} moved lines on disk (${onDisk.topic.split('\n').length - 1} lines): ${before.length} from before the cut, the ${past.length - kept.length} past it that are not topic links`);
       check(
-        memAfter.length === lines.length - moved.length + 1 && memAfter[memCut.from - 2]?.includes('](overflow.md)') && memAfter.slice(0, memCut.from - 2).join('\n') === lines.slice(0, memCut.from - 2).join('\n'),
-        `MEMORY.md on disk is shorter (${lines.length} → ${memAfter.length} lines) with a link to the topic file in place of the moved lines (${memAfter[memCut.from - 2]})`,
+        memAfter.length === lines.length - moved.length + 1 && kept.every((l) => memAfter.includes(l)) && memAfter.some((l) => l.includes('](overflow.md)')),
+        `MEMORY.md on disk is shorter (${lines.length} → ${memAfter.length} lines), keeps its ${kept.length} lost topic link${kept.length === 1 ? '' : 's'} (${kept.join(' ')}) and links the topic file`,
       );
       const gaugeAfter = await until(async () => {
         const g = (await webview().locator('[data-id="gauge/memory-lines"] .gauge-text').textContent()) ?? '';
@@ -1112,7 +1140,7 @@ try {
   const stepsAfter = await sectionRows('session');
   check(stepsAfter.some((r) => r.label.includes('src/api/client.ts')), `after a window reload the session step is still there (${stepsAfter.map((r) => r.label).join(', ')})`);
   console.log(`zh-cn sidebar ${Date.now() - tZh} ms after the reload`);
-  check(headings.startup === '启动时（立即加载）', `zh-cn: the startup heading is translated (${headings.startup})`);
+  check(headings.startup === '启动时：始终加载', `zh-cn: the startup heading is translated (${headings.startup})`);
   check(headings.notLoaded === '未加载及其他问题' && headings.gauges === '用量', `zh-cn: more headings (${headings.notLoaded}, ${headings.gauges})`);
   check(await webview().locator('body').evaluate((b) => b.classList.contains('vscode-dark')), 'zh-cn: the dark theme is back');
   await page.mouse.move(700, 600); // no tooltip of the activity bar over the sidebar in the screenshot
@@ -1127,6 +1155,7 @@ try {
   check(zhCommand.startsWith('Claude 上下文层: 用已安装的 Claude Code 验证预测…'), `zh-cn: the command title from package.nls.zh-cn.json (${zhCommand})`);
   await page.keyboard.press('Escape');
 
+  } // rest
   check(dialogs.length === 0, `no dialog was opened (${dialogs.join(' | ')})`);
   check(cspErrors.length === 0, `no CSP violation in the console${cspErrors.length ? `: ${cspErrors.join(' | ')}` : ''}`);
 } catch (e) {

@@ -273,7 +273,7 @@ test('the top lines: always loaded and the open file first, the live session whe
   const live = { tokens: 48_120, window: 200_000, label: 'This session: 48,120 of 200,000 tokens' };
   r.patch([], { top: { ...st.top!, file: 'Reading README.md adds nothing' }, live, reveal: 'active' });
   assert.deepEqual([...root.querySelectorAll('.top .top-line')].map((e) => e.textContent), [st.top!.always, 'Reading README.md adds nothing', live.label]);
-  assert.equal((root.querySelector('.top .fill') as HTMLElement).style.width, '24.06%');
+  assert.equal((root.querySelector('.top .fill') as unknown as HTMLElement).style.width, '24.06%');
   r.update({ ...st, live: { ...live, ended: 'ended 4 min ago' } });
   assert.equal(root.querySelector('.top .top-live')!.textContent, `${live.label} · ended 4 min ago`);
   // the protocol: a malformed live headline is refused, a reveal of an unknown section dropped
