@@ -541,6 +541,8 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
     });
   const share = win.tokens ? Math.round((tl.total / win.tokens) * 1000) / 10 : 0;
   const startTok = f.tokens(fig.total);
+  // what the timeline is for, in one sentence, until it has a step (the Subagents row is there from the start)
+  const purpose = t('Play a task step by step (a read, a skill, a subagent, your edit, /compact) to see what each step adds to the context and what the model still holds.');
   return {
     id: 'session',
     title: t('Session timeline'),
@@ -549,10 +551,10 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
       ? steps.length === 1
         ? t('After 1 step the conversation holds ≈{0} tokens of your instructions, notes and skill bodies ({1}% of {2}; Claude Code\'s system prompt and tools not counted). It started from the Startup figure, ≈{3}.', f.num(tl.total), share, f.num(win.tokens), f.num(startTok))
         : t('After {0} steps the conversation holds ≈{1} tokens of your instructions, notes and skill bodies ({2}% of {3}; Claude Code\'s system prompt and tools not counted). It started from the Startup figure, ≈{4}.', steps.length, f.num(tl.total), share, f.num(win.tokens), f.num(startTok))
-      : undefined,
+      : purpose,
     rows,
     open: true,
-    empty: t('Play a task step by step (a read, a skill, a subagent, your edit, /compact) to see what each step adds to the context and what the model still holds.'),
+    empty: purpose,
     help: t('Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
     actions: [
       { command: 'sessionAddActive', label: t('Add a read of the open file') },

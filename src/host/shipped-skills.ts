@@ -159,8 +159,10 @@ export function findDescription(s: string, name: string, chars: number, names: S
   return undefined;
 }
 
-const CHUNK = 32 * 1024 * 1024;
-const OVERLAP = 2 * 1024 * 1024;
+// small chunks: each is one synchronous slice of the extension host's time (a few hundred ms at most);
+// the overlap is larger than the look-back for constants (256 KiB) and a registration's tail
+const CHUNK = 4 * 1024 * 1024;
+const OVERLAP = 1024 * 1024;
 
 /**
  * Reads the binary in chunks (each decoded as UTF-8, overlapping so that a registration and the
