@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export async function firstTenSeconds(h) {
-  const { page, webview, sectionRows, sectionOpen, headline, until, check, shot, quickOpen, setSidebarWidth, setTheme, hoverText, runCommand, editorText, toastText, pick, frames, activeTab, WS, MEMORY_FILE, MACHINE_SETTINGS } = h;
+  const { page, webview, sectionRows, sectionOpen, headline, until, check, shot, quickOpen, setSidebarWidth, setTheme, runCommand, editorText, toastText, pick, frames, activeTab, WS, MEMORY_FILE, MACHINE_SETTINGS } = h;
   const DEFAULT_WIDTH = Math.round((await page.locator('.part.sidebar').first().boundingBox()).width);
   const listed = [];
   let theme = 'dark';
@@ -150,7 +150,7 @@ export async function firstTenSeconds(h) {
     await page.keyboard.press('Control+Home');
     const lines = [];
     for (let i = 0; i < 60; i++) {
-      const txt = await editorText();
+      const txt = (await editorText()).replace(/\n/g, '');
       lines.push(txt);
       if (/─{8} then a Read of/.test(txt)) break;
       await page.keyboard.press('PageDown');
@@ -185,7 +185,15 @@ export async function firstTenSeconds(h) {
     await page.keyboard.press('Escape');
     if ((await activeTab()) !== 'legacy.md') await quickOpen('legacy.md');
     await page.mouse.move(5, 5);
-    await hoverText('paths:', 'legacy');
+    // the cursor inside the pattern (line 2, before its closing quote), then Show Hover (Ctrl+K Ctrl+I)
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
     await page.locator('.monaco-hover').filter({ hasText: 'Written as a string' }).first().waitFor({ timeout: 20_000 });
   };
   await quickOpen('legacy.md');
@@ -200,9 +208,9 @@ export async function firstTenSeconds(h) {
   const openFix = async () => {
     await page.keyboard.press('Escape');
     if ((await activeTab()) !== 'legacy.md') await quickOpen('legacy.md');
-    await hoverText('paths:', 'paths');
-    await page.mouse.down();
-    await page.mouse.up();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
     await page.keyboard.press('Control+.');
     await page.locator('.action-widget .monaco-list-row', { hasText: 'Write paths: as a YAML list (saves the file)' }).first().waitFor({ timeout: 15_000 });
   };
