@@ -31,6 +31,10 @@ export async function firstTenSeconds(h) {
     for (const t of ['dark', 'light']) {
       await toTheme(t);
       for (const w of [DEFAULT_WIDTH, 258]) {
+        // a hover or a menu left open covers the sash
+        await page.keyboard.press('Escape');
+        await page.mouse.move(700, 450);
+        await page.keyboard.press('Escape');
         await setSidebarWidth(w);
         await prepare(w, t);
         await frames(10);
@@ -39,6 +43,7 @@ export async function firstTenSeconds(h) {
         listed.push(tag);
       }
     }
+    await page.keyboard.press('Escape');
     await toTheme('dark');
     await setSidebarWidth(DEFAULT_WIDTH);
   };
@@ -52,6 +57,10 @@ export async function firstTenSeconds(h) {
     }, selector);
   const originals = new Map();
   const keep = (f) => originals.set(f, fs.readFileSync(f, 'utf8'));
+  const machineBefore = fs.readFileSync(MACHINE_SETTINGS, 'utf8');
+  const overflow = path.join(path.dirname(MEMORY_FILE), 'overflow.md');
+  keep(MEMORY_FILE);
+  try {
 
   // ---- 1. the top: two lines, the open file's section right below, Startup folded, the timeline next ----
   await quickOpen('client.ts');
@@ -253,7 +262,6 @@ export async function firstTenSeconds(h) {
   check(sev.memory === 'error' && sev.glob === 'warning' && sev.key === 'warning', `Error only where Claude Code cuts what you wrote (MEMORY.md ${sev.memory}); a rule that can never work as written is a Warning (dead glob ${sev.glob}, globs: ${sev.key})`);
   await four('09-severities', problems, { sidebarOnly: false });
   // claudeLayers.lint.severity: per rule, from the settings (here the remote machine's, which the server reads live)
-  const machineBefore = fs.readFileSync(MACHINE_SETTINGS, 'utf8');
   fs.writeFileSync(MACHINE_SETTINGS, JSON.stringify({ ...JSON.parse(machineBefore), 'claudeLayers.lint.severity': { 'glob-matches-nothing': 'error', 'frontmatter-key-ignored': 'off' } }, null, 2));
   const changed = await until(async () => {
     const rows = await markerRows();
@@ -267,8 +275,6 @@ export async function firstTenSeconds(h) {
   await page.keyboard.press('Control+Shift+M');
 
   // ---- 9. MEMORY.md: the fix's title uses the diagnostic's lines, and the lost link stays in the index ----
-  keep(MEMORY_FILE);
-  const overflow = path.join(path.dirname(MEMORY_FILE), 'overflow.md');
   const cutFrom = await (async () => {
     await webview().locator('[data-section="startup"] [role="treeitem"]', { hasText: 'MEMORY.md' }).locator('.row-label').first().click();
     await until(async () => (await activeTab()) === 'MEMORY.md', 'MEMORY.md', 20_000);
@@ -366,5 +372,14 @@ export async function firstTenSeconds(h) {
   await webview().locator('section[data-section="startup"] .help-toggle').click();
   await scrollTop();
   await quickOpen('client.ts');
+  } finally {
+    // the files as they were, whatever happened: the rest of the e2e expects the demo
+    for (const [f, text] of originals) if (fs.readFileSync(f, 'utf8') !== text) fs.writeFileSync(f, text);
+    fs.rmSync(overflow, { force: true });
+    fs.writeFileSync(MACHINE_SETTINGS, machineBefore);
+    await page.keyboard.press('Escape').catch(() => undefined);
+    if (theme !== 'dark') await toTheme('dark').catch(() => undefined);
+    await setSidebarWidth(DEFAULT_WIDTH).catch(() => undefined);
+  }
   return listed;
 }
