@@ -150,7 +150,8 @@ export async function firstTenSeconds(h) {
 
   // ---- 5. the preview: Markdown, wrapped, the listing as counted, shipped descriptions from the installed claude ----
   const openPreview = async () => {
-    await page.locator('.part.sidebar .title-actions a[aria-label^="Preview the Startup Request Text"]').first().click();
+    await page.locator('.part.sidebar').first().hover({ position: { x: 120, y: 40 } });
+    await page.locator('.part.sidebar a[aria-label^="Preview the Startup Request Text"]').first().click();
     await until(async () => (await activeTab()).startsWith('Startup request (Claude Code 2.1.328).md'), 'the startup request preview (Markdown)', 20_000);
   };
   await openPreview();
@@ -380,6 +381,7 @@ export async function firstTenSeconds(h) {
     await page.keyboard.press('Escape').catch(() => undefined);
     if (theme !== 'dark') await toTheme('dark').catch(() => undefined);
     await setSidebarWidth(DEFAULT_WIDTH).catch(() => undefined);
+    await page.locator('.part.sidebar').first().hover({ position: { x: 120, y: 40 } }).catch(() => undefined);
   }
   return listed;
 }
