@@ -69,7 +69,8 @@ export class StartupPreview implements vscode.TextDocumentContentProvider, vscod
     const view = skillsView(a);
     const listing = view.text;
     // the same figure as the sidebar's Skills listing row: the listing as sent
-    const listingHead = listing ? t('the skills listing, a message of its own ({0} chars):', view.sentChars) : '';
+    const num = (n: number) => n.toLocaleString(vscode.env.language || 'en');
+    const listingHead = listing ? t('the skills listing, a message of its own ({0} chars):', num(view.sentChars)) : '';
     const note = view.placeholders ? `${this.shippedNote(view.placeholders, shipped)}\n\n` : '';
     const withSkills = listing ? `${startup}${marker(listingHead)}${note}${listing}` : startup;
     if (!activeFile) return withSkills;
@@ -77,7 +78,7 @@ export class StartupPreview implements vscode.TextDocumentContentProvider, vscod
     const lazy = renderLazy(a.profile, r.injected).join('');
     const skills = a.skills.lazyFor(activeFile).map((l) => l.text).join('\n');
     const rel = path.relative(a.env.cwd, activeFile) || activeFile;
-    return `${withSkills}${marker(r.chars ? t('then a Read of {0} adds ({1} chars):', rel, r.chars) : t('then a Read of {0} adds nothing', rel))}${lazy}${lazy && skills ? '\n' : ''}${skills}`;
+    return `${withSkills}${marker(r.chars ? t('then a Read of {0} adds ({1} chars):', rel, num(r.chars)) : t('then a Read of {0} adds nothing', rel))}${lazy}${lazy && skills ? '\n' : ''}${skills}`;
   }
 
   dispose(): void {

@@ -997,7 +997,8 @@ try {
   const endText = await editorText();
   await page.keyboard.press('Control+Home');
   const topText = await until(async () => ((await editorText()).startsWith('<system-reminder>') ? editorText() : undefined), 'the top of the preview in view', 10_000).catch(() => editorText());
-  const previewText = `${endText}\n${topText}`;
+  // wrapped (a Markdown document): a line of the text can span lines of the view
+  const previewText = `${endText}\n${topText}`.replace(/\n/g, '');
   check(previewText.includes('<system-reminder>') && /Contents of \S+CLAUDE\.md \(project instructions, checked into the codebase\):/.test(previewText), 'preview shows the startup request text');
   check(/then a Read of src\/api\/client\.ts adds/.test(previewText), `the preview shows what a Read of the active file adds (${previewText.match(/─+ then a Read[^─]*/)?.[0] ?? 'no marker'})`);
   await shot('05b-startup-preview-dark');

@@ -29,6 +29,9 @@ export async function firstTenSeconds(h) {
    */
   const four = async (name, prepare = async () => undefined, { sidebarOnly = true } = {}) => {
     for (const t of ['dark', 'light']) {
+      // a menu or hover left open keeps the theme picker from opening
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
       await toTheme(t);
       for (const w of [DEFAULT_WIDTH, 258]) {
         // a hover or a menu left open covers the sash
