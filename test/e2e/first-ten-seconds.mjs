@@ -289,6 +289,7 @@ export async function firstTenSeconds(h) {
   const openMove = async () => {
     await page.keyboard.press('Escape');
     if ((await activeTab()) !== 'MEMORY.md') await quickOpen('MEMORY.md');
+    await page.keyboard.press('Control+1'); // the editor, not the sidebar whose gauge opened it
     await page.keyboard.press('Control+G');
     await page.keyboard.type(String(cutFrom));
     await page.keyboard.press('Enter');
