@@ -53,10 +53,10 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
   if (!m) return;
   const t0 = performance.now();
   if (m.type === 'state') {
-    renderer.update(m.state);
+    renderer.update(m.state, m.reveal);
     painted(m, t0, receivedAt, t0 - p0);
   } else if (m.type === 'sections') {
-    renderer.patch(m.sections);
+    renderer.patch(m.sections, { top: m.top, live: m.live, reveal: m.reveal });
     painted(m, t0, receivedAt, t0 - p0);
   } else if (m.type === 'memory') {
     renderer.restore(m.memory);

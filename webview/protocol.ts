@@ -91,6 +91,8 @@ export interface Header {
   launchDir: string;
   /** folder name in a multi-root workspace */
   folder?: string;
+  /** where the version came from (setting, detection, newest profile): shown behind "Change…" and in the tooltip */
+  source?: string;
   /** set in an untrusted workspace: nothing is executed */
   restricted?: string;
   /** an action next to the version note (e.g. "Set the path to claude…") */
@@ -98,8 +100,41 @@ export interface Header {
   change: Action;
 }
 
+/**
+ * The view's first lines: what is always loaded and what reading the active file adds, in two lines,
+ * answered before any section. Texts are finished (localized, formatted) by the host.
+ */
+export interface TopAnswer {
+  /** "Always loaded: ≈5,731 tokens (6 files and the skills listing)" */
+  always: string;
+  /** "Reading client.ts adds +123 tokens: .claude/rules/api.md"; absent when no file is open */
+  file?: string;
+  /** what a screen reader reads for both lines */
+  aria: string;
+}
+
+/**
+ * A Claude Code session running (or just ended) in this workspace, as its transcript tells it: drawn as
+ * the top's third line, "This session: 48,120 of 200,000 tokens". Filled by the live-session view
+ * (src/engine/transcript/); the webview draws it whenever it is present.
+ */
+export interface LiveHeadline {
+  /** tokens the session's context holds now (its last request) */
+  tokens: number;
+  /** the context window of the session's model */
+  window: number;
+  /** the finished line, e.g. "This session: 48,120 of 200,000 tokens" */
+  label: string;
+  /** set when the session is no longer running, e.g. "ended 4 min ago" */
+  ended?: string;
+}
+
 export interface ViewState {
   header: Header;
+  /** the two-line answer at the top (absent while nothing is analysed) */
+  top?: TopAnswer;
+  /** the live session's headline, when a Claude Code session runs (or ran) in this workspace */
+  live?: LiveHeadline;
   gauges: Gauge[];
   gaugesTitle: string;
   /** the `?` text of the gauges */
@@ -114,9 +149,11 @@ export interface ViewState {
 export type HostMessage =
   /** seq: increases with each state the host sends (the webview marks the painted one); sentAt, eventAt
    *  (Date.now() when sent, and when the editor switch that caused it reached the host): for the e2e's latency figures */
-  | { type: 'state'; version: number; state: ViewState; seq?: number; sentAt?: number; eventAt?: number }
-  /** only these sections changed (an editor switch): the webview replaces them and keeps the rest */
-  | { type: 'sections'; version: number; sections: Section[]; seq?: number; sentAt?: number; eventAt?: number }
+  | { type: 'state'; version: number; state: ViewState; reveal?: SectionId; seq?: number; sentAt?: number; eventAt?: number }
+  /** only these sections changed (an editor switch): the webview replaces them and keeps the rest;
+   *  `top` (and `live`) come along when they changed; `reveal`: bring this section into view (the
+   *  active file's section after an editor switch) */
+  | { type: 'sections'; version: number; sections: Section[]; top?: TopAnswer; live?: LiveHeadline; reveal?: SectionId; seq?: number; sentAt?: number; eventAt?: number }
   /** what the user opened, closed and scrolled, as the host kept it (sent on ready: it survives reloads) */
   | { type: 'memory'; memory: UiMemoryData }
   | { type: 'busy'; busy: boolean };
@@ -181,15 +218,25 @@ function isGauge(v: unknown): v is Gauge {
 
 function isHeader(v: unknown): v is Header {
   return (
-    isObj(v) && isStr(v.version) && optStr(v.versionNote) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
+    isObj(v) && isStr(v.version) && optStr(v.versionNote) && optStr(v.source) && isStr(v.model) && isStr(v.launchDir) && optStr(v.folder) && optStr(v.restricted) &&
     isAction(v.change) && (v.versionAction === undefined || isAction(v.versionAction)) && (v.verify === undefined || isAction(v.verify))
   );
 }
 
+function isTop(v: unknown): v is TopAnswer {
+  return isObj(v) && isStr(v.always) && optStr(v.file) && isStr(v.aria);
+}
+
+function isLive(v: unknown): v is LiveHeadline {
+  return isObj(v) && isNum(v.tokens) && v.tokens >= 0 && isNum(v.window) && v.window >= 0 && isStr(v.label) && optStr(v.ended);
+}
+
+const isSectionId = (v: unknown): v is SectionId => typeof v === 'string' && (SECTION_IDS as readonly string[]).includes(v);
+
 export function isViewState(v: unknown): v is ViewState {
   const budget = { rows: MAX_ROWS };
   return (
-    isObj(v) && isHeader(v.header) && isStr(v.gaugesTitle) && optStr(v.gaugesHelp) && optStr(v.helpLabel) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
+    isObj(v) && isHeader(v.header) && (v.top === undefined || isTop(v.top)) && (v.live === undefined || isLive(v.live)) && isStr(v.gaugesTitle) && optStr(v.gaugesHelp) && optStr(v.helpLabel) && Array.isArray(v.gauges) && v.gauges.every(isGauge) && Array.isArray(v.sections) &&
     v.sections.every((s) => isSection(s, budget)) && optStr(v.message)
   );
 }
@@ -209,7 +256,8 @@ export function parseUiMemory(v: unknown): UiMemoryData | undefined {
   return { open, ...(isNum(v.scroll) && v.scroll >= 0 ? { scroll: v.scroll } : {}), ...(isNum(v.savedAt) ? { savedAt: v.savedAt } : {}) };
 }
 
-const timing = (v: Obj) => ({ ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) });
+const extras = (v: Obj) => ({ ...(isSectionId(v.reveal) ? { reveal: v.reveal } : {}) });
+const timing = (v: Obj) => ({ ...extras(v), ...(isNum(v.seq) ? { seq: v.seq } : {}), ...(isNum(v.sentAt) ? { sentAt: v.sentAt } : {}), ...(isNum(v.eventAt) ? { eventAt: v.eventAt } : {}) });
 
 /** A message from the host, or undefined when it is not one this webview understands. */
 export function parseHostMessage(v: unknown): HostMessage | undefined {
@@ -218,8 +266,10 @@ export function parseHostMessage(v: unknown): HostMessage | undefined {
     return { type: 'state', version: PROTOCOL_VERSION, state: v.state, ...timing(v) };
   if (v.type === 'sections' && v.version === PROTOCOL_VERSION && Array.isArray(v.sections)) {
     const budget = { rows: MAX_ROWS };
-    if (v.sections.every((x) => isSection(x, budget))) return { type: 'sections', version: PROTOCOL_VERSION, sections: v.sections, ...timing(v) };
-    return undefined;
+    if (!v.sections.every((x) => isSection(x, budget))) return undefined;
+    if (v.top !== undefined && !isTop(v.top)) return undefined;
+    if (v.live !== undefined && !isLive(v.live)) return undefined;
+    return { type: 'sections', version: PROTOCOL_VERSION, sections: v.sections, ...(v.top ? { top: v.top } : {}), ...(v.live ? { live: v.live } : {}), ...timing(v) };
   }
   if (v.type === 'memory') {
     const memory = parseUiMemory(v.memory);

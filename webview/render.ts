@@ -4,15 +4,16 @@
 // of sections, branches and help texts, and the scroll position, live in a UiMemory the entry point
 // keeps with the webview's getState/setState, so they survive editor switches and reloads.
 // Kept free of custom element definitions so it runs in happy-dom.
-import { shown, type Action, type Gauge, type Row, type Section, type UiMemoryData, type ViewState, type WebviewMessage } from './protocol.js';
+import { shown, type Action, type Gauge, type LiveHeadline, type Row, type Section, type SectionId, type TopAnswer, type UiMemoryData, type ViewState, type WebviewMessage } from './protocol.js';
 
 /** open state of sections (`section/<id>`), branches (row id) and help texts (`help/<id>`) the user toggled; the scroll position */
 export type UiMemory = UiMemoryData;
 
 export interface Renderer {
-  update(state: ViewState): void;
-  /** replaces these sections only (by id), keeping the rest of the view as it is */
-  patch(sections: Section[]): void;
+  /** `reveal`: a section to bring into view afterwards (the active file's, after an editor switch) */
+  update(state: ViewState, reveal?: SectionId): void;
+  /** replaces these sections only (by id), and the top lines when given, keeping the rest of the view as it is */
+  patch(sections: Section[], extra?: { top?: TopAnswer; live?: LiveHeadline; reveal?: SectionId }): void;
   /** the memory the host kept (after a reload), applied when it is newer than the webview's own */
   restore(m: UiMemory): void;
   setBusy(busy: boolean): void;
@@ -186,6 +187,40 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     return sectionEl(s.id, s.title, s.summary, s.help, helpLabel.replace('{0}', s.title), s.open, body);
   };
 
+  /** the two lines that answer first (always loaded; what reading the active file adds), and the live session's line */
+  const topEl = (top: TopAnswer | undefined, live: LiveHeadline | undefined): HTMLElement | undefined => {
+    if (!top && !live) return undefined;
+    const box = el(doc, 'div', { class: 'top', 'aria-label': [top?.aria, live ? `${live.label}${live.ended ? `, ${live.ended}` : ''}` : undefined].filter(Boolean).join('; ') });
+    if (top) {
+      box.append(el(doc, 'div', { class: 'top-line top-always' }, top.always));
+      if (top.file) box.append(el(doc, 'div', { class: 'top-line top-file' }, top.file));
+    }
+    if (live) {
+      const pct = live.window > 0 ? Math.min(100, (live.tokens / live.window) * 100) : 0;
+      const fill = el(doc, 'div', { class: `fill level-${pct >= 80 ? 'over' : pct >= 50 ? 'warn' : 'ok'}` });
+      fill.style.width = `${pct.toFixed(2)}%`;
+      box.append(
+        el(doc, 'div', { class: `top-line top-live${live.ended ? ' ended' : ''}` }, live.label, live.ended ? el(doc, 'span', { class: 'top-ended' }, ` · ${live.ended}`) : undefined),
+        el(doc, 'div', { class: 'bar top-bar', 'aria-hidden': 'true' }, fill),
+      );
+    }
+    return box;
+  };
+
+  /** the section's heading into view when it is out of view (scrolled past, or below the fold) */
+  const reveal = (id: SectionId | undefined) => {
+    if (!id) return;
+    const sec = root.querySelector<HTMLElement>(`section.section[data-section="${cssEscape(id)}"]`);
+    const sc = scroller();
+    if (!sec || !sc) return;
+    const r = sec.getBoundingClientRect();
+    const view = doc.defaultView?.innerHeight ?? 0;
+    // the heading and the first rows in view: nothing to do
+    if (r.top >= 0 && r.top < view * 0.6) return;
+    if (typeof sec.scrollIntoView === 'function') sec.scrollIntoView({ block: 'start' });
+    mem.scroll = Math.max(0, Math.round(sc.scrollTop));
+  };
+
   const focusedId = (): string | undefined => {
     let a: Element | null = doc.activeElement;
     while (a && a !== root && !(a as HTMLElement).dataset?.id && !(a as HTMLElement).dataset?.toggle) a = a.parentElement;
@@ -209,23 +244,31 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     }
   };
 
-  function patch(sections: Section[]): void {
+  function patch(sections: Section[], extra: { top?: TopAnswer; live?: LiveHeadline; reveal?: SectionId } = {}): void {
     if (!current) return;
     const refocus = focusedId();
     const sc = scroller();
     const y = sc?.scrollTop ?? 0;
+    if (extra.top || extra.live) {
+      current = { ...current, ...(extra.top ? { top: extra.top } : {}), ...(extra.live ? { live: extra.live } : {}) };
+      const fresh = topEl(current.top, current.live);
+      const old = root.querySelector('.top');
+      if (old && fresh) old.replaceWith(fresh);
+      else if (fresh) root.querySelector('header')?.after(fresh);
+    }
     for (const s of sections) {
       const old = root.querySelector(`section.section[data-section="${cssEscape(s.id)}"]`);
       const k = current.sections.findIndex((x) => x.id === s.id);
-      if (!old || k < 0) return update({ ...current, sections: current.sections.map((x) => sections.find((n) => n.id === x.id) ?? x) });
+      if (!old || k < 0) return update({ ...current, sections: current.sections.map((x) => sections.find((n) => n.id === x.id) ?? x) }, extra.reveal);
       current.sections[k] = s;
       old.replaceWith(contentSection(s, helpLabelNow));
     }
     if (sc) sc.scrollTop = y;
+    reveal(extra.reveal);
     refocusAfter(refocus);
   }
 
-  function update(state: ViewState): void {
+  function update(state: ViewState, revealId?: SectionId): void {
     current = { ...state, sections: [...state.sections] };
     helpLabelNow = state.helpLabel ?? '{0}: ?';
     const refocus = focusedId();
@@ -233,18 +276,19 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     const y = first ? (mem.scroll ?? 0) : (sc?.scrollTop ?? 0);
     const h = state.header;
     const helpLabel = state.helpLabel ?? '{0}: ?';
+    // one line: the version and the model; the launch folder and where the version came from are behind
+    // "Change…" (and in the tooltip); a multi-root workspace names its folder
     const header = el(
       doc,
       'header',
-      { class: 'header', 'aria-label': [h.version, h.model, h.launchDir].filter(Boolean).join(', ') },
+      { class: 'header', 'aria-label': [h.version, h.model, h.folder].filter(Boolean).join(', '), title: [h.launchDir, h.source].filter(Boolean).join('\n') },
       el(
         doc,
         'div',
         { class: 'title-line' },
-        el(doc, 'span', { class: 'title' }, el(doc, 'span', { class: 'version' }, h.version), ' ', el(doc, 'span', { class: 'model' }, h.model)),
+        el(doc, 'span', { class: 'title' }, el(doc, 'span', { class: 'version' }, h.version), ' ', el(doc, 'span', { class: 'model' }, h.model), h.folder ? el(doc, 'span', { class: 'folder' }, ` · ${h.folder}`) : undefined),
         button(h.change),
       ),
-      el(doc, 'div', { class: 'launch', title: h.launchDir }, h.folder ? `${h.folder}: ${h.launchDir}` : h.launchDir),
       h.versionNote ? el(doc, 'div', { class: 'note' }, h.versionNote, ...(h.verify ? [' ', button(h.verify)] : [])) : undefined,
       h.versionAction ? el(doc, 'div', { class: 'actions header-actions' }, button(h.versionAction)) : undefined,
       h.restricted ? el(doc, 'div', { class: 'restricted', role: 'status' }, h.restricted) : undefined,
@@ -252,17 +296,16 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     const gauges = el(doc, 'div', { class: 'gauges', role: 'group', 'aria-label': state.gaugesTitle }, ...state.gauges.map(gaugeEl));
     const gaugeBox = sectionEl('gauges', state.gaugesTitle, undefined, state.gaugesHelp, helpLabel.replace('{0}', state.gaugesTitle), true, [gauges]);
     const parts: Node[] = [header];
+    const top = topEl(state.top, state.live);
+    if (top) parts.push(top);
     if (state.message) parts.push(el(doc, 'p', { class: 'message', role: 'alert' }, state.message));
-    // the file-related sections first, then the budgets, then the step-by-step session
-    const sections = state.sections.map((s) => contentSection(s, helpLabel));
-    const session = state.sections.findIndex((s) => s.id === 'session');
-    if (session >= 0) sections.splice(session, 0, gaugeBox);
-    else sections.push(gaugeBox);
-    parts.push(...sections);
+    // the sections in the host's order (the active file's first), then the budgets
+    parts.push(...state.sections.map((s) => contentSection(s, helpLabel)), gaugeBox);
     root.replaceChildren(...parts);
     root.setAttribute('aria-busy', 'false');
     if (sc) sc.scrollTop = y;
     first = false;
+    reveal(revealId);
     refocusAfter(refocus);
   }
 

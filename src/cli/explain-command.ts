@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type StringWidth from 'string-width';
 import { analyze, compileMatcher, type Analysis, type InstructionEntry, type LazyInjection, type TouchTool } from '../engine/index.js';
-import { describeEntry, displayPath, memoryReport, skillsView, type MemoryReport } from '../engine/index.js';
+import { alwaysLoaded, approxTokens, describeEntry, displayPath, memoryReport, readAdds, skillsView, type MemoryReport } from '../engine/index.js';
 import { has, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
@@ -33,12 +33,17 @@ export interface ExplainJson {
   contextWindow: number;
   charsPerToken: number;
   startup: { chars: number; lines: number; tokens: number; entries: (SizedLayer & { type: string; depth: number })[] };
+  /** what is always loaded, as the sidebar's first line and Startup section count it: the startup block as
+   *  sent (wrapper included) and the skills listing as sent (src/engine/figures.ts) */
+  alwaysLoaded: { chars: number; tokens: number; block: number; skillsListing: number };
   conditionalRules: { path: string; display: string; type: string; patterns: string[] }[];
   file: null | {
     path: string;
     display: string;
     inWorkingDirs: boolean;
     touches: { tool: TouchTool; triggers: boolean; sameAsRead: boolean; injected: SizedLayer[] }[];
+    /** what the first Read adds as sent: the files with Claude Code's framing, and skills it lists */
+    readAdds: { chars: number; tokens: number };
     notMatched: { path: string; display: string; patterns: string[] }[];
   };
   gauges: {
@@ -96,7 +101,7 @@ function includeDepth(e: InstructionEntry): number {
 export function buildExplain(a: Analysis, file: string | undefined, counts: ExplainJson['diagnostics']): ExplainJson {
   const mi = { model: a.model.requested, contextWindow: a.model.contextWindow, charsPerToken: a.model.bytesPerToken };
   const disp = (p: string) => displayPath(p, a.env.cwd, a.env.home);
-  const tok = (chars: number) => Math.round(chars / mi.charsPerToken);
+  const tok = (chars: number) => approxTokens(chars, mi.charsPerToken);
   const sized = (p: string, text: string, w: string): SizedLayer => ({ path: p, display: disp(p), why: w, chars: text.length, lines: lineCount(text), tokens: tok(text.length) });
   const mem = memoryReport(a.env, a.memory.index);
   const total = a.startupText ?? '';
@@ -116,11 +121,13 @@ export function buildExplain(a: Analysis, file: string | undefined, counts: Expl
     const notMatched = a.conditionalRules
       .filter((r) => !compileMatcher(r.base, r.patterns).matches(file))
       .map((r) => ({ path: r.path, display: disp(r.path), patterns: r.rawPatterns }));
-    fileOut = { path: file, display: disp(file), inWorkingDirs, touches, notMatched };
+    const adds = inWorkingDirs ? readAdds(a, file).chars : 0;
+    fileOut = { path: file, display: disp(file), inWorkingDirs, touches, readAdds: { chars: adds, tokens: tok(adds) }, notMatched };
   }
 
   const sv = skillsView(a);
   const m = a.memory;
+  const always = alwaysLoaded(a, new Date().toISOString().slice(0, 10));
   return {
     claudeVersion: a.version.shown,
     profile: { version: a.profile.version, exact: a.version.exact || a.version.requested === undefined, note: a.version.note },
@@ -130,10 +137,11 @@ export function buildExplain(a: Analysis, file: string | undefined, counts: Expl
     contextWindow: mi.contextWindow,
     charsPerToken: mi.charsPerToken,
     startup: { chars: total.length, lines: lineCount(total), tokens: tok(total.length), entries },
+    alwaysLoaded: { chars: always.total, tokens: tok(always.total), block: always.block, skillsListing: always.skills },
     conditionalRules: a.conditionalRules.map((r) => ({ path: r.path, display: disp(r.path), type: r.type, patterns: r.rawPatterns })),
     file: fileOut,
     gauges: {
-      instructions: { tokens: tok(total.length), contextWindow: mi.contextWindow, percent: Math.round((tok(total.length) / mi.contextWindow) * 10000) / 100 },
+      instructions: { tokens: tok(always.total), contextWindow: mi.contextWindow, percent: Math.round((tok(always.total) / mi.contextWindow) * 10000) / 100 },
       memory: mem
         ? {
             path: mem.path, display: disp(mem.path), enabled: m.enabled, why: m.why, lines: mem.lines, maxLines: mem.maxLines, chars: mem.units, maxChars: mem.maxUnits,
@@ -219,6 +227,8 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
     const entryChars = s.entries.reduce((t, e) => t + e.chars, 0);
     p(st.dim(`  (the preamble and separators add ${n(s.chars - entryChars)} chars; the block's wrapper is not counted)`));
   }
+  const al = x.alwaysLoaded;
+  p(`${st.bold('Always loaded')}: ${n(al.chars)} chars, ≈${n(al.tokens)} tokens (the startup block as sent, ${n(al.block)} chars with its wrapper${al.skillsListing ? `, and the skills listing, ${n(al.skillsListing)} chars` : ''}; Claude Code's system prompt and tools not counted)`);
   if (x.conditionalRules.length && !x.file) {
     p();
     p(`${st.bold('Conditional rules')} (loaded later, when a matching file is touched):`);
@@ -248,7 +258,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
           ? `${st.green(t.tool)} → ${t.injected.length} file${t.injected.length === 1 ? '' : 's'}, ${n(chars)} chars, ≈${n(t.injected.reduce((a, i) => a + i.tokens, 0))} tokens`
           : `${t.tool} → nothing new`;
       };
-      p(`  ${head(read)}`);
+      p(`  ${head(read)}${f.readAdds.chars ? st.dim(` (as sent, with Claude Code's framing: ${n(f.readAdds.chars)} chars, ≈${n(f.readAdds.tokens)} tokens)`) : ''}`);
       if (read.injected.length) list(read.injected, '    ');
       const others = f.touches.filter((t) => t.tool !== 'Read');
       const same = others.filter((t) => t.sameAsRead).map((t) => t.tool);
@@ -272,7 +282,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const W = 24;
   const g = x.gauges;
   const label = (s: string) => pad(s, 13);
-  p(`  ${label('instructions')} ${bar(g.instructions.tokens / g.instructions.contextWindow, W, st)}  ≈${n(g.instructions.tokens)} / ${n(g.instructions.contextWindow)} tokens (${g.instructions.percent}% of the context window, at startup)`);
+  p(`  ${label('instructions')} ${bar(g.instructions.tokens / g.instructions.contextWindow, W, st)}  ≈${n(g.instructions.tokens)} / ${n(g.instructions.contextWindow)} tokens (${g.instructions.percent}% of the context window, at startup: what is always loaded, without Claude Code's system prompt and tools)`);
   const m = g.memory;
   if (!m && g.memoryUnreadable) {
     p(`  ${label('MEMORY.md')} ${st.yellow(safe(g.memoryUnreadable))}`);

@@ -27,6 +27,9 @@ export interface EngineOptions {
   flagSettings?: Record<string, unknown>;
   /** `--plugin-dir` folders (their skills and commands are listed as `plugin:name`) */
   pluginDirs?: string[];
+  /** the descriptions of the skills shipped in the user's installed Claude Code, read from its binary
+   *  at run time by the host or CLI (never kept in this repository); by skill name */
+  shippedSkillText?: Readonly<Record<string, string>>;
   fs?: FileAccess;
 }
 
@@ -41,6 +44,7 @@ export interface Environment {
   model?: string;
   flagSettings?: Record<string, unknown>;
   pluginDirs: string[];
+  shippedSkillText?: Readonly<Record<string, string>>;
   fs: FileAccess;
   /** `CLAUDE_CONFIG_DIR` or ~/.claude */
   userDir: string;
@@ -85,6 +89,7 @@ export function resolveEnvironment(o: EngineOptions): Environment {
     model: o.model,
     flagSettings: o.flagSettings,
     pluginDirs: (o.pluginDirs ?? []).map((d) => path.resolve(o.cwd, d)),
+    ...(o.shippedSkillText ? { shippedSkillText: o.shippedSkillText } : {}),
     fs,
     userDir,
     globalConfigPath: configDir ? path.join(path.resolve(configDir), '.claude.json') : path.join(home, '.claude.json'),

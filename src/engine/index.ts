@@ -34,3 +34,4 @@ export { LiveReader, configDir, transcriptDirs, listTranscripts, readLiveSession
 export { measuredHooks, hookKey, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';
 export { extractSession, type ExtractedTurn, type ExtractedCall, type RecordedSessionRequest } from './transcript/wire-session.js';
+export { alwaysLoaded, approxTokens, readAdds, type AlwaysLoaded, type ReadAdds } from './figures.js';

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { knownModels, NEWEST_PROFILE, PROFILES } from '../engine/index.js';
 import { readConfig, SECTION } from './config.js';
 import type { Controller } from './controller.js';
+import { versionSource } from './present.js';
 
 type Item = vscode.QuickPickItem & { id: 'version' | 'model' | 'launch' | 'sources' | 'addDirs' };
 
@@ -14,9 +15,9 @@ export async function configure(ctl: Controller): Promise<void> {
   const a = ctl.current;
   const cfg = readConfig(folder);
   const items: Item[] = [
-    { id: 'version', label: t('Claude Code version'), description: a?.profile.version, detail: cfg.claudeVersion ? t('set in settings') : ctl.detectedVersion ? t('detected') : t('newest profile') },
+    { id: 'version', label: t('Claude Code version'), description: a?.version.shown ?? a?.profile.version, detail: versionSource(t, ctl.versionInfo(ctl.currentKey)) },
     { id: 'model', label: t('Model'), description: a ? a.model.requested : cfg.model },
-    { id: 'launch', label: t('Launch directory'), description: a?.env.cwd },
+    { id: 'launch', label: t('Launch directory'), description: a?.env.cwd, detail: t('where claude is started: the CLAUDE.md files of this folder and its parents load') },
     { id: 'sources', label: t('Setting sources'), description: (cfg.settingSources ?? ['user', 'project', 'local']).join(', ') },
     { id: 'addDirs', label: t('Additional directories (--add-dir)'), description: cfg.addDirs.join(', ') || '—' },
   ];

@@ -2,18 +2,21 @@
 // analyses, the workspace indexes, the detected Claude Code version, the active file, the session
 // timelines, unsaved files, the lint, and when to redraw the sidebar and the status bar. Commands
 // (commands.ts) and providers (providers.ts) read and drive it; `activate` only builds it.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Analysis, EngineOptions } from '../engine/index.js';
-import type { ViewState } from '../../webview/protocol.js';
+import type { Analysis, Diagnostic, EngineOptions } from '../engine/index.js';
+import type { LiveHeadline, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
 import type { Translate } from './format.js';
 import { LintRunner } from './lint-runner.js';
 import { present, type VersionInfo } from './present.js';
 import { publishDiagnostics, type HostContext } from './providers.js';
+import { applySeverity, parseSeverityOverrides, type SeverityOverrides } from './severity.js';
 import { SessionStore } from './session-store.js';
+import { readShippedDescriptions, type ShippedRead } from './shipped-skills.js';
 import type { TimelineStep } from './session-timeline.js';
 import { SidebarProvider } from './sidebar.js';
 import { StartupPreview } from './startup-preview.js';
@@ -97,7 +100,12 @@ export class Controller implements vscode.Disposable {
       t('Claude Context Layers'),
     );
     this.status = new StatusItem(t, this.locale, this.log);
-    this.preview = new StartupPreview(t, (key) => ({ analysis: this.service.get(key || this.currentKey).analysis, activeFile: this.activeFile }));
+    this.preview = new StartupPreview(t, (key) => {
+      const analysis = this.service.get(key || this.currentKey).analysis;
+      // the preview is where the exact text matters: the shipped descriptions are read when it asks
+      if (analysis && !this.shipped) this.loadShipped(analysis);
+      return { analysis, activeFile: this.activeFile, shipped: analysis ? this.shippedState(analysis) : undefined };
+    });
     this.watchers = new Watchers(this.service, this.index, (m) => this.log.info(m));
     this.lint = new LintRunner(
       () => this.service.keys().map((k) => [k, this.service.get(k).analysis]),
@@ -119,6 +127,7 @@ export class Controller implements vscode.Disposable {
         for (const p of [this.activeFile, this.previousFile]) if (p && p !== except.fsPath) out.add(p);
         return [...out].slice(0, 2);
       },
+      activeFile: () => this.activeFile,
       t,
       locale: this.locale,
       onDidChange: this.changed.event,
@@ -127,6 +136,14 @@ export class Controller implements vscode.Disposable {
     this.disposables.push({ dispose: () => this.service.dispose() });
     this.disposables.push(...this.listen());
   }
+
+  /** the findings of a folder as the user sees them: the workspace lint's once it ran (else the
+   *  analysis' own), with the severities of claudeLayers.lint.severity */
+  diagnosticsFor(key: string, a: Analysis): readonly Diagnostic[] {
+    return applySeverity(this.lint.diagnosticsFor(key, a) ?? a.diagnostics, this.severities);
+  }
+
+  private severities: SeverityOverrides = parseSeverityOverrides(vscode.workspace.getConfiguration(SECTION).get('lint.severity'));
 
   // ---- folders, settings, version ------------------------------------------------------------------
   folders(): readonly vscode.WorkspaceFolder[] {
@@ -166,6 +183,7 @@ export class Controller implements vscode.Disposable {
       model: cfg.model || process.env.ANTHROPIC_MODEL || undefined,
       addDirs: cfg.addDirs,
       settingSources: cfg.settingSources,
+      ...(this.shipped?.read && Object.keys(this.shipped.read.texts).length ? { shippedSkillText: this.shipped.read.texts } : {}),
     };
   }
 
@@ -197,6 +215,74 @@ export class Controller implements vscode.Disposable {
       if (a.startup.some((e) => path.normalize(e.path) === p) || p.startsWith(a.memory.location.dir) || p.startsWith(a.env.userDir + path.sep)) return a;
     }
     return this.current;
+  }
+
+  // ---- shipped skills' descriptions, read from the installed binary -----------------------------------
+  /** what the installed claude's binary gave (read on demand: the startup preview asks), by binary */
+  private shipped: { key: string; version: string; read?: ShippedRead; error?: string } | undefined;
+
+  /** where the preview's shipped descriptions stand, for the preview to say */
+  shippedState(a: Analysis): { status: 'no-binary' | 'other-version' | 'reading' | 'read' | 'failed'; file?: string; version?: string; missing?: string[]; error?: string } {
+    const d = this.detected;
+    if (!d.executable || !d.version) return { status: 'no-binary' };
+    if (d.version !== a.profile.version) return { status: 'other-version', file: d.executable, version: d.version };
+    const sh = this.shipped;
+    if (!sh || sh.version !== d.version) return { status: 'reading', file: d.executable };
+    if (sh.error) return { status: 'failed', file: d.executable, error: sh.error };
+    if (!sh.read) return { status: 'reading', file: d.executable };
+    return { status: 'read', file: sh.read.file, missing: sh.read.missing };
+  }
+
+  /** reads the shipped descriptions from the detected claude once per binary (kept across sessions), then re-analyses */
+  loadShipped(a: Analysis): void {
+    const d = this.detected;
+    if (!d.executable || !d.version || d.version !== a.profile.version) return;
+    let real: string;
+    let st: fs.Stats;
+    try {
+      real = fs.realpathSync(d.executable);
+      st = fs.statSync(real);
+    } catch (e) {
+      this.shipped = { key: d.executable, version: d.version, error: e instanceof Error ? e.message : String(e) };
+      return;
+    }
+    const key = `${real}\0${st.size}\0${st.mtimeMs}`;
+    if (this.shipped?.key === key) return;
+    const version = d.version;
+    const cacheKey = `shippedSkills/${version}`;
+    const cached = this.context.globalState.get<{ key: string; read: ShippedRead }>(cacheKey);
+    if (cached?.key === key) {
+      this.shipped = { key, version, read: cached.read };
+      this.service.reconfigure();
+      return;
+    }
+    this.shipped = { key, version };
+    const wanted = a.profile.skills.bundled.flatMap((b) => [{ name: b.name, chars: b.descriptionChars }]);
+    const t0 = Date.now();
+    readShippedDescriptions(real, wanted).then(
+      (read) => {
+        if (this.shipped?.key !== key) return;
+        this.shipped = { key, version, read };
+        this.log.info(`shipped skills: ${Object.keys(read.texts).length} of ${wanted.length} descriptions read from ${real} in ${Date.now() - t0} ms${read.missing.length ? ` (not found: ${read.missing.join(', ')})` : ''}`);
+        void this.context.globalState.update(cacheKey, { key, read });
+        this.service.reconfigure();
+      },
+      (e: unknown) => {
+        if (this.shipped?.key !== key) return;
+        this.shipped = { key, version, error: e instanceof Error ? e.message : String(e) };
+        this.preview.refresh();
+      },
+    );
+  }
+
+  // ---- the live session (filled by the live-session view) -------------------------------------------
+  /** the headline of a Claude Code session running in the workspace: the top of the sidebar shows it */
+  private liveHeadline: LiveHeadline | undefined;
+
+  setLive(h: LiveHeadline | undefined): void {
+    if (JSON.stringify(h) === JSON.stringify(this.liveHeadline)) return;
+    this.liveHeadline = h;
+    this.scheduleRender();
   }
 
   // ---- the session timeline --------------------------------------------------------------------------
@@ -255,6 +341,8 @@ export class Controller implements vscode.Disposable {
     if (doc.isDirty === this.dirty.has(p)) return;
     if (doc.isDirty) this.dirty.add(p);
     else this.dirty.delete(p);
+    // a finding on this file now says "save to apply" (or no longer does)
+    if (vscode.languages.getDiagnostics(doc.uri).length) this.publish();
     this.scheduleRender();
   }
 
@@ -286,7 +374,8 @@ export class Controller implements vscode.Disposable {
       nestedFiles: folder ? this.index.nestedInstructionFiles(folder) : [],
       sessionSteps: this.sessions.get(this.currentKey),
       dirtyFiles: this.dirty,
-      diagnostics: this.lint.diagnosticsFor(this.currentKey, a),
+      diagnostics: this.diagnosticsFor(this.currentKey, a),
+      live: this.liveHeadline,
       t: this.t,
       locale: this.locale,
       today: new Date().toISOString().slice(0, 10),
@@ -327,13 +416,15 @@ export class Controller implements vscode.Disposable {
     }
   }
 
-  private publish(): void {
+  publish(): void {
     publishDiagnostics(
       this.diagnostics,
       this.service.keys().flatMap((k) => {
         const a = this.service.get(k).analysis;
-        return a ? [{ analysis: a, diagnostics: this.lint.diagnosticsFor(k, a) ?? a.diagnostics }] : [];
+        return a ? [{ analysis: a, diagnostics: this.diagnosticsFor(k, a) }] : [];
       }),
+      this.dirty,
+      this.t,
     );
   }
 
@@ -394,6 +485,14 @@ export class Controller implements vscode.Disposable {
           return;
         }
         if (!e.affectsConfiguration(SECTION)) return;
+        if (e.affectsConfiguration(`${SECTION}.lint.severity`)) {
+          // severities only: no new analysis, the same findings drawn again
+          this.severities = parseSeverityOverrides(vscode.workspace.getConfiguration(SECTION).get('lint.severity'));
+          this.publish();
+          this.changed.fire();
+          this.scheduleRender(0);
+          return;
+        }
         if (e.affectsConfiguration(`${SECTION}.claudePath`)) void this.detect();
         if (e.affectsConfiguration(`${SECTION}.statusBar`)) this.scheduleRender(0);
         this.service.reconfigure();

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands.js';
 import { Controller } from './controller.js';
 import { Decorations } from './decorations.js';
-import { FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, QuickFixProvider, SELECTOR } from './providers.js';
+import { FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, QuickFixProvider, registerSaveAfterFix, SELECTOR } from './providers.js';
 import { registerSaveNotice } from './session-commands.js';
 import { VIEW_ID } from './sidebar.js';
 import { PREVIEW_SCHEME } from './startup-preview.js';
@@ -25,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.languages.registerCompletionItemProvider(SELECTOR, new FrontmatterCompletionProvider(host)),
     vscode.languages.registerCodeActionsProvider(SELECTOR, new QuickFixProvider(host), { providedCodeActionKinds: QuickFixProvider.kinds }),
     new Decorations(host),
+    registerSaveAfterFix(),
     ...registerCommands(ctl),
   );
   registerVerify(context, () => ctl.optionsFor(ctl.currentKey), ctl.log); // 'claudeLayers.verify' and 'claudeLayers.lastSession'

@@ -2,6 +2,8 @@
 // definition of each number. chars = UTF-16 code units (JavaScript's length, the unit Claude Code
 // counts its limits in); lines = newline-separated lines; ≈tokens = ceil(chars ÷ the model's
 // chars-per-token ratio); display width (skills listing only) = terminal columns, wide characters 2.
+import { approxTokens } from '../engine/index.js';
+
 /** vscode.l10n.t's shape, so that pure code can be tested with a plain formatter */
 export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -43,7 +45,7 @@ export class Fmt {
   }
 
   tokens(chars: number): number {
-    return Math.ceil(chars / this.ratio);
+    return approxTokens(chars, this.ratio);
   }
 
   chars(n: number): string {

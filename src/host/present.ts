@@ -6,8 +6,8 @@ import {
   compileMatcher, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type InstructionEntry, type LazyInjection,
   type Origin, type TouchTool,
 } from '../engine/index.js';
-import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
-import type { Gauge, GaugeLevel, Row, Section, Severity, ViewState } from '../../webview/protocol.js';
+import { alwaysLoaded, decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, readAdds } from '../engine/index.js';
+import type { Gauge, GaugeLevel, LiveHeadline, Row, Section, Severity, TopAnswer, ViewState } from '../../webview/protocol.js';
 import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
 import { isInside, isStrictlyInside } from '../engine/index.js';
 import { checkedSummary, type Checked, type CheckedSuite } from '../engine/index.js';
@@ -46,6 +46,8 @@ export interface PresentInput {
   t: Translate;
   locale: string;
   today: string;
+  /** the live session's headline, when a Claude Code session runs in the workspace (the live-session view fills it) */
+  live?: LiveHeadline;
 }
 
 export interface Ctx {
@@ -106,13 +108,15 @@ function entryRow(c: Ctx, id: string, e: InstructionEntry): Row {
   const label = e.type === 'AutoMem' ? t('{0} (auto-memory)', path.basename(e.path)) : rel(e.path);
   const preview = firstLine(e.content);
   const size = f.size(e.text.length, lineCount(e.content));
+  // plain words: Claude Code's own type names but its auto-memory one
+  const kind = e.type === 'AutoMem' ? t('auto-memory') : e.type;
   return {
     id,
     label,
-    description: `${e.type} · ${why}${preview ? ` · ${preview}` : ''}`,
+    description: `${kind} · ${why}${preview ? ` · ${preview}` : ''}`,
     badge: c.f.chars(e.text.length),
     detail: `${e.path}\n${size}\n${why}${preview ? `\n${preview}` : ''}`,
-    aria: t('{0}, {1}, {2}, eager: {3}', label, e.type, size, why) + (c.mark(e.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
+    aria: t('{0}, {1}, {2}, eager: {3}', label, kind, size, why) + (c.mark(e.path) ? `, ${t('unsaved: the counts are of the saved file')}` : ''),
     path: e.path.startsWith('<') ? undefined : e.path,
     mark: c.mark(e.path),
   };
@@ -157,13 +161,16 @@ export function lazyRows(c: Ctx, idPrefix: string, inj: LazyInjection[]): Row[] 
   return rows;
 }
 
+export { readAdds, type ReadAdds } from '../engine/index.js';
+
 /** "Reading client.ts injects 3 files, 2,140 chars" */
-export function lazyHeadline(c: Ctx, tool: TouchTool, file: string, inj: LazyInjection[]): string {
+export function lazyHeadline(c: Ctx, tool: TouchTool, file: string, inj: LazyInjection[], extraChars = 0): string {
   const { t, f } = c;
   const name = path.basename(file);
-  const chars = renderLazy(c.a.profile, inj).join('').length;
+  const chars = renderLazy(c.a.profile, inj).join('').length + extraChars;
   const verb: Record<TouchTool, string> = { Read: t('Reading {0}', name), Edit: t('Editing {0}', name), Write: t('Writing {0}', name), Bash: t('A command on {0}', name) };
-  if (inj.length === 0) return t('{0} injects nothing', verb[tool]);
+  if (inj.length === 0 && chars === 0) return t('{0} injects nothing', verb[tool]);
+  if (inj.length === 0) return t('{0} injects no file, {1} chars, ≈{2} tokens', verb[tool], f.num(chars), f.num(f.tokens(chars)));
   if (inj.length === 1) return t('{0} injects 1 file, {1} chars, ≈{2} tokens', verb[tool], f.num(chars), f.num(f.tokens(chars)));
   return t('{0} injects {1} files, {2} chars, ≈{3} tokens', verb[tool], inj.length, f.num(chars), f.num(f.tokens(chars)));
 }
@@ -177,14 +184,14 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
   const injected = new Set<string>();
   const base: Section = {
     id: 'active',
-    title: t('When this file is read (lazy)'),
+    title: t('When the open file is read'),
     rows: [],
     open: true,
-    help: t('What reaches the request the first time Claude reads the active file: nested CLAUDE.md files of its folders and rules whose paths: match it. Each is sent once per session. The headline is the sum of the rows, framing included.'),
+    help: t('What reaches the request the first time Claude reads the active file: nested CLAUDE.md files of its folders, rules whose paths: match it, and skills that become listed. Each is sent once per session. The headline is the sum of the rows, framing included.'),
   };
   if (!file) return { section: { ...base, empty: t('Open a file to see what reading it injects.') }, injected };
   const name = path.basename(file);
-  const title = t('When {0} is read (lazy)', name);
+  const title = t('When {0} is read', name);
   if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file)))
     return { section: { ...base, title, headline: t('{0} is already in the first request (eager)', name) }, injected };
   if (!inWorkingDirs(a, file))
@@ -193,6 +200,7 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
   for (const i of read) injected.add(i.path);
   const rows = lazyRows(c, 'active/read', read);
   const layers = a.skills.lazyFor(file);
+  const skillChars = layers.reduce((n, l) => n + l.text.length, 0);
   const skillIds = new RowIds('active/skills');
   layers.forEach((l) => {
     const label = l.kind === 'path-gated' ? t('skills listed after this read (paths:)') : t('skills of a nested folder listed after this read');
@@ -200,7 +208,8 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
       id: skillIds.take(`${l.kind}/${l.paths[0] ? c.key(l.paths[0]) : idPart(l.names.join('\n'))}`),
       label: l.names.join(', '),
       description: label,
-      aria: `${label}: ${l.names.join(', ')}`,
+      badge: c.f.chars(l.text.length),
+      aria: `${label}: ${l.names.join(', ')}, ${c.f.chars(l.text.length)}`,
       path: l.paths[0],
     });
   });
@@ -225,7 +234,7 @@ function activeSection(c: Ctx, file: string | undefined): { section: Section; in
     }
   }
   return {
-    section: { ...base, title, headline: lazyHeadline(c, 'Read', file, read), summary, rows, empty: read.length ? undefined : t('Nothing new: no nested CLAUDE.md and no rule whose paths: match.') },
+    section: { ...base, title, headline: lazyHeadline(c, 'Read', file, read, skillChars), summary, rows, empty: rows.length ? undefined : t('Nothing new: no nested CLAUDE.md and no rule whose paths: match.') },
     injected,
   };
 }
@@ -381,10 +390,8 @@ export interface StartupFigures {
   total: number;
 }
 
-export function startupFigures(a: Analysis, block: string, skills: SkillsView | undefined): StartupFigures {
-  const files = a.startup.reduce((n, e) => n + e.text.length, 0);
-  const sk = skills?.entries.length && skills.text ? skills.text.length : 0;
-  return { block: block.length, files, framing: Math.max(0, block.length - files), skills: sk, total: block.length + sk };
+export function startupFigures(a: Analysis, block: string): StartupFigures {
+  return alwaysLoaded(a, '', block);
 }
 
 function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Gauge[] {
@@ -399,7 +406,7 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
     max: win.tokens,
     text: t('≈{0} of {1} tokens ({2} chars)', f.num(tok), f.num(win.tokens), f.num(fig.total)),
     note: t('{0} chars per token · {1}', f.ratio, model),
-    counts: t("the sum of the Startup rows: files, Claude Code's framing and the skills listing"),
+    counts: t("the sum of the Startup rows (files, Claude Code's framing, the skills listing); Claude Code's system prompt and tools are not in it"),
     detail: `${f.ratioNote(model)}${win.known ? '' : `\n${t('context window of an unknown model assumed')}`}`,
     level: level(tok, win.tokens, 0.05),
     aria: t('Startup instructions: about {0} of {1} tokens', f.num(tok), f.num(win.tokens)),
@@ -441,8 +448,7 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
       max: fm.maxUnits,
       text: t('{0}/{1} chars', f.num(fm.units), f.num(fm.maxUnits)),
       note: t('after frontmatter and comments'),
-      counts: sent,
-      detail: why,
+      detail: `${why}\n${sent}`,
       level: lvUnits,
       aria: t('MEMORY.md: {0} of {1} chars', f.num(fm.units), f.num(fm.maxUnits)),
       path: fm.path,
@@ -457,9 +463,12 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
       label: t('Skills listing'),
       value: skills.used,
       max: skills.budget,
-      text: t('{0}/{1} display width', f.num(skills.used), f.num(skills.budget)),
+      text: t('{0}/{1} of the budget', f.num(skills.used), f.num(skills.budget)),
       note: t('{0} descriptions cut, {1} skills name only', cut, demoted),
-      counts: t("display width, as Claude Code measures its budget (wide characters count 2, built-in skills' descriptions included); its Startup row counts the {0} chars of the listing text", f.num(fig.skills)),
+      counts:
+        skills.used === fig.skills
+          ? t('the listing as sent, the same {0} chars as its Startup row', f.num(fig.skills))
+          : t("as Claude Code measures its budget: the entries without the listing's first line, wide characters (CJK, emoji) counted 2; {0} here, {1} chars in its Startup row", f.num(skills.used), f.num(fig.skills)),
       level: demoted ? 'over' : level(skills.used, skills.budget),
       aria: t('Skills listing: {0} of {1}, {2} cut, {3} name only', f.num(skills.used), f.num(skills.budget), cut, demoted),
     });
@@ -489,9 +498,9 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
   const memSection = mem.systemSectionChars;
   const fixed = fx.system + fx.tools + fx.messages + memSection + (fig.skills ? 0 : fx.defaultSkillsListing);
   const yours = fig.total;
-  const total = fixed + yours;
-  const totalTok = f.tokens(total);
-  const share = total ? Math.round((yours / total) * 100) : 0;
+  // the total is the sum of its two rounded parts, so that the line below adds up
+  const totalTok = f.tokens(yours) + f.tokens(fixed);
+  const share = totalTok ? Math.round((f.tokens(yours) / totalTok) * 100) : 0;
   out.push({
     id: 'request',
     label: t('Whole first request'),
@@ -507,10 +516,16 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
   return out;
 }
 
-function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined): Section {
+function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined, fig: StartupFigures): Section {
   const { t, f, a, rel } = c;
   const win = { tokens: a.model.contextWindow };
-  const format = { t, num: (n: number) => f.num(n), tokens: (n: number) => f.tokens(n), rel, window: win.tokens, injectionRows: (id: string, inj: LazyInjection[]) => lazyRows(c, id, inj) };
+  const format = {
+    t, num: (n: number) => f.num(n), tokens: (n: number) => f.tokens(n), rel, window: win.tokens,
+    injectionRows: (id: string, inj: LazyInjection[]) => lazyRows(c, id, inj),
+    // the timeline starts from the Startup section's own figure: the CLAUDE.md block and the skills listing
+    startupChars: fig.total,
+    listingChars: fig.skills,
+  };
   const tl = buildTimeline(a, steps, format, read);
   const agents = agentRows(tl.result, a.startupText?.length ?? 0, format);
   const rows: Row[] = [...tl.rows];
@@ -519,23 +534,31 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
       id: 'session/agents',
       label: t('Subagents'),
       description: t('what each agent type gets in its first request'),
+      badge: f.num(agents.length),
       aria: t('Subagents: what each agent type gets in its first request, {0} types', agents.length),
       children: agents,
-      open: steps.length === 0,
+      open: false,
     });
   const share = win.tokens ? Math.round((tl.total / win.tokens) * 1000) / 10 : 0;
+  const startTok = f.tokens(fig.total);
+  // what the timeline is for, in one sentence, until it has a step (the Subagents row is there from the start)
+  const purpose = t('Play a task step by step (a read, a skill, a subagent, your edit, /compact) to see what each step adds to the context and what the model still holds.');
   return {
     id: 'session',
-    title: t('A session, step by step'),
+    title: t('Session timeline'),
     summary: steps.length ? t('≈{0} tokens · {1}%', f.num(tl.total), share) : undefined,
-    headline: steps.length ? t('After {0} steps the conversation holds ≈{1} tokens of instructions, notes and skill bodies ({2}% of {3}).', steps.length, f.num(tl.total), share, f.num(win.tokens)) : undefined,
+    headline: steps.length
+      ? steps.length === 1
+        ? t('After 1 step the conversation holds ≈{0} tokens of your instructions, notes and skill bodies ({1}% of {2}; Claude Code\'s system prompt and tools not counted). It started from the Startup figure, ≈{3}.', f.num(tl.total), share, f.num(win.tokens), f.num(startTok))
+        : t('After {0} steps the conversation holds ≈{1} tokens of your instructions, notes and skill bodies ({2}% of {3}; Claude Code\'s system prompt and tools not counted). It started from the Startup figure, ≈{4}.', steps.length, f.num(tl.total), share, f.num(win.tokens), f.num(startTok))
+      : purpose,
     rows,
-    open: steps.length > 0,
-    empty: t('Add steps in the order a task takes them — a read of the active file, a skill, a subagent, your edit between turns, /compact, /clear — to see what each adds and what the model still holds.'),
+    open: true,
+    empty: purpose,
     help: t('Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
     actions: [
+      { command: 'sessionAddActive', label: t('Add a read of the open file') },
       { command: 'sessionAddStep', label: t('Add a step…') },
-      { command: 'sessionAddActive', label: t('Add a read of the active file') },
       ...(steps.length ? [{ command: 'sessionClear' as const, label: t('Clear') }] : []),
     ],
   };
@@ -549,12 +572,49 @@ function skillRows(c: Ctx, skills: SkillsView): Row[] {
     return {
       id: ids.take(idPart(s.name)),
       label: s.name,
-      description: `${t('skill')}${s.bundled ? ` · ${t('bundled')}` : ''} · ${state}`,
-      aria: t('skill {0}, {1}', s.name, state),
+      description: `${t('skill')}${s.bundled ? ` · ${t('shipped with Claude Code')}` : ''} · ${state}`,
+      badge: c.f.chars(s.chars),
+      aria: t('skill {0}, {1}', s.name, state) + `, ${c.f.chars(s.chars)}`,
       severity: s.demoted || s.cut ? 'warning' : undefined,
       path: s.path,
     };
   });
+}
+
+/** where the version came from, for the "Change…" picker and the header's tooltip */
+export function versionSource(t: Translate, v: VersionInfo): string {
+  const newestWhy: Record<NonNullable<VersionInfo['why']>, string> = {
+    untrusted: t('newest known profile: the workspace is not trusted, so claude --version is not run (set claudeLayers.claudeVersion to choose)'),
+    'not-found': t('newest known profile: claude is not on PATH and claudeLayers.claudePath is not set'),
+    'not-absolute': t('newest known profile: claudeLayers.claudePath must be an absolute path'),
+    failed: t('newest known profile: {0} --version failed: {1}', v.executable ?? 'claude', v.error ?? ''),
+  };
+  const sourceNote: Record<VersionInfo['source'], string> = {
+    setting: t('from the setting claudeLayers.claudeVersion'),
+    detected: t('detected with claude --version'),
+    newest: v.why ? newestWhy[v.why] : t('newest known profile (detecting the installed version…)'),
+  };
+  return sourceNote[v.source];
+}
+
+/** the view's first two lines: what is always loaded, and what reading the active file adds */
+export function topAnswer(c: Ctx, fig: StartupFigures, file: string | undefined): TopAnswer {
+  const { t, f, a } = c;
+  const alwaysTok = f.tokens(fig.total);
+  const always = fig.skills
+    ? t('Always loaded: ≈{0} tokens ({1} files and the skills listing)', f.num(alwaysTok), a.startup.length)
+    : t('Always loaded: ≈{0} tokens ({1} files)', f.num(alwaysTok), a.startup.length);
+  if (!file) return { always, aria: always };
+  const name = path.basename(file);
+  let line: string;
+  if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file))) line = t('{0} is always loaded: reading it adds nothing', name);
+  else if (!inWorkingDirs(a, file)) line = t('{0} is outside the launch directory: reading it adds nothing', name);
+  else {
+    const r = readAdds(a, file);
+    const what = [...r.injected.map((i) => path.basename(i.path)), ...a.skills.lazyFor(file).flatMap((l) => l.names)];
+    line = r.chars === 0 ? t('Reading {0} adds nothing', name) : t('Reading {0} adds +{1} tokens: {2}', name, f.num(f.tokens(r.chars)), what.join(', '));
+  }
+  return { always, file: line, aria: `${always}; ${line}` };
 }
 
 export function present(input: PresentInput): ViewState {
@@ -564,17 +624,20 @@ export function present(input: PresentInput): ViewState {
   const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
   const skills = skillsView(a);
 
-  const fig = startupFigures(a, block, skills);
+  const fig = startupFigures(a, block);
   const startupIds = new RowIds('startup/file');
   const startupRows = a.startup.map((e) => entryRow(c, startupIds.take(c.key(e.path)), e));
   if (fig.framing > 0) startupRows.push(framingRow(c, 'startup/framing', fig.framing, t('preamble, separators and the reminder around the files')));
   if (skills?.entries.length) {
     const listed = skillRows(c, skills);
     const label = t('Skills listing');
+    const shippedNote = skills.placeholders
+      ? ` · ${skills.placeholders === 1 ? t('1 shipped description not readable here (counted at its measured length)') : t('{0} shipped descriptions not readable here (counted at their measured length)', skills.placeholders)}`
+      : '';
     startupRows.push({
       id: 'startup/skills',
       label,
-      description: listed.length === 1 ? t('1 skill, a message of its own') : t('{0} skills, a message of their own', listed.length),
+      description: (listed.length === 1 ? t('1 skill, a message of its own') : t('{0} skills, a message of their own', listed.length)) + shippedNote,
       badge: fig.skills ? f.chars(fig.skills) : undefined,
       aria: t('{0}, {1} skills, {2}', label, listed.length, f.chars(fig.skills)),
       open: false,
@@ -583,12 +646,13 @@ export function present(input: PresentInput): ViewState {
   }
   const startup: Section = {
     id: 'startup',
-    title: t('Startup (eager)'),
+    title: t('Startup: always loaded'),
     summary: t('{0} files · {1} · ≈{2} tokens', a.startup.length, f.chars(fig.total), f.num(f.tokens(fig.total))),
     rows: startupRows,
-    open: true,
+    // a one-line summary until opened: the open file's answer comes first
+    open: false,
     help: t(
-      'What Claude Code puts into the first request, before you type anything: CLAUDE.md files, rules without paths:, @imports, MEMORY.md, the skills listing.\nchars = UTF-16 units, as Claude Code counts its limits; ≈tokens = chars ÷ {0} ({1}). The section total is the sum of its rows; "framing" is Claude Code\'s own text around the files.',
+      'What Claude Code puts into the first request, before you type anything: CLAUDE.md files, rules without paths:, @imports, MEMORY.md, the skills listing.\nchars = UTF-16 units, as Claude Code counts its limits; ≈tokens = chars ÷ {0} ({1}). The section total is the sum of its rows; "framing" is Claude Code\'s own text around the files.\nWords: eager = loaded at startup; lazy = loaded when Claude first touches a matching file; User = from ~/.claude; Project = from the project; auto-memory = Claude Code\'s own notes (MEMORY.md).',
       f.ratio,
       c.model,
     ),
@@ -602,7 +666,7 @@ export function present(input: PresentInput): ViewState {
     const r = a.env.fs.readFile(file, MAX_INSTRUCTION_BYTES);
     return r.ok ? decodeUtf8(r.value) : undefined;
   };
-  const session = sessionSection(c, input.sessionSteps ?? [], saved);
+  const session = sessionSection(c, input.sessionSteps ?? [], saved, fig);
 
   const suiteName: Record<CheckedSuite, string> = { instructions: t('instructions'), 'memory-skills': t('memory and skills'), sessions: t('sessions'), 'fixed-sizes': t('fixed sizes') };
   const passedSuites = (c: Checked) => checkedSummary(c, (s) => suiteName[s]);
@@ -612,37 +676,33 @@ export function present(input: PresentInput): ViewState {
     newer: (f) => t('{0}: no profile yet; using {1}\'s (checked on {2} scenarios; {1} passed {3} on {4})', f.requested, f.using, f.checkedScenarios, passedSuites(f.usingChecked), f.usingChecked.on),
     older: (f) => t('{0}: no profile (older than every profile); using {1}\'s (checked on {2} scenarios; {1} passed {3} on {4})', f.requested, f.using, f.checkedScenarios, passedSuites(f.usingChecked), f.usingChecked.on),
   };
+  // shown: only what needs the user (another profile is used, claude not found); where the version came
+  // from and the launch folder are behind "Change…"
   const versionNote = fb ? fallbackNote[fb.why](fb) : a.version.note;
   const v = input.version;
-  const newestWhy: Record<NonNullable<VersionInfo['why']>, string> = {
-    untrusted: t('newest known profile: the workspace is not trusted, so claude --version is not run (set claudeLayers.claudeVersion to choose)'),
-    'not-found': t('newest known profile: claude is not on PATH and claudeLayers.claudePath is not set'),
-    'not-absolute': t('newest known profile: claudeLayers.claudePath must be an absolute path'),
-    failed: t('newest known profile: {0} --version failed: {1}', v.executable ?? 'claude', v.error ?? ''),
-  };
-  const sourceNote: Record<VersionInfo['source'], string> = {
-    setting: t('from the setting claudeLayers.claudeVersion'),
-    detected: t('detected with claude --version'),
-    newest: v.why ? newestWhy[v.why] : t('newest known profile (detecting the installed version…)'),
-  };
+  const source = versionSource(t, v);
   const versionAction = v.source === 'newest' && v.why && v.why !== 'untrusted' ? { command: 'setClaudePath' as const, label: t('Set the path to claude…') } : undefined;
   return {
     header: {
       version: t('Claude Code {0}', a.version.shown),
-      versionNote: versionNote ?? sourceNote[v.source],
+      versionNote: versionNote ?? (v.source === 'newest' && v.why ? source : undefined),
       versionAction: versionNote ? undefined : versionAction,
       verify: versionNote && input.trusted ? { command: 'verify', label: t('Verify…') } : undefined,
       model: input.model,
       launchDir: a.env.cwd,
+      source,
       folder: input.folderName,
       restricted: input.trusted ? undefined : t('Restricted mode: reading only, nothing is run'),
       change: { command: 'configure', label: t('Change…') },
     },
+    top: topAnswer(c, fig, input.activeFile),
+    ...(input.live ? { live: input.live } : {}),
     gaugesTitle: t('Gauges'),
-    gaugesHelp: t('Budgets and limits. Each gauge says in its last line what it counts and how that differs from the rows above: MEMORY.md is measured before its cut, the skills listing in display width, the largest file without its "Contents of" line.'),
+    gaugesHelp: t('Budgets and limits. Each gauge says in its last line what it counts and how that differs from the rows above: MEMORY.md is measured before its cut, the skills listing as Claude Code measures its budget, the largest file without its "Contents of" line.'),
     helpLabel: t('About {0}'),
     gauges: gauges(c, fig, skills),
-    sections: [startup, active, elsewhere, notLoaded, session],
+    // the open file first, then the session it starts, then what is always there
+    sections: [active, session, startup, notLoaded, elsewhere],
   };
 }
 
@@ -658,33 +718,26 @@ export function statusFigures(input: Pick<PresentInput, 'analysis' | 'activeFile
   const c = makeCtx(a, input.model, t, input.locale);
   const { f } = c;
   const block = renderStartupBlock(a.profile, a.startup, input.today) ?? '';
-  const fig = startupFigures(a, block, skillsView(a));
+  const fig = startupFigures(a, block);
   const tok = f.tokens(fig.total);
   const win = { tokens: a.model.contextWindow };
   const share = win.tokens ? (tok / win.tokens) * 100 : 0;
-  const startup = t('startup ≈{0} of {1} tokens ({2}% of the context window), {3} files', f.num(tok), f.num(win.tokens), share < 10 ? share.toFixed(1) : Math.round(share), a.startup.length);
+  // the sidebar's own two top lines, and the share of the context window they are
+  const top = topAnswer(c, fig, input.activeFile);
+  const startup = t("{0}: {1}% of the {2}-token context window (Claude Code's system prompt and tools not counted)", top.always, share < 10 ? share.toFixed(1) : Math.round(share), f.num(win.tokens));
   const file = input.activeFile;
   let read = '';
-  let readLine = '';
   if (file) {
-    const name = path.basename(file);
-    if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file))) {
-      read = t('eager');
-      readLine = t('{0} is already in the first request (eager)', name);
-    } else if (inWorkingDirs(a, file)) {
+    if (a.startup.some((e) => path.normalize(e.path) === path.normalize(file))) read = t('always loaded');
+    else if (inWorkingDirs(a, file)) {
       const inj = a.lazyFor(file, 'Read');
       read = inj.length === 1 ? t('+1 file') : t('+{0} files', inj.length);
-      readLine = lazyHeadline(c, 'Read', file, inj);
-      if (inj.length) readLine += ` (${inj.map((i) => c.rel(i.path)).join(', ')})`;
-    } else {
-      read = t('+{0} files', 0);
-      readLine = t('{0} is outside the launch directory: touching it injects nothing', name);
-    }
+    } else read = t('+{0} files', 0);
   }
   const tokText = t('{0} tok', f.compact(tok));
   return {
     text: `$(layers) ${read ? `${read} · ` : ''}${tokText}`,
-    tooltip: [readLine, startup, t('Click to show the Claude Context Layers sidebar')].filter(Boolean).join('\n'),
-    aria: [readLine, startup].filter(Boolean).join('; '),
+    tooltip: [top.file, startup, t('Click to show the Claude Context Layers sidebar')].filter(Boolean).join('\n'),
+    aria: [top.file, startup].filter(Boolean).join('; '),
   };
 }

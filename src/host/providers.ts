@@ -12,13 +12,26 @@ import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
 import type { Translate } from './format.js';
 import { RULE_KEYS, scanFrontmatter, SKILL_KEYS } from './frontmatter-scan.js';
 import { globReport } from './glob-report.js';
-import { foldersOf, isScalarValue, literalPrefix, nearestFolder, pathsListLine } from './quick-fix-edits.js';
+import { foldersOf, isScalarValue, literalPrefix, memoryMove, nearestFolder, pathsListLine } from './quick-fix-edits.js';
 import { includeLinks } from './include-links.js';
 import { owningFolder } from './present.js';
 import { memoryFigures } from './memory-view.js';
 import type { WorkspaceIndex } from './workspace-index.js';
 
 export const DIAGNOSTIC_SOURCE = 'Claude Context Layers';
+
+/** run by a quick fix after its edit: saves the documents it changed (not in the palette) */
+export const SAVE_COMMAND = 'claudeLayers.saveAfterFix';
+
+export function registerSaveAfterFix(): vscode.Disposable {
+  return vscode.commands.registerCommand(SAVE_COMMAND, async (...uris: unknown[]) => {
+    for (const u of uris) {
+      if (typeof u !== 'string') continue;
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u);
+      if (doc?.isDirty) await doc.save();
+    }
+  });
+}
 
 export interface HostContext {
   /** the analysis that concerns a file (its folder's, or the current one) */
@@ -28,6 +41,8 @@ export interface HostContext {
   index: WorkspaceIndex;
   /** files to say "matches / does not match" about in a glob hover (other open editors) */
   probes(except: vscode.Uri): string[];
+  /** the file of the active editor, if any */
+  activeFile?(): string | undefined;
   t: Translate;
   locale: string;
   onDidChange: vscode.Event<void>;
@@ -90,9 +105,18 @@ export class GlobHoverProvider implements vscode.HoverProvider {
     const match = (b: string, patterns: readonly string[], limit: number) => (folder ? this.host.index.matches(folder, b, patterns, limit) : undefined);
     const r = globReport({ raw: span.raw, base, launchDir: a.env.cwd, home: a.env.home, match, probes: this.host.probes(doc.uri), t, rel });
     md.appendMarkdown(`**${t('paths: pattern')}** ${codeSpan(r.written)}\n\n`);
+    // a string value: VS Code's own instructions validator (right above this hover) asks for a list; say
+    // what Claude Code does with each form, so that the two messages do not contradict each other
+    const pathsKey = scan.keys.find((k) => k.key === 'paths');
+    if (pathsKey && isScalarValue(doc.lineAt(pathsKey.line).text)) {
+      md.appendMarkdown('ℹ ');
+      text(md, t('Written as a string. VS Code\'s instructions validator expects a list ("must be an array of glob patterns"). Claude Code reads both forms the same way: it splits a string at commas into patterns and uses a list item by item. The quick fix writes it as a list, which satisfies both.'));
+      md.appendMarkdown('\n\n');
+    }
     if (r.used) {
-      md.appendMarkdown(`${t('As Claude Code uses it:')} ${r.used.map(codeSpan).join(', ')}  \n`);
-      md.appendMarkdown(`${t('Matched from:')} ${codeSpan(r.base)}\n\n`);
+      const baseRel = rel(r.base);
+      const baseText = r.base === a.env.cwd ? t('the launch folder') : `${baseRel}/`;
+      md.appendMarkdown(`${t('Claude Code matches:')} ${r.used.map(codeSpan).join(', ')} ${t('relative to {0}', baseText)}\n\n`);
       md.appendMarkdown(`**${r.count === 1 ? t('1 workspace file matches') : t('{0} workspace files match', r.count)}**`);
       if (r.sample.length) {
         md.appendMarkdown(r.count > r.sample.length ? ` (${t('first {0}', r.sample.length)})` : '');
@@ -100,7 +124,11 @@ export class GlobHoverProvider implements vscode.HoverProvider {
         for (const s of r.sample) md.appendMarkdown(`- ${codeSpan(rel(s))}\n`);
       }
       md.appendMarkdown('\n\n');
-      for (const p of r.probes) md.appendMarkdown(`${p.matches ? t('{0}: matches', codeSpan(rel(p.file))) : t('{0}: does not match', codeSpan(rel(p.file)))}  \n`);
+      // the files asked about are the open editors: say which is which
+      for (const p of r.probes) {
+        const which = p.file === this.host.activeFile?.() ? t('the open file') : t('the file you came from');
+        md.appendMarkdown(`${p.matches ? t('{0} ({1}): matches', codeSpan(rel(p.file)), which) : t('{0} ({1}): does not match', codeSpan(rel(p.file)), which)}  \n`);
+      }
     }
     // "0 workspace files match" is already said above: no second "no file matches"
     for (const w of r.warnings.filter((x) => !(r.used && x === t('no workspace file matches')))) {
@@ -195,7 +223,7 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
  * Engine diagnostics (the workspace lint's once it has run, else the analysis' own) → Problems
  * panel; include problems land on their @path where it can be found.
  */
-export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets: { analysis: Analysis; diagnostics: readonly Diagnostic[] }[]): void {
+export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets: { analysis: Analysis; diagnostics: readonly Diagnostic[] }[], dirty?: ReadonlySet<string>, t?: Translate): void {
   const byFile = new Map<string, vscode.Diagnostic[]>();
   const seen = new Set<string>();
   for (const { analysis: a, diagnostics } of sets) {
@@ -217,7 +245,9 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets
           if (link) range = new vscode.Range(link.line, link.start - 1, link.line, link.end);
         }
       }
-      const diag = new vscode.Diagnostic(range, shown(d.message), SEVERITY[d.severity]);
+      // the finding is of the saved text: on a file with unsaved changes it says so, and how to apply them
+      const unsaved = dirty?.has(d.path) && t ? ` ${t('(of the saved file: save to apply your changes)')}` : '';
+      const diag = new vscode.Diagnostic(range, shown(d.message) + unsaved, SEVERITY[d.severity]);
       diag.source = DIAGNOSTIC_SOURCE;
       diag.code = d.rule;
       const list = byFile.get(d.path) ?? [];
@@ -261,13 +291,19 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
     const idx = a?.memory.index;
     if (a && idx && idx.truncated && path.normalize(idx.path) === path.normalize(file) && !doc.isDirty) {
       const fig = memoryFigures(a);
-      if (fig?.cut) {
-        const from = Math.max(0, fig.cut.from - 2); // one line more, so that the pointer fits under the limit
-        const to = fig.cut.to - 1;
+      const lines: string[] = [];
+      for (let l = 0; l < doc.lineCount; l++) lines.push(doc.lineAt(l).text);
+      const pointer = t('- [More notes](overflow.md): entries moved out of the index to stay under the limits');
+      const move = fig?.cut ? memoryMove(lines, fig.cut, pointer) : undefined;
+      if (fig?.cut && move) {
         const target = vscode.Uri.file(path.join(path.dirname(file), 'overflow.md'));
-        const moved = [];
-        for (let l = from; l <= to; l++) moved.push(doc.lineAt(l).text);
-        const fix = new vscode.CodeAction(t('Move lines {0}-{1} into the topic file overflow.md (preview)', from + 1, to + 1), vscode.CodeActionKind.QuickFix);
+        // the title names the diagnostic's own lines, and what else the move does
+        const keep = move.keptLinks === 1 ? t('keeps its 1 topic link in the index') : move.keptLinks > 1 ? t('keeps its {0} topic links in the index', move.keptLinks) : '';
+        const room = move.madeRoom === 1 ? t('moves 1 line before the cut to make room') : t('moves {0} lines before the cut to make room', move.madeRoom);
+        const fix = new vscode.CodeAction(
+          t('Move lines {0}-{1} into the topic file overflow.md ({2}) (preview)', fig.cut.from, fig.cut.to, [keep, room].filter(Boolean).join(', ')),
+          vscode.CodeActionKind.QuickFix,
+        );
         fix.edit = new vscode.WorkspaceEdit();
         // Shown in the Refactor Preview first, the user sees both files and applies or discards. VS Code
         // opens the preview when any entry has needsConfirmation, and starts every such entry unchecked
@@ -280,9 +316,12 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
         fix.edit.createFile(doc.uri, { ignoreIfExists: true }, { label, needsConfirmation: true });
         const meta = { label, needsConfirmation: false };
         fix.edit.createFile(target, { ignoreIfExists: true }, meta);
-        fix.edit.insert(target, new vscode.Position(0, 0), `${moved.join('\n')}\n`, meta);
-        fix.edit.replace(doc.uri, new vscode.Range(from, 0, to, doc.lineAt(to).text.length), t('- [More notes](overflow.md): entries moved out of the index to stay under the limits'), meta);
+        fix.edit.insert(target, new vscode.Position(0, 0), `${move.topic.join('\n')}\n`, meta);
+        const last = Math.min(fig.cut.to, doc.lineCount) - 1;
+        fix.edit.replace(doc.uri, new vscode.Range(move.start, 0, last, doc.lineAt(last).text.length), move.index.join('\n'), meta);
         fix.diagnostics = related(/^memory-over-budget$/);
+        // the index is saved with the move: Claude Code reads the file on disk
+        fix.command = { command: SAVE_COMMAND, title: t('Save'), arguments: [doc.uri.toString(), target.toString()] };
         out.push(fix);
       }
     }
@@ -299,9 +338,11 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
     const hasPaths = scan.keys.some((k) => k.key === 'paths');
     const globs = scan.keys.find((k) => k.key === 'globs');
     const edit = (title: string, fn: (e: vscode.WorkspaceEdit) => void, diags: vscode.Diagnostic[] = [], preferred = false) => {
-      const fix = new vscode.CodeAction(shown(title), vscode.CodeActionKind.QuickFix);
+      // the fix closes the loop: the file is saved with it (Claude Code and the checks read the saved text)
+      const fix = new vscode.CodeAction(shown(`${title} ${t('(saves the file)')}`), vscode.CodeActionKind.QuickFix);
       fix.edit = new vscode.WorkspaceEdit();
       fn(fix.edit);
+      fix.command = { command: SAVE_COMMAND, title: t('Save'), arguments: [doc.uri.toString()] };
       if (diags.length) fix.diagnostics = diags;
       fix.isPreferred = preferred;
       out.push(fix);

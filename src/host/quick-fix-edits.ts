@@ -63,3 +63,49 @@ export function foldersOf(files: Iterable<string>): Set<string> {
   }
   return out;
 }
+
+/** a line of MEMORY.md that links a topic file: `[title](file.md)` */
+export const isTopicLink = (line: string): boolean => /\]\([^)\s]+\.md(#[^)]*)?\)/.test(line);
+
+export interface MemoryMove {
+  /** 0-based first line of the range the edit replaces (through the cut's last line) */
+  start: number;
+  /** the range's new text in MEMORY.md: the lines kept there, the lost topic links, then the pointer */
+  index: string[];
+  /** the lines that move into the topic file, in their order */
+  topic: string[];
+  /** topic links past the cut kept in the index */
+  keptLinks: number;
+  /** lines before the cut moved to make room for them and the pointer */
+  madeRoom: number;
+}
+
+/**
+ * The lines past MEMORY.md's cut (`from`–`to`, 1-based, the file's own lines) into a topic file, so
+ * that the index fits: the topic links among them stay in the index (the model learns of a topic file
+ * only from the index), and as many other lines just before the cut move too as the kept links and
+ * the pointer line need. Undefined when there is not enough to move.
+ */
+export function memoryMove(lines: readonly string[], cut: { from: number; to: number }, pointer: string): MemoryMove | undefined {
+  const from = cut.from - 1;
+  const to = Math.min(cut.to, lines.length) - 1;
+  if (from < 0 || to < from) return undefined;
+  const past = lines.slice(from, to + 1);
+  const kept = past.filter(isTopicLink);
+  const moved = past.filter((l) => !isTopicLink(l));
+  // room for the kept links and the pointer: the last non-link, non-blank lines before the cut
+  let need = kept.length + 1;
+  let start = from;
+  const before: number[] = [];
+  for (let i = from - 1; i >= 0 && need > 0; i--) {
+    start = i;
+    if (isTopicLink(lines[i]!) || !lines[i]!.trim() || /^#/.test(lines[i]!)) continue;
+    before.unshift(i);
+    need--;
+  }
+  if (need > 0) return undefined;
+  const movedBefore = new Set(before);
+  const stay: string[] = [];
+  for (let i = start; i < from; i++) if (!movedBefore.has(i)) stay.push(lines[i]!);
+  return { start, index: [...stay, ...kept, pointer], topic: [...before.map((i) => lines[i]!), ...moved], keptLinks: kept.length, madeRoom: before.length };
+}

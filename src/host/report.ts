@@ -15,7 +15,10 @@ export function reportText(s: ViewState): string {
   const h = s.header;
   const out: string[] = [`# ${h.version} · ${h.model}`, `${h.launchDir}${h.folder ? ` (${h.folder})` : ''}`];
   if (h.versionNote) out.push(h.versionNote);
+  else if (h.source) out.push(h.source);
   if (h.restricted) out.push(h.restricted);
+  if (s.top) out.push('', s.top.always, ...(s.top.file ? [s.top.file] : []));
+  if (s.live) out.push(`${s.live.label}${s.live.ended ? ` · ${s.live.ended}` : ''}`);
   out.push('', `## ${s.gaugesTitle}`);
   for (const g of s.gauges) out.push(`- ${g.label}: ${g.text}${g.note ? ` (${g.note})` : ''}`);
   for (const sec of s.sections) {

@@ -42,16 +42,29 @@ export async function pickStep(preset: unknown, c: PickContext): Promise<Timelin
       },
     });
   }
+  // every skill the model can invoke: the listed ones (yours and those shipped with Claude Code) and the path-gated ones
+  const invocable = [
+    ...a.skills.entries.map((s) => ({ name: s.name, bundled: s.bundled, path: s.path, gated: false })),
+    ...a.skills.conditional.map((s) => ({ name: s.name, bundled: false, path: s.path, gated: true })),
+  ];
   items.push({
     label: '$(sparkle) ' + t('Invoke a skill…'),
-    description: t('{0} listed', a.skills.entries.length),
+    description: invocable.length === 1 ? t('1 skill') : t('{0} skills', invocable.length),
     make: async () => {
-      const skills = [...a.skills.entries.filter((s) => !s.bundled), ...a.skills.conditional.map((s) => ({ name: s.name, bundled: false, path: s.path }))];
       const pick = await vscode.window.showQuickPick(
-        skills.map((s) => ({ label: s.name, description: s.path ? vscode.workspace.asRelativePath(s.path) : undefined })),
+        invocable.map((s) => ({
+          label: s.name,
+          bundled: s.bundled,
+          description: s.bundled ? t('shipped with Claude Code') : s.gated ? t('path-gated: listed after a matching file is touched') : s.path ? vscode.workspace.asRelativePath(s.path) : undefined,
+        })),
         { title: t('Invoke a skill'), placeHolder: t('the skill the model calls') },
       );
       if (!pick) return undefined;
+      if (pick.bundled) {
+        // its body ships inside Claude Code: the engine cannot say what it adds
+        void vscode.window.showInformationMessage(t('{0} is shipped with Claude Code: its body is not known here, so the step cannot be simulated.', pick.label));
+        return undefined;
+      }
       const args = await vscode.window.showInputBox({ title: t('Arguments for {0}', pick.label), prompt: t('what the model passes as args (may be empty)') });
       if (args === undefined) return undefined;
       return { kind: 'skill', name: pick.label, ...(args && { args }) };

@@ -101,6 +101,11 @@ export interface TimelineFormat {
   window: number;
   /** the rows of what a touch injects, as the sidebar draws them elsewhere (files, then Claude Code's framing) */
   injectionRows: (idPrefix: string, injected: LazyInjection[]) => Row[];
+  /** where the timeline starts: the sidebar's Startup figure (the CLAUDE.md block and the skills listing);
+   *  default: the session model's first request instructions */
+  startupChars?: number;
+  /** the skills listing's chars in that figure: named where /clear and /compact start over without it */
+  listingChars?: number;
 }
 
 export interface Timeline {
@@ -151,7 +156,7 @@ function heldRows(turn: TurnResult, id: string, f: TimelineFormat): Row[] {
 const memo = new WeakMap<Analysis, { key: string; t: Translate; timeline: Timeline }>();
 
 export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: TimelineFormat, read: (file: string) => string | undefined): Timeline {
-  const key = JSON.stringify([steps, f.window, f.tokens(3000)]);
+  const key = JSON.stringify([steps, f.window, f.tokens(3000), f.startupChars, f.listingChars]);
   const hit = memo.get(a);
   if (hit && hit.key === key && hit.t === f.t) return hit.timeline;
   const timeline = simulateTimeline(a, steps, f, read);
@@ -163,7 +168,10 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
   const { t, num, tokens } = f;
   const { turns, placed } = stepsToScript(steps, read);
   const result = simulateSessionOver(a, turns);
-  const startup = result.turns[0]?.instructions?.length ?? 0;
+  const startup = f.startupChars ?? result.turns[0]?.instructions?.length ?? 0;
+  const listing = f.listingChars ?? 0;
+  // after /clear and /compact the model's figure is the rebuilt block; whether the listing is sent again is not measured: say so
+  const noListing = listing ? ` ${t('(the skills listing, ≈{0} tokens, is not counted after it)', num(tokens(listing)))}` : '';
   let running = startup;
   const rows: Row[] = [];
   steps.forEach((s, i) => {
@@ -203,7 +211,7 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
       if (!ag || !ag.known) description = t('no agent of this type');
       else {
         const n = ag.instructions?.length ?? 0;
-        description = ag.instructions === null ? t('its own context: no instruction files') : t('its own context: the startup instructions, ≈{0} tokens', num(tokens(n)));
+        description = ag.instructions === null ? t('its own context: no instruction files') : t('its own context: the CLAUDE.md block of Startup, ≈{0} tokens', num(tokens(n)));
         if (ag.systemPromptChars !== undefined && ag.path) children.push(fileRow(`${id}/agent`, f.rel(ag.path), t('its body is the subagent\'s system prompt'), f, ag.path, ag.systemPromptChars));
         for (const p of ag.stale) children.push(fileRow(idOf('stale', p), f.rel(p), t('edited since the session started: the subagent gets the earlier text'), f, p));
       }
@@ -220,7 +228,7 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
         const skills = r?.skills?.length ?? 0;
         chars = files + skills;
         running = rebuilt + chars;
-        description = t('starts over: the startup block rebuilt from disk; back: {0} · {1}', r.files.length === 1 ? t('1 file') : t('{0} files', r.files.length), r.skillEntries.length === 1 ? t('1 skill') : t('{0} skills', r.skillEntries.length));
+        description = t('starts over: the startup block rebuilt from disk; back: {0} · {1}', r.files.length === 1 ? t('1 file') : t('{0} files', r.files.length), r.skillEntries.length === 1 ? t('1 skill') : t('{0} skills', r.skillEntries.length)) + noListing;
         for (const x of r?.files ?? []) children.push(fileRow(idOf('back', x.path), f.rel(x.path), t('comes back as a Read of its current text'), f, x.path, x.text.length));
         for (const x of r?.references ?? []) children.push(fileRow(idOf('ref', x), f.rel(x), t('too large: only a note naming it'), f, x));
         for (const x of r?.left ?? []) children.push(fileRow(idOf('gone', x.path), f.rel(x.path), t('gone: {0}', x.why), f, x.path));
@@ -228,7 +236,7 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
       }
     } else if (s.kind === 'clear') {
       running = result.turns[where.turn + 1]?.instructions?.length ?? a.startupText?.length ?? 0;
-      description = t('starts over: only the startup block, rebuilt from disk');
+      description = t('starts over: only the startup block, rebuilt from disk') + noListing;
     }
     if (s.kind !== 'compact' && s.kind !== 'clear') running += chars;
     children.push(...heldRows(turn, id, f));
@@ -257,12 +265,13 @@ export function agentRows(result: SessionResult, startupChars: number, f: Timeli
   const { t, num, tokens } = f;
   const ids = new RowIds('session/agents');
   return result.agents.map((ag) => {
-    const description = ag.getsInstructions ? t('gets the startup instructions, ≈{0} tokens', num(tokens(startupChars))) : t('gets no instruction file');
+    const description = ag.getsInstructions ? t('gets the CLAUDE.md block of Startup (not the skills listing), ≈{0} tokens', num(tokens(startupChars))) : t('gets no instruction file');
     const where = ag.source === 'built-in' ? t('built-in') : f.rel(ag.path ?? '');
     return {
       id: ids.take(idPart(`${ag.source}\n${ag.name}`)),
       label: ag.name,
       description: `${where} · ${description}`,
+      ...(ag.getsInstructions && { badge: t('{0} chars', num(startupChars)) }),
       aria: t('{0} ({1}): {2}', ag.name, where, description),
       ...(ag.path && { path: ag.path }),
     };

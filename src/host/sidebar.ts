@@ -104,21 +104,30 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   }
 
   /** what the webview has: the JSON of the header and gauges part, and of each section */
-  private sent: { rest: string; sections: Map<string, string>; order: string } | undefined;
+  private sent: { rest: string; top: string; live: string; sections: Map<string, string>; order: string } | undefined;
 
+  /** `eventAt` is set for an editor switch: the webview then brings the active file's section into view */
   private post(eventAt?: number): void {
     if (!this.view || !this.state) return;
     const st = this.state;
-    const { sections, ...restState } = st;
-    const now = { rest: JSON.stringify(restState), sections: new Map(sections.map((s) => [s.id, JSON.stringify(s)])), order: sections.map((s) => s.id).join() };
-    const timing = { seq: ++this.seq, sentAt: Date.now(), ...(eventAt ? { eventAt } : {}) };
+    const { sections, top, live, ...restState } = st;
+    const now = {
+      rest: JSON.stringify(restState), top: JSON.stringify(top ?? null), live: JSON.stringify(live ?? null),
+      sections: new Map(sections.map((s) => [s.id, JSON.stringify(s)])), order: sections.map((s) => s.id).join(),
+    };
+    const timing = { seq: ++this.seq, sentAt: Date.now(), ...(eventAt ? { eventAt, reveal: 'active' as const } : {}) };
     const prev = this.sent;
     this.sent = now;
-    // only some sections changed (an editor switch): send those, the webview keeps the rest
-    if (prev && prev.rest === now.rest && prev.order === now.order) {
+    // only some sections (and the top lines) changed, an editor switch: send those, the webview keeps the rest
+    // (a live headline that went away needs the whole state: a patch cannot say "none")
+    if (prev && prev.rest === now.rest && prev.order === now.order && (live || prev.live === now.live) && (top || prev.top === now.top)) {
       const changed = sections.filter((s) => prev.sections.get(s.id) !== now.sections.get(s.id));
-      if (!changed.length) return;
-      void this.view.webview.postMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: changed, ...timing } satisfies HostMessage);
+      const topChanged = prev.top !== now.top;
+      const liveChanged = prev.live !== now.live;
+      if (!changed.length && !topChanged && !liveChanged) return;
+      void this.view.webview.postMessage({
+        type: 'sections', version: PROTOCOL_VERSION, sections: changed, ...(topChanged && top ? { top } : {}), ...(liveChanged && live ? { live } : {}), ...timing,
+      } satisfies HostMessage);
       return;
     }
     void this.view.webview.postMessage({ type: 'state', version: PROTOCOL_VERSION, state: st, ...timing } satisfies HostMessage);

@@ -30,9 +30,10 @@ class VirtualDocs implements vscode.TextDocumentContentProvider {
     return this.docs.get(uri.toString()) ?? '';
   }
 
-  /** a new read-only document; old ones are dropped past a few dozen */
-  put(name: string, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: VERIFY_SCHEME, path: `/${++this.n}/${name}` });
+  /** a new read-only document; old ones are dropped past a few dozen. `reuse`: one document of that
+   *  name, its text replaced (an open tab shows the new text instead of a new tab opening) */
+  put(name: string, text: string, reuse = false): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: VERIFY_SCHEME, path: reuse ? `/${name}` : `/${++this.n}/${name}` });
     this.docs.set(uri.toString(), text);
     if (this.docs.size > 40) this.docs.delete(this.docs.keys().next().value as string);
     this.emitter.fire(uri);
@@ -68,8 +69,8 @@ export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: (
   context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(VERIFY_SCHEME, docs));
   let running = false;
 
-  const openDoc = async (name: string, text: string) => {
-    const doc = await vscode.workspace.openTextDocument(docs.put(name, text));
+  const openDoc = async (name: string, text: string, reuse = false) => {
+    const doc = await vscode.workspace.openTextDocument(docs.put(name, text, reuse));
     await vscode.window.showTextDocument(doc, { preview: false });
   };
 
@@ -178,7 +179,13 @@ export function registerVerify(context: vscode.ExtensionContext, getLaunchDir: (
       const o = options(info);
       try {
         const r = lastSessionReport({ cwd: o.cwd, engine: { env: { ...process.env }, addDirs: o.addDirs, settingSources: o.settingSources, model: o.model } });
-        await openDoc('last-session.txt', renderLastSession(r));
+        // nothing to show: a notification, not a document
+        if (!r.session) {
+          void vscode.window.showInformationMessage(t('No Claude Code session found for {0} (looked in {1}).', o.cwd, r.searched.join(', ')));
+          return;
+        }
+        // one "last session" document, its text replaced on each run
+        await openDoc(t('Last Claude Code session.txt'), renderLastSession(r), true);
       } catch (e) {
         void vscode.window.showErrorMessage(t('Claude Context Layers: cannot read the last session: {0}', e instanceof Error ? e.message : String(e)));
       }

@@ -13,6 +13,7 @@ interface ExplainJson {
   charsPerToken: number;
   contextWindow: number;
   startup: { chars: number; tokens: number; entries: { path: string; display: string; type: string; why: string; chars: number; lines: number; tokens: number }[] };
+  alwaysLoaded: { chars: number; tokens: number; block: number; skillsListing: number };
   conditionalRules: { display: string; patterns: string[] }[];
   file: null | {
     display: string;
@@ -107,9 +108,13 @@ describe('explain', () => {
     assert.equal(shown.length, 6);
     for (const e of j.startup.entries) {
       assert.ok(e.chars > 0 && e.lines > 0 && e.why.length > 0);
-      assert.equal(e.tokens, Math.round(e.chars / j.charsPerToken));
+      assert.equal(e.tokens, Math.ceil(e.chars / j.charsPerToken), 'rounded up, as the sidebar and Claude Code round');
     }
-    assert.equal(j.startup.tokens, Math.round(j.startup.chars / 3));
+    assert.equal(j.startup.tokens, Math.ceil(j.startup.chars / 3));
+    // what is always loaded: the block as sent and the skills listing, the sidebar's first line
+    assert.equal(j.alwaysLoaded.chars, j.alwaysLoaded.block + j.alwaysLoaded.skillsListing);
+    assert.ok(j.alwaysLoaded.block > j.startup.chars && j.alwaysLoaded.skillsListing > 0);
+    assert.equal(j.gauges.instructions.tokens, j.alwaysLoaded.tokens);
     const read = j.file!.touches.find((t) => t.tool === 'Read')!;
     assert.deepEqual(read.injected.map((i) => i.display), ['.claude/rules/api.md']);
     for (const t of j.file!.touches.filter((x) => x.tool !== 'Read')) assert.ok(t.triggers && t.sameAsRead, `${t.tool} triggers on 2.1.328`);

@@ -26,4 +26,4 @@ echo "[e2e] code-server up after $(( $(date +%s%3N) - CS_T0 )) ms"
 NODE_PATH="$TOOLS/node_modules" E2E_URL="http://127.0.0.1:$PORT/?folder=$WS" CS_START_MS=$CS_T0 SHOTS_DIR="$SHOTS_DIR" \
   WS_DIR="$WS" MEMORY_DIR="$MEM" HOME_DIR="$HOME_DIR" RUN_TMP="$RUN/tmp" USER_SETTINGS="$RUN/ud/User/settings.json" \
   CLAUDE_BIN="$CLAUDE_BIN" CLAUDE_VERSION="$CLAUDE_VERSION" PLAYWRIGHT_CORE="$TOOLS/node_modules/playwright-core/index.mjs" \
-  timeout 600 "$NODE24" test/e2e/e2e.mjs
+  timeout "${E2E_TIMEOUT:-900}" "$NODE24" test/e2e/e2e.mjs

@@ -21,10 +21,10 @@ export async function sessionTimeline(h) {
   check(explore.description === 'its own context: no instruction files', `timeline: an Explore subagent gets no instruction file (${explore.description})`);
   await addStep('Start a subagent', 'general-purpose');
   const gp = await until(async () => (await sectionRows('session')).find((r) => r.label === '3. Subagent general-purpose'), 'the general-purpose step', 20_000);
-  check(/^its own context: the startup instructions, ≈[\d,]+ tokens$/.test(gp.description), `timeline: a general-purpose subagent gets the startup block (${gp.description})`);
+  check(/^its own context: the CLAUDE\.md block of Startup, ≈[\d,]+ tokens$/.test(gp.description), `timeline: a general-purpose subagent gets the startup block (${gp.description})`);
   await addStep('/compact');
   const compact = await until(async () => (await sectionRows('session')).find((r) => r.label === '4. /compact'), 'the /compact step', 20_000);
-  check(/^starts over: the startup block rebuilt from disk; back: \d+ files? · \d+ skills?$/.test(compact.description), `timeline: /compact says what comes back (${compact.description})`);
+  check(/^starts over: the startup block rebuilt from disk; back: \d+ files? · \d+ skills? \(the skills listing, ≈[\d,]+ tokens, is not counted after it\)$/.test(compact.description), `timeline: /compact says what comes back (${compact.description})`);
   const rows = await sectionRows('session');
   check(rows.some((r) => r.label === 'Subagents'), 'timeline: a Subagents row lists what each agent type would see');
   const headline = await webview().locator('section[data-section="session"] .headline').first().textContent().catch(() => '');

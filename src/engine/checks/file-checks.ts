@@ -53,7 +53,7 @@ export function nameChecks(inv: Inventory, display: (p: string) => string): Diag
     if (!want) continue;
     const what = n.isDir ? 'folder' : 'file';
     out.push({
-      path: n.path, severity: 'warning', rule: 'wrong-case-name',
+      path: n.path, severity: 'error', rule: 'wrong-case-name',
       message: `${what} "${name}" is not "${want}": Claude Code looks for the exact name, so on a case-sensitive file system (Linux, most CI) it never loads ${display(n.path)}`,
     });
   }
@@ -145,7 +145,7 @@ export function fileChecks(
           hasPaths
             ? { path: c.path, line, severity: 'info', rule: 'frontmatter-key-ignored', message: `"${k}:" is ignored: Claude Code reads only the lowercase key "paths:" (which this rule has)` }
             : {
-                path: c.path, line, severity: 'error', rule: 'frontmatter-key-ignored',
+                path: c.path, line, severity: 'warning', rule: 'frontmatter-key-ignored',
                 message: `"${k}:" is not read by Claude Code: only the lowercase key "paths:" gates a rule, so this rule loads unconditionally at startup; rename the key to "paths:"`,
               },
         );

@@ -48,7 +48,7 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
       const ignoredHits = ignoredCount(r.base, whole);
       const ig = ignoredHits ? ` (only ${ignoredHits} git-ignored file${ignoredHits === 1 ? '' : 's'} match)` : '';
       diagnostics.push({
-        path: r.path, line: r.line, severity: ignoredHits ? 'warning' : 'error', rule: 'glob-matches-nothing',
+        path: r.path, line: r.line, severity: 'warning', rule: 'glob-matches-nothing',
         message: `paths ${r.rawPatterns.map((p) => JSON.stringify(p)).join(', ')} match${r.rawPatterns.length === 1 ? 'es' : ''} no file in ${where}${ig}: this rule never loads${relNote}`,
       });
       continue;

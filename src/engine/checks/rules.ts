@@ -1,5 +1,8 @@
 // Every diagnostic rule id the engine and the workspace checks emit, with a one-line description
-// and its usual severity: the catalogue behind SARIF's `tool.driver.rules` and the docs.
+// and its usual severity: the catalogue behind SARIF's `tool.driver.rules` and the docs. Severity by one
+// rule: error where Claude Code drops or cuts something the user wrote (a file, an include, the end of
+// MEMORY.md, a skill description); warning where a rule or key can never work as written (a `paths:` that
+// matches nothing, `globs:`); info for advice.
 import type { Severity } from '../diagnostics.js';
 import { versionList } from '../profiles.js';
 
@@ -11,10 +14,10 @@ export interface RuleInfo {
 
 const LIST: RuleInfo[] = [
   // engine (analysis)
-  { id: 'include-outside-cwd', severity: 'warning', description: '@include not loaded: its target is outside the launch directory and external includes are not approved' },
+  { id: 'include-outside-cwd', severity: 'error', description: '@include not loaded: its target is outside the launch directory and external includes are not approved' },
   { id: 'include-missing', severity: 'warning', description: '@include not loaded: no such file' },
-  { id: 'include-not-text', severity: 'warning', description: '@include not loaded: the extension is not one Claude Code includes' },
-  { id: 'include-too-deep', severity: 'warning', description: '@include not loaded: includes are followed to depth 4 only' },
+  { id: 'include-not-text', severity: 'error', description: '@include not loaded: the extension is not one Claude Code includes' },
+  { id: 'include-too-deep', severity: 'error', description: '@include not loaded: includes are followed to depth 4 only' },
   { id: 'excluded', severity: 'info', description: 'file excluded by a claudeMdExcludes pattern' },
   { id: 'over-4mib', severity: 'error', description: 'instruction file over 4 MiB: Claude Code skips it whole, silently' },
   { id: 'large-file', severity: 'info', description: "instruction file of 40,000 characters or more: Claude Code's /memory view flags it (it still loads in full)" },
@@ -41,14 +44,14 @@ const LIST: RuleInfo[] = [
   { id: 'memory-unreadable', severity: 'warning', description: 'MEMORY.md exists but cannot be read (no permission, a folder, a FIFO or device, over 4 MiB): no memory index loads' },
   { id: 'memory-dir-rejected', severity: 'warning', description: 'autoMemoryDirectory is not an absolute folder: Claude Code ignores it (and every lower settings source) and uses the default memory folder' },
   // workspace checks (src/engine/checks)
-  { id: 'glob-matches-nothing', severity: 'error', description: 'a `paths:` pattern of a rule matches no file of the workspace (git-ignored files aside): the rule never loads' },
-  { id: 'frontmatter-key-ignored', severity: 'error', description: '`globs:`, `Paths:` or another look-alike used instead of `paths:`: Claude Code ignores it and the rule loads unconditionally' },
+  { id: 'glob-matches-nothing', severity: 'warning', description: 'a `paths:` pattern of a rule matches no file of the workspace (git-ignored files aside): the rule never loads' },
+  { id: 'frontmatter-key-ignored', severity: 'warning', description: '`globs:`, `Paths:` or another look-alike used instead of `paths:`: Claude Code ignores it and the rule loads unconditionally' },
   { id: 'paths-ignored', severity: 'warning', description: '`paths:` in a CLAUDE.md or CLAUDE.local.md has no effect: the file always loads' },
-  { id: 'wrong-case-name', severity: 'warning', description: 'a wrongly cased instruction name (claude.md, .Claude/, RULES/): Claude Code looks for the exact name' },
+  { id: 'wrong-case-name', severity: 'error', description: 'a wrongly cased instruction name (claude.md, .Claude/, RULES/): Claude Code looks for the exact name' },
   { id: 'bom-before-frontmatter', severity: 'warning', description: `a byte-order mark before \`---\`: Claude Code ${versionList((p) => !p.stripBomBeforeFrontmatter)} keeps the frontmatter as text and ignores its \`paths:\`` },
   { id: 'memory-over-budget', severity: 'error', description: 'MEMORY.md is past 200 lines or 25,000 characters: the end is cut from the request and its entries are lost' },
   { id: 'skill-demoted', severity: 'error', description: "the skills listing is over budget: this skill's description is dropped (name only)" },
-  { id: 'skill-description-cut', severity: 'warning', description: "a skill's description is cut in the listing (per-description cap)" },
+  { id: 'skill-description-cut', severity: 'error', description: "a skill's description is cut in the listing (per-description cap)" },
   { id: 'likely-secret', severity: 'error', description: 'text that reaches the model request looks like a secret (API key, token, private key, password)' },
   { id: 'check-failed', severity: 'error', description: 'a workspace check crashed (a bug) and was skipped, or secretlint failed on one text, which went unscanned; the others ran (`lint --verbose` prints the stack)' },
   { id: 'scan-truncated', severity: 'info', description: 'the workspace has more files than the scan limit: some checks were skipped' },

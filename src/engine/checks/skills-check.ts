@@ -1,6 +1,7 @@
 // Skills whose description is cut or dropped from the listing, read from the engine's skills analysis
 // (its exported types: renaming a field breaks the build, not the diagnostics).
 import type { Diagnostic } from '../diagnostics.js';
+import { BUNDLED_DESCRIPTION_PLACEHOLDER } from '../format-strings.js';
 import type { SkillsAnalysis } from '../skills/index.js';
 
 export interface SkillView {
@@ -9,12 +10,19 @@ export interface SkillView {
   demoted: boolean;
   cut: boolean;
   bundled: boolean;
+  /** the entry's length as sent, UTF-16 units (a placeholder counted as its measured description) */
+  chars: number;
 }
 
 export interface SkillsView {
   entries: SkillView[];
-  /** listing text as sent ('' when nothing is listed) */
+  /** listing text as sent ('' when nothing is listed); shipped skills' descriptions are placeholders
+   *  unless the installed binary's text was given (EngineOptions.shippedSkillText) */
   text: string;
+  /** the listing's length as sent, UTF-16 units (each placeholder counted as its measured description) */
+  sentChars: number;
+  /** entries whose description is a placeholder */
+  placeholders: number;
   /** listing size and budget, in Claude Code's width units */
   used: number;
   budget: number;
@@ -26,8 +34,13 @@ export interface SkillsView {
 export function skillsView(a: { skills: SkillsAnalysis }): SkillsView {
   const s = a.skills;
   return {
-    entries: s.entries.map((e) => ({ name: e.name, path: e.path, demoted: e.demoted, cut: e.cut, bundled: e.bundled })),
+    entries: s.entries.map((e) => ({
+      name: e.name, path: e.path, demoted: e.demoted, cut: e.cut, bundled: e.bundled,
+      chars: e.bundled && !e.demoted && e.text.endsWith(`: ${BUNDLED_DESCRIPTION_PLACEHOLDER}`) ? e.text.length - BUNDLED_DESCRIPTION_PLACEHOLDER.length + Math.min(e.descriptionChars, s.cap) : e.text.length,
+    })),
     text: s.text,
+    sentChars: s.listing.sentChars,
+    placeholders: s.listing.placeholders,
     used: s.used,
     budget: s.budget,
     cap: s.cap,
@@ -47,7 +60,7 @@ export function skillsCheck(view: SkillsView): Diagnostic[] {
       });
     else if (e.cut)
       out.push({
-        path: where, line: e.path ? 1 : undefined, severity: 'warning', rule: 'skill-description-cut',
+        path: where, line: e.path ? 1 : undefined, severity: 'error', rule: 'skill-description-cut',
         message: `skill "${e.name}": its description is cut in the listing at ${view.cap} characters (ends with "…")`,
       });
   }

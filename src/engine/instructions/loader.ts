@@ -315,7 +315,7 @@ export class Loader {
     if (this.deps) this.deps.push(key);
     if (processed.has(key)) return [];
     if (depth >= MAX_INCLUDE_DEPTH) {
-      sink.add({ path: parent ?? p, line, severity: 'warning', rule: 'include-too-deep', message: `@${p} is not loaded: includes are followed to depth 4 only` });
+      sink.add({ path: parent ?? p, line, severity: 'error', rule: 'include-too-deep', message: `@${p} is not loaded: includes are followed to depth 4 only` });
       return [];
     }
     const excludedBy = this.ctx.excluded(p, type);
@@ -325,14 +325,14 @@ export class Loader {
       return [];
     }
     if (!hasTextExtension(p)) {
-      sink.add({ path: parent ?? p, line, severity: 'warning', rule: 'include-not-text', message: `@${p} is not loaded: Claude Code includes only text files (extension ${path.extname(p)})` });
+      sink.add({ path: parent ?? p, line, severity: 'error', rule: 'include-not-text', message: `@${p} is not loaded: Claude Code includes only text files (extension ${path.extname(p)})` });
       return [];
     }
     const real = this.realpath(p) ?? p;
     const external = this.externalAllowed(type);
     if (depth > 0 && !external && !isInside(real, env.cwd)) {
       sink.add({
-        path: parent ?? p, line, severity: 'warning', rule: 'include-outside-cwd',
+        path: parent ?? p, line, severity: 'error', rule: 'include-outside-cwd',
         message: `@${p} is not loaded: it is outside the launch directory ${env.cwd} and external includes are not approved for this project`,
       });
       return [];
@@ -364,7 +364,7 @@ export class Loader {
       const line = proc.includeLines[k];
       if (!external && !isInside(inc, env.cwd)) {
         sink.add({
-          path: p, line, severity: 'warning', rule: 'include-outside-cwd',
+          path: p, line, severity: 'error', rule: 'include-outside-cwd',
           message: `@${path.relative(path.dirname(p), inc) || inc} is not loaded: ${inc} is outside the launch directory ${env.cwd} and external includes are not approved for this project`,
         });
         continue;

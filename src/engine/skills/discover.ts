@@ -37,7 +37,7 @@ export interface SkillDef {
   /** path-gated (`paths:`): listed only after a matching file is touched */
   paths?: string[];
   /** skills shipped in the binary (their text is not reproduced): description length and zero-width positions */
-  shipped?: { descriptionChars: number; zeroWidthAt: readonly number[] };
+  shipped?: { descriptionChars: number; zeroWidthAt: readonly number[]; text?: string };
   /** shipped and bundled-typed: fixed in the listing, never demoted */
   fixed?: boolean;
   /** the frontmatter could not be parsed (Claude Code then ignores all of it) */

@@ -89,9 +89,12 @@ function shipped(env: Environment, profile: ClaudeProfile, bundledDisabled: bool
     if (b.hiddenByEnv && isTruthyEnv(env.env[b.hiddenByEnv])) continue;
     if (bundledDisabled && !b.survivesDisable) continue;
     const alt = b.whenEnv && isTruthyEnv(env.env[b.whenEnv.name]) ? b.whenEnv : undefined;
+    const descriptionChars = alt ? alt.descriptionChars : b.descriptionChars;
+    // the installed binary's own text, used only when it is exactly as long as the measured description
+    const text = env.shippedSkillText?.[b.name];
     out.push({
       name: b.name, source: b.kind, description: '', hasDescription: true, disableModelInvocation: false, userInvocable: true,
-      shipped: { descriptionChars: alt ? alt.descriptionChars : b.descriptionChars, zeroWidthAt: alt ? [] : (b.zeroWidthAt ?? []) }, fixed: b.kind === 'bundled',
+      shipped: { descriptionChars, zeroWidthAt: alt ? [] : (b.zeroWidthAt ?? []), ...(text !== undefined && text.length === descriptionChars ? { text } : {}) }, fixed: b.kind === 'bundled',
     });
   }
   return out;

@@ -53,6 +53,11 @@ export interface Listing {
   overBudget: boolean;
   /** the listing text contains placeholders instead of shipped skills' descriptions */
   hasPlaceholders: boolean;
+  /** how many entries hold a placeholder */
+  placeholders: number;
+  /** the listing's length as Claude Code sends it, UTF-16 units: `text` with each placeholder counted
+   *  as the measured length of the description it stands for (= text.length when there is none) */
+  sentChars: number;
 }
 
 export interface ListingInput {
@@ -106,8 +111,9 @@ export function buildListing(input: ListingInput): Listing {
     const label = entryLabel(s, profile, input.knownCommands, input.reservedNames);
     const nameOnly = `- ${label}`;
     if (bundled) {
-      const full = `${nameOnly}: ${BUNDLED_DESCRIPTION_PLACEHOLDER}`;
       const chars = s.shipped?.descriptionChars ?? 0;
+      const known = s.shipped?.text;
+      const full = `${nameOnly}: ${known !== undefined ? wellFormed(capDescription(known, cap)) : BUNDLED_DESCRIPTION_PLACEHOLDER}`;
       const zw = s.shipped?.zeroWidthAt ?? [];
       // every unit of a shipped description is one column, except raw newlines; the cap applies to them too
       const descWidth = chars <= cap ? chars - zw.length : cap - 1 - zw.filter((p) => p < cap - 1).length + 1;
@@ -146,7 +152,9 @@ export function buildListing(input: ListingInput): Listing {
   }
   const width = entries.reduce((a, e) => a + (e.demoted ? e.nameOnlyWidth : e.fullWidth), 0) + Math.max(0, n - 1);
   const text = n === 0 ? '' : SKILLS_LISTING_HEADER + entries.map((e) => e.text).join('\n');
-  return { text, entries, budget, cap, fullWidth, width, overBudget, hasPlaceholders: entries.some((e) => e.bundled && !e.demoted && !e.nameOnlyByOverride) };
+  const held = entries.filter((e) => !e.demoted && e.text.endsWith(`: ${BUNDLED_DESCRIPTION_PLACEHOLDER}`) && e.bundled);
+  const sentChars = text.length + held.reduce((n, e) => n + Math.min(e.descriptionChars, cap) - BUNDLED_DESCRIPTION_PLACEHOLDER.length, 0);
+  return { text, entries, budget, cap, fullWidth, width, overBudget, hasPlaceholders: held.length > 0, placeholders: held.length, sentChars };
 }
 
 /** Usage score: uses × max(0.5^(days since last use / 7), 0.1), from `skillUsage` in ~/.claude.json. */

@@ -67,7 +67,12 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
     assert.equal(sec.startup!.rows[1]!.description, 'Project · @-included by CLAUDE.md · Run pnpm test.');
 
     const act = sec.active!;
-    assert.equal(act.title, 'When client.ts is read (lazy)');
+    assert.equal(act.title, 'When client.ts is read');
+    // the top answer: the Startup figure and what the Read adds, in two lines
+    assert.equal(s.top!.always, `Always loaded: ≈${num(/≈([\d,]+) tokens/.exec(sec.startup!.summary!)![1]).toLocaleString('en-US')} tokens (${sec.startup!.rows.filter((r) => r.id.startsWith('startup/file')).length} files and the skills listing)`);
+    assert.match(s.top!.file!, /^Reading client\.ts adds \+[\d,]+ tokens: api\.md$/);
+    assert.deepEqual(s.sections.map((x) => x.id), ['active', 'session', 'startup', 'notLoaded', 'elsewhere'], 'the open file first, the session next');
+    assert.equal(sec.startup!.open, false, 'Startup starts as its one-line summary');
     assert.match(act.headline!, /^Reading client\.ts injects 1 file, [\d,]+ chars, ≈[\d,]+ tokens$/);
     assert.deepEqual(act.rows.map((r) => [r.label, r.description]), [['.claude/rules/api.md', 'rule api.md: paths src/api/** matched'], ["Claude Code's framing", 'reminder tags around each file']]);
     assert.equal(sumRows(act.rows), num(/, ([\d,]+) chars/.exec(act.headline!)![1]), 'lazy headline = Σ rows');
@@ -104,7 +109,7 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
     assert.match(session.headline!, /^After 3 steps the conversation holds ≈[\d,]+ tokens/);
     assert.equal(session.rows[0]!.badge, `+${/, ([\d,]+) chars/.exec(act.headline!)![1]} chars`, 'a read step counts what the lazy headline counts (framing included)');
     assert.equal(sumRows(session.rows[0]!.children!), num(/, ([\d,]+) chars/.exec(act.headline!)![1]), 'and its rows add up to it');
-    assert.match(reportText(s), /## Startup \(eager\)[\s\S]*- CLAUDE\.md — Project/);
+    assert.match(reportText(s), /^Always loaded: ≈[\d,]+ tokens[\s\S]*## Startup: always loaded[\s\S]*- CLAUDE\.md — Project/m);
 
     // truthful version notes: why nothing was detected, and the action that fixes it
     const notFound = input(a, { version: { source: 'newest', why: 'not-found' } }).header;
@@ -119,9 +124,10 @@ test('sidebar model: eager entries with sizes and reasons, the lazy headline, la
     const st = statusFigures({ analysis: a, activeFile: t.p('repo/src/api/client.ts'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' });
     const startupTok = /≈([\d,]+) tokens/.exec(sec.startup!.summary!)![1]!;
     assert.match(st.text, /^\$\(layers\) \+1 file · [\d.]+K? tok$/);
-    assert.ok(st.tooltip.startsWith(act.headline!), st.tooltip);
-    assert.ok(st.tooltip.includes(`startup ≈${startupTok} of 1,000,000 tokens`), st.tooltip);
-    assert.match(statusFigures({ analysis: a, activeFile: t.p('repo/CLAUDE.md'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' }).text, /^\$\(layers\) eager · /);
+    // the status bar's tooltip is the sidebar's own two top lines
+    assert.ok(st.tooltip.startsWith(`${s.top!.file!}\n${s.top!.always}`), st.tooltip);
+    assert.ok(st.tooltip.includes(`Always loaded: ≈${startupTok} tokens`) && st.tooltip.includes('1,000,000-token context window'), st.tooltip);
+    assert.match(statusFigures({ analysis: a, activeFile: t.p('repo/CLAUDE.md'), model: 'claude-opus-5-5', t: englishT, locale: 'en', today: '2026-01-01' }).text, /^\$\(layers\) always loaded · /);
   } finally {
     t.cleanup();
   }
@@ -146,7 +152,7 @@ test('gauges: startup tokens against the window, MEMORY.md cut in file lines, th
     assert.equal(g['memory-units']!.level, 'ok');
     assert.match(g.startup!.text, /^≈[\d,]+ of 1,000,000 tokens \([\d,]+ chars\)$/);
     // the skills gauge: the listing's width against its budget, from the engine's typed analysis
-    assert.equal(g.skills!.text, `${a.skills.used.toLocaleString('en-US')}/${a.skills.budget.toLocaleString('en-US')} display width`);
+    assert.equal(g.skills!.text, `${a.skills.used.toLocaleString('en-US')}/${a.skills.budget.toLocaleString('en-US')} of the budget`);
     assert.match(g.request!.text, /% yours$/);
 
     // a skill cut at the per-description cap and one demoted by a small budget
@@ -159,7 +165,7 @@ test('gauges: startup tokens against the window, MEMORY.md cut in file lines, th
     const small = analyze({ ...opts, env: { CLAUDE_CODE_DISABLE_BUNDLED_SKILLS: '1', SLASH_COMMAND_TOOL_CHAR_BUDGET: '1000' } });
     assert.deepEqual(small.skills.entries.filter((e) => !e.bundled).map((e) => [e.name, e.demoted, e.cut]), [['big', true, true], ['release-check', false, false]]);
     const g2 = input(small).gauges.find((x) => x.id === 'skills')!;
-    assert.equal(g2.text, `${small.skills.used.toLocaleString('en-US')}/1,000 display width`);
+    assert.equal(g2.text, `${small.skills.used.toLocaleString('en-US')}/1,000 of the budget`);
     assert.equal(g2.note, '1 descriptions cut, 1 skills name only');
   } finally {
     t.cleanup();
@@ -327,7 +333,8 @@ test('sidebar header: the version asked for, and a plain note plus Verify when i
     const known = input(analyze({ ...opts, claudeVersion: '2.1.332' }), { version: { source: 'detected', requested: '2.1.332' } });
     assert.equal(known.header.version, 'Claude Code 2.1.332');
     assert.equal(known.header.verify, undefined);
-    assert.equal(known.header.versionNote, 'detected with claude --version');
+    assert.equal(known.header.versionNote, undefined, 'where the version came from is behind Change…');
+    assert.equal(known.header.source, 'detected with claude --version');
   } finally {
     t.cleanup();
   }

@@ -93,7 +93,8 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
   // paths: as a string → a list; a leading ./ removed
   const str = textDocument('/r/.claude/rules/s.md', '---\npaths: ./src/**, docs/*.md\n---\nbody');
   const fixes = qf.provideCodeActions(str as never, { start: { line: 1 }, end: { line: 1 } } as never);
-  assert.deepEqual(fixes.map((f) => f.title), ['Write paths: as a YAML list', 'Remove the leading ./ (patterns are relative to the folder that holds .claude)']);
+  assert.deepEqual(fixes.map((f) => f.title), ['Write paths: as a YAML list (saves the file)', 'Remove the leading ./ (patterns are relative to the folder that holds .claude) (saves the file)']);
+  assert.deepEqual(fixes.map((f) => f.command?.command), ['claudeLayers.saveAfterFix', 'claudeLayers.saveAfterFix'], 'each fix saves the file after its edit');
   assert.deepEqual(fm(applied(str.getText(), fixes[0]!.edit as unknown as WorkspaceEdit)), { paths: ['./src/**', 'docs/*.md'] });
   assert.equal(applied(str.getText(), fixes[1]!.edit as unknown as WorkspaceEdit).split('\n')[1], 'paths: src/**, docs/*.md');
   const flow = textDocument('/r/.claude/rules/f.md', '---\npaths: ["src/**"]\n---\nbody');
@@ -117,7 +118,7 @@ test('quick fixes: globs: → paths:, the case of claude.md, MEMORY.md past the 
     const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none') });
     const mem = textDocument(path.join(memDir, 'MEMORY.md'), raw);
     const [move] = new QuickFixProvider(host(a)).provideCodeActions(mem as never, { start: { line: 0 } } as never);
-    assert.match(move!.title, /Move lines 200-205 into the topic file overflow\.md \(preview\)/);
+    assert.equal(move!.title, 'Move lines 201-205 into the topic file overflow.md (moves 1 line before the cut to make room) (preview)', "the diagnostic's own lines");
     const edits = (move!.edit as unknown as WorkspaceEdit).edits;
     assert.deepEqual(edits.map((x) => x.kind), ['create', 'create', 'insert', 'replace']);
     // VS Code opens the Refactor Preview when an entry needs confirmation and starts such entries
@@ -255,7 +256,7 @@ test('glob hover, @import links and frontmatter completion through the providers
     assert.match(md, /\*\*2 workspace files match\*\*/, 'git-ignored src/api/gen/out.ts is not counted');
     assert.match(md, /as git lists them: \\\.gitignore and files\\\.exclude are honoured/, 'the hover says that .gitignore and files.exclude are honoured');
     assert.match(md, /- ` src\/api\/a\.ts `\n- ` src\/api\/b\.ts `/);
-    assert.match(md, /` src\/web\/c\.ts `: does not match/);
+    assert.match(md, /` src\/web\/c\.ts ` \(the file you came from\): does not match/);
     const dot = new GlobHoverProvider(ctx).provideHover(rule as never, { line: 1, character: 25 } as never);
     assert.match((dot!.contents as unknown as { value: string }).value, /⚠ \\\.\/src never matches/, 'the warning, escaped as text');
     assert.equal(new GlobHoverProvider(ctx).provideHover(rule as never, { line: 3, character: 1 } as never), undefined, 'body text has no hover');
@@ -310,4 +311,17 @@ test('inline costs: an eager @import, a rule whose paths: match a file, a rule t
   } finally {
     t.cleanup();
   }
+});
+
+test('the MEMORY.md move keeps the lost topic links in the index and moves other lines to make room', async () => {
+  const { memoryMove } = await import('../../../src/host/quick-fix-edits.js');
+  const lines = [...Array.from({ length: 200 }, (_, i) => `- entry ${i + 1}`), '- [Gateway retry policy](gateway-retry.md)', '- entry 202', '- [Auth](auth.md#top)', '- entry 204'];
+  const m = memoryMove(lines, { from: 201, to: 204 }, '- [More notes](overflow.md)')!;
+  assert.deepEqual(m.topic, ['- entry 198', '- entry 199', '- entry 200', '- entry 202', '- entry 204'], 'three lines before the cut make room for two links and the pointer');
+  assert.equal(m.start, 197);
+  assert.deepEqual(m.index, ['- [Gateway retry policy](gateway-retry.md)', '- [Auth](auth.md#top)', '- [More notes](overflow.md)']);
+  const after = [...lines.slice(0, m.start), ...m.index];
+  assert.equal(after.length, 200, 'the index fits in 200 lines');
+  assert.ok(after.includes('- [Gateway retry policy](gateway-retry.md)'), 'the lost link is kept in the index');
+  assert.equal(memoryMove(['- [a](a.md)'], { from: 1, to: 1 }, 'p'), undefined, 'nothing to move to make room');
 });

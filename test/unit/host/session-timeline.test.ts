@@ -76,7 +76,7 @@ describe('session timeline', () => {
       assert.equal(read!.children![0]!.path, rule);
       assert.match(skill!.badge!, /^\+\d+ chars$/);
       assert.equal(explore!.description, 'its own context: no instruction files');
-      assert.match(rev!.description!, /the startup instructions, ≈\d+ tokens/);
+      assert.match(rev!.description!, /the CLAUDE\.md block of Startup, ≈\d+ tokens/);
       assert.equal(change!.description, 'a "changed on disk" note at the start of the next turn');
       assert.equal(startupChange!.description, 'not told to the model');
       assert.match(startupChange!.children!.map((c) => c.description).join('\n'), /the model keeps the earlier text: a startup file/);
@@ -87,7 +87,7 @@ describe('session timeline', () => {
       const agents = agentRows(tl.result, a.startupText!.length, F);
       assert.deepEqual(agents.map((r) => r.label), ['claude', 'Explore', 'general-purpose', 'Plan', 'statusline-setup', 'rev']);
       assert.equal(agents[1]!.description, 'built-in · gets no instruction file');
-      assert.match(agents[0]!.description!, /built-in · gets the startup instructions/);
+      assert.match(agents[0]!.description!, /built-in · gets the CLAUDE\.md block of Startup/);
     } finally {
       t.cleanup();
     }

@@ -74,9 +74,9 @@ test('splitLabel keeps the last segment whole (middle ellipsis cuts only the fol
   assert.deepEqual(splitLabel('/etc'), ['', '/etc']);
 });
 
-test('structure: sections in order with gauges before the session, headline, empty text, branches', () => {
+test('structure: sections in the host\'s order, the gauges last, headline, empty text, branches', () => {
   const { root } = setup();
-  assert.deepEqual([...root.querySelectorAll('section.section')].map((c) => c.getAttribute('data-section')), ['startup', 'active', 'elsewhere', 'notLoaded', 'gauges', 'session']);
+  assert.deepEqual([...root.querySelectorAll('section.section')].map((c) => c.getAttribute('data-section')), ['startup', 'active', 'elsewhere', 'notLoaded', 'session', 'gauges']);
   assert.equal(root.querySelector('[data-section="active"] .headline')!.textContent, 'Reading client.ts injects 1 file, 249 chars');
   assert.equal(root.querySelector('[data-section="notLoaded"] .empty')!.textContent, 'Nothing dropped.');
   assert.equal(root.querySelector('[data-section="startup"] .section-title')!.textContent, 'Startup (eager)');
@@ -255,4 +255,30 @@ test('control characters and bidi overrides in names show as visible escapes, in
   assert.equal(item.querySelector('.row')!.getAttribute('title'), 'tip\\x1b\nsecond line', 'a newline in a tooltip stays a line break');
   const all = root.textContent ?? '';
   assert.doesNotMatch(all, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, 'no raw control or reordering character anywhere');
+});
+
+test('the top lines: always loaded and the open file first, the live session when the host sends it; patched on an editor switch', () => {
+  const st: ViewState = {
+    ...state(),
+    top: { always: 'Always loaded: ≈5,731 tokens (6 files and the skills listing)', file: 'Reading client.ts adds +136 tokens: api.md', aria: 'both' },
+  };
+  assert.ok(isViewState(st));
+  const { root, r } = setup(st);
+  const top = root.querySelector('.top')!;
+  assert.equal(root.querySelector('header')!.nextElementSibling, top, 'right below the one-line header');
+  assert.deepEqual([...top.querySelectorAll('.top-line')].map((e) => e.textContent), [st.top!.always, st.top!.file]);
+  assert.equal(root.querySelector('header .launch'), null, 'the launch folder is behind Change…, not a line of its own');
+  assert.equal(root.querySelector('header')!.getAttribute('title'), '/w');
+  // an editor switch: the sections and the top line are patched; the live headline joins when the lead's view sends it
+  const live = { tokens: 48_120, window: 200_000, label: 'This session: 48,120 of 200,000 tokens' };
+  r.patch([], { top: { ...st.top!, file: 'Reading README.md adds nothing' }, live, reveal: 'active' });
+  assert.deepEqual([...root.querySelectorAll('.top .top-line')].map((e) => e.textContent), [st.top!.always, 'Reading README.md adds nothing', live.label]);
+  assert.equal((root.querySelector('.top .fill') as unknown as HTMLElement).style.width, '24.06%');
+  r.update({ ...st, live: { ...live, ended: 'ended 4 min ago' } });
+  assert.equal(root.querySelector('.top .top-live')!.textContent, `${live.label} · ended 4 min ago`);
+  // the protocol: a malformed live headline is refused, a reveal of an unknown section dropped
+  assert.equal(parseHostMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: [], live: { tokens: 'x', window: 1, label: 'l' } }), undefined);
+  const m = parseHostMessage({ type: 'sections', version: PROTOCOL_VERSION, sections: [], live, reveal: 'nowhere' });
+  assert.ok(m && m.type === 'sections' && m.live?.tokens === 48_120 && m.reveal === undefined);
+  assert.equal(isViewState({ ...st, live: { tokens: -1, window: 1, label: 'l' } }), false);
 });
