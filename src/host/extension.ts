@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     analysis: () => ctl.current,
     log: (m) => ctl.log.warn(m),
-  });
+  }, (h) => ctl.setLive(h));
   context.subscriptions.push(...live.register());
   ctl.start();
 }

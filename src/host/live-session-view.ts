@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LiveCall, LiveTurn, PredictionFinding } from '../engine/index.js';
-import { shown } from '../../webview/protocol.js';
+import { shown, type LiveHeadline } from '../../webview/protocol.js';
 import type { Translate } from './format.js';
 import { LiveSessionTracker, type LiveModel, type TrackerHost } from './live-session.js';
 
@@ -51,6 +51,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     private readonly t: Translate,
     private readonly locale: string,
     host: Omit<TrackerHost, 'changed'>,
+    /** the sidebar's top line: the session's real context against its window (undefined: no session) */
+    private readonly headlineChanged: (h: LiveHeadline | undefined) => void = () => undefined,
   ) {
     this.tracker = new LiveSessionTracker({ ...host, changed: () => this.redraw() });
     this.status = vscode.window.createStatusBarItem('claudeLayers.liveStatus', vscode.StatusBarAlignment.Left, 19);
@@ -85,6 +87,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       this.status.accessibilityInformation = { label: shown(this.headline(m)), role: 'button' };
       this.status.show();
     } else this.status.hide();
+    this.headlineChanged(m && c ? { tokens: c.tokens, window: c.window, label: this.headline(m).replace(/ [█░]+/, ''), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }) } : undefined);
     this.emitter.fire(undefined);
   }
 
