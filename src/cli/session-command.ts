@@ -11,6 +11,7 @@ import {
   nextSteps,
   nodeFileAccess,
   readLiveSession,
+  RUNNING_MS,
   reconstructFromDisk,
   transcriptDirs,
   LiveReader,
@@ -25,8 +26,6 @@ import { safe, type Style } from './style.js';
 
 const FLAGS = { ...ENGINE_FLAGS, transcript: { value: true }, list: {}, watch: {}, check: {}, json: {} };
 
-/** a transcript written this recently belongs to a session that is still running */
-export const RUNNING_MS = 5 * 60 * 1000;
 
 export interface SessionJson {
   session: {

@@ -394,7 +394,7 @@ type Fallback = NonNullable<ProfileChoice['fallback']>;
 
 const SUITE_NAMES: Record<CheckedSuite, string> = { instructions: 'instructions', 'memory-skills': 'memory and skills', sessions: 'sessions', 'fixed-sizes': 'fixed sizes' };
 
-/** `instructions 98, memory and skills 73, sessions 59, fixed sizes 1 on 2026-12-01` */
+/** `instructions 98, memory and skills 73, sessions 72, fixed sizes 1 on 2026-12-01` */
 export function checkedSummary(c: Checked, name: (s: CheckedSuite) => string = (s) => SUITE_NAMES[s]): string {
   return CHECKED_SUITES.map((s) => `${name(s)} ${c.suites[s]}`).join(', ');
 }

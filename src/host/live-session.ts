@@ -13,6 +13,7 @@ import {
   nextSteps,
   nodeFileAccess,
   readLiveSession,
+  RUNNING_MS,
   reconstructFromDisk,
   transcriptDirs,
   LiveReader,
@@ -24,8 +25,6 @@ import {
   type TranscriptFile,
 } from '../engine/index.js';
 
-/** a transcript written this recently belongs to a running session */
-export const RUNNING_MS = 5 * 60 * 1000;
 export const TICK_MS = 1000;
 const LIST_EVERY = 5;
 

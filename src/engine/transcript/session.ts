@@ -15,6 +15,9 @@ import { TranscriptFollower } from './follow.js';
 import { parseTranscriptText, str, type ParsedRecord, type Rec, type TranscriptProblem } from './records.js';
 import { SessionReplayer, type LiveTurn, type Replay } from './replay.js';
 
+/** a transcript written this recently belongs to a session that is still running */
+export const RUNNING_MS = 5 * 60 * 1000;
+
 export interface TranscriptFile {
   file: string;
   sessionId: string;
