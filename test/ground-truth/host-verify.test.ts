@@ -148,10 +148,12 @@ test('extension: claudeLayers.verify and claudeLayers.lastSession', async (t) =>
       assert.deepEqual(listJsonl(path.join(ws.home, '.claude/projects', memoryKey(ws.repo))), [], 'the run left no transcript');
     });
 
-    await t.test('last session: a read-only document', async () => {
+    await t.test('last session: no session is a notification, not a document', async () => {
       state.shown.length = 0;
+      state.messages.length = 0;
       await state.commands.get('claudeLayers.lastSession')!();
-      assert.match(state.shown[0]!, /^No Claude Code session found for /);
+      assert.equal(state.shown.length, 0, 'no document opened');
+      assert.match(state.messages.pop()?.text ?? '', /^No Claude Code session found for /);
     });
   } finally {
     process.env.HOME = savedHome;
