@@ -197,6 +197,8 @@ export async function firstTenSeconds(h) {
   const hoverOnPaths = async () => {
     await page.keyboard.press('Escape');
     if ((await activeTab()) !== 'legacy.md') await quickOpen('legacy.md');
+    // the keys go to the editor: a view's header action (the preview's) leaves the focus in the side bar
+    await page.locator('.part.editor .monaco-editor .view-lines').first().click({ position: { x: 400, y: 120 } });
     await page.mouse.move(5, 5);
     // the cursor inside the pattern (line 2, before its closing quote), then Show Hover (Ctrl+K Ctrl+I)
     await page.keyboard.press('Control+G');
