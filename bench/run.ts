@@ -153,7 +153,6 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   const { processInstructionText } = await import('../src/engine/instructions/content.js');
   const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/files/workspace-index.js');
   const { compilePatterns, countMatches, firstMatch } = await import('../src/engine/globs/glob-count.js');
-  const { ignoredTree } = await import('../src/engine/checks/workspace.js');
   const { AnalysisService } = await import('../src/host/analysis-service.js');
 
   const { repo, home, managed } = tree;
@@ -209,17 +208,6 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
       note = `${r[0]} instruction files read, ${r[1]} ignored folders listed`;
     }
     index['snapshot warm-up after the index (prefetch + prelistIgnored)'] = { ms: median(t), files: 0, note };
-  }
-  {
-    // what lint adds when a rule matches no tracked file: the git-ignored files, as a tree
-    const t: number[] = [];
-    let n = 0;
-    for (let i = 0; i < Math.min(runs, 3); i++) {
-      const [ti, x] = time(() => ignoredTree(ix0));
-      t.push(ti);
-      n = x.tree.total;
-    }
-    index['lint: git-ignored files below the skipped folders (checks/workspace.ts ignoredTree)'] = { ms: median(t), files: n, note: 'only when a paths: pattern matches no tracked file' };
   }
   const ix = WorkspaceIndex.build(repo);
   const fullIx = WorkspaceIndex.build(repo, { gitignore: false });

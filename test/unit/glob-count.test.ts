@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ignore from 'ignore';
 import { defaultParams, generateInMemory, prng } from '../../bench/generate.js';
-import { compilePatterns, countMatches, firstMatch, listMatches, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
+import { compilePatterns, countMatches, DirNode as Dir, firstMatch, firstMatchListing, listMatches, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
 import { referenceMatcher as compileMatcher, rulePatterns } from '../../src/engine/globs/globs.js';
 
 // ---- the tree -------------------------------------------------------------------------------------
@@ -186,6 +186,55 @@ test('a tree mounted below the patterns\' base (`at`) counts as the whole tree w
       assert.deepEqual(listMatches(node, c, Number.MAX_SAFE_INTEGER, sub).files.sort(), want, `${JSON.stringify(pats)} files with the tree at ${sub}`);
     }
   }
+});
+
+/** the tree again, listed on demand from `tree`: which folders a walk listed, by their rel */
+function onDemand(): { root: Dir; expand: (d: Dir) => void; listed: Set<string> } {
+  const listed = new Set<string>();
+  const source = new Map<Dir, DirNode>();
+  const root = new Dir('', undefined);
+  source.set(root, tree);
+  const expand = (d: Dir) => {
+    const src = source.get(d);
+    if (!src) return;
+    source.delete(d);
+    listed.add(d.rel);
+    d.files.push(...src.files);
+    for (const c of src.dirs) source.set(d.ensureDir(c.name), c);
+  };
+  return { root, expand, listed };
+}
+
+test('firstMatchListing over a tree listed on demand: a match exactly when there is one, and a file the list matches', () => {
+  for (const base of ['', 'packages', 'neg', 'A/B']) {
+    for (const pats of [...SPEC, ...fuzz(300, 9)]) {
+      const want = expectedList(base, pats);
+      const { root, expand } = onDemand();
+      let node: Dir | undefined = root;
+      for (const part of base ? base.split('/') : []) {
+        expand(node);
+        node = node.dir(part);
+      }
+      const c = compilePatterns(pats);
+      const hit = node && firstMatchListing(node, c, expand);
+      const label = `${JSON.stringify(pats)} from ${base || '(root)'}`;
+      assert.equal(hit !== undefined, want.length > 0, label);
+      if (hit !== undefined) assert.ok(want.includes(hit), `${label}: ${hit} is not one of the matches`);
+    }
+  }
+});
+
+test('firstMatchListing lists only the folders the patterns can reach, and a folder matched whole down to its first file', () => {
+  const { root, expand, listed } = onDemand();
+  assert.equal(firstMatchListing(root, compilePatterns(['packages/pkg-001/**/*.nothing']), expand), undefined);
+  // (matching is case-insensitive, as Claude Code's: PACKAGES/ is reached too)
+  assert.ok([...listed].every((rel) => rel === '' || rel.toLowerCase() === 'packages' || rel.toLowerCase().startsWith('packages/pkg-001')), [...listed].join(', '));
+  const again = onDemand();
+  const hit = firstMatchListing(again.root, compilePatterns(['node_modules/**']), again.expand);
+  assert.ok(hit?.startsWith('node_modules/'), hit);
+  // only the folders on the way down to that first file were listed
+  const way = hit!.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+  assert.deepEqual([...again.listed].sort(), ['', ...way].sort());
 });
 
 test('matchesPath decides single paths exactly as compileMatcher().matchesRelative', () => {

@@ -6,11 +6,11 @@
 // match), from each rule's base folder, so large repositories stay fast.
 import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { compilePatterns, countMatches, firstMatch as fm, type CompiledPatterns, type DirNode } from '../globs/glob-count.js';
+import { compilePatterns, firstMatch as fm, firstMatchListing, type CompiledPatterns, type DirNode } from '../globs/glob-count.js';
 import { rulePatterns } from '../globs/globs.js';
 import type { ConditionalRule } from '../model.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
-import { ignoredTree, locateBase } from './workspace.js';
+import { ignoredListing, locateBase } from './workspace.js';
 
 /** a rule gated by `paths:`: the engine's ConditionalRule */
 export type GatedRule = ConditionalRule;
@@ -30,11 +30,25 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
     const at = locateBase(tree, index.root, base);
     return at?.node ? fm(at.node, compiled, at.at) : undefined;
   };
-  let ignored: DirNode | undefined;
-  const ignoredCount = (base: string, compiled: CompiledPatterns): number => {
-    ignored ??= ignoredTree(index).tree;
-    const at = locateBase(ignored, index.root, base);
-    return at?.node ? countMatches(at.node, compiled, at.at) : 0;
+  // git-ignored files, listed only as far as the patterns of a rule that matches nothing reach
+  let ignored: ReturnType<typeof ignoredListing> | undefined;
+  const ignoredExample = (base: string, compiled: CompiledPatterns): string | undefined => {
+    const { tree, expand } = (ignored ??= ignoredListing(index));
+    const down = path.relative(index.root, base);
+    let node: DirNode | undefined = tree;
+    let at: string | undefined;
+    if (down.startsWith('..') || path.isAbsolute(down)) {
+      const found = locateBase(tree, index.root, base);
+      if (!found) return undefined;
+      at = found.at;
+    } else
+      for (const part of down ? down.split(path.sep) : []) {
+        expand(node);
+        node = node.dir(part);
+        if (!node) return undefined;
+      }
+    const hit = firstMatchListing(node, compiled, expand, at);
+    return hit === undefined ? undefined : path.join(base, ...hit.split('/'));
   };
   for (const r of rules) {
     const whole = compilePatterns(r.patterns);
@@ -45,8 +59,8 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
     const where = atRoot ? 'the workspace' : display(r.base) + '/';
     const relNote = atRoot ? '' : ` (patterns are relative to ${display(r.base)}/, the folder holding .claude)`;
     if (hit === undefined) {
-      const ignoredHits = ignoredCount(r.base, whole);
-      const ig = ignoredHits ? ` (only ${ignoredHits} git-ignored file${ignoredHits === 1 ? '' : 's'} match)` : '';
+      const example = ignoredExample(r.base, whole);
+      const ig = example !== undefined ? ` (only git-ignored files match, such as ${display(example)})` : '';
       diagnostics.push({
         path: r.path, line: r.line, severity: 'warning', rule: 'glob-matches-nothing',
         message: `paths ${r.rawPatterns.map((p) => JSON.stringify(p)).join(', ')} match${r.rawPatterns.length === 1 ? 'es' : ''} no file in ${where}${ig}: this rule never loads${relNote}`,

@@ -22,10 +22,13 @@ export function indexWorkspace(root: string, maxFiles = DEFAULT_MAX_FILES, deadl
 export const CRAWL_BUDGET_MS = 8_000;
 
 /**
- * The git-ignored files of the workspace as a tree (root-relative): the hidden files of crawled
- * folders and every file below the folders the crawl skipped (bounded by `maxFiles`).
+ * The git-ignored files of the workspace as a tree (root-relative), listed on demand: the hidden
+ * entries of crawled folders are in it from the start; a folder the crawl skipped (node_modules/,
+ * dist/…) is listed when `expand` is called on it, so a first-match walk (firstMatchListing) lists
+ * only the folders its patterns can reach. At most `maxFiles` files are taken in (`truncated()`
+ * says whether some were left out).
  */
-export function ignoredTree(index: WorkspaceIndex, maxFiles = 50_000): { tree: DirNode; truncated: boolean } {
+export function ignoredListing(index: WorkspaceIndex, maxFiles = 50_000): { tree: DirNode; expand: (d: DirNode) => void; truncated: () => boolean } {
   const root = new DirNode('', undefined);
   let n = 0;
   let truncated = false;
@@ -33,25 +36,18 @@ export function ignoredTree(index: WorkspaceIndex, maxFiles = 50_000): { tree: D
   const copies = new Map<DirNode, DirNode>([[index.tree, root]]);
   const copyOf = (src: DirNode): DirNode => {
     let c = copies.get(src);
-    if (!c) {
-      const parent = copyOf(src.parent!);
-      c = new DirNode(src.name, parent);
-      parent.dirs.push(c);
-      copies.set(src, c);
-    }
+    if (!c) c = copies.set(src, copyOf(src.parent!).ensureDir(src.name)).get(src)!;
     return c;
   };
-  const pending: { node: DirNode; abs: string }[] = [];
+  /** folders not listed yet, with their absolute paths */
+  const unlisted = new Map<DirNode, string>();
   const visit = (src: DirNode, abs: string) => {
     const hidden = index.hiddenEntries(src);
     if (hidden) {
       const dst = copyOf(src);
       for (const [name, kind] of hidden) {
         if (kind === 'dir') {
-          if (name === '.git') continue;
-          const d = new DirNode(name, dst);
-          dst.dirs.push(d);
-          pending.push({ node: d, abs: abs + path.sep + name });
+          if (name !== '.git') unlisted.set(dst.ensureDir(name), abs + path.sep + name);
         } else if (n < maxFiles) {
           dst.files.push(name);
           n++;
@@ -61,30 +57,22 @@ export function ignoredTree(index: WorkspaceIndex, maxFiles = 50_000): { tree: D
     for (const c of src.dirs) visit(c, abs + path.sep + c.name);
   };
   visit(index.tree, index.root);
-  // the folders the crawl skipped, listed whole
-  while (pending.length) {
-    const { node, abs } = pending.pop()!;
+  const expand = (d: DirNode) => {
+    const abs = unlisted.get(d);
+    if (abs === undefined) return;
+    unlisted.delete(d);
     const listing = listEntries(index.fs, abs);
-    if (!listing.ok) continue;
+    if (!listing.ok) return;
     for (const e of listing.value) {
       if (e.isDirectory()) {
-        if (e.name === '.git') continue;
-        const d = new DirNode(e.name, node);
-        node.dirs.push(d);
-        pending.push({ node: d, abs: abs + path.sep + e.name });
+        if (e.name !== '.git') unlisted.set(d.ensureDir(e.name), abs + path.sep + e.name);
       } else if (n < maxFiles) {
-        node.files.push(e.name);
+        d.files.push(e.name);
         n++;
       } else truncated = true;
     }
-  }
-  const sum = (d: DirNode): number => {
-    let t = d.files.length;
-    for (const c of d.dirs) t += sum(c);
-    return (d.total = t);
   };
-  sum(root);
-  return { tree: root, truncated };
+  return { tree: root, expand, truncated: () => truncated };
 }
 
 /**

@@ -698,6 +698,31 @@ interface WalkState {
   first?: boolean;
   /** some positive rule can match a file itself (not only a folder, like `docs/`) */
   filesCanMatch: boolean;
+  /** a tree listed on demand: fills a folder's files and folders before they are read (first-match walks only) */
+  expand?: (d: DirNode) => void;
+}
+
+/** the first file below `d` (at `rel`) of a tree listed on demand, depth first; undefined if it holds none */
+function firstFileBelow(w: WalkState, d: DirNode, rel: string): string | undefined {
+  w.expand!(d);
+  if (d.files.length) return `${rel}/${d.files[0]}`;
+  for (const c of d.dirs) {
+    const f = firstFileBelow(w, c, `${rel}/${c.name}`);
+    if (f !== undefined) return f;
+  }
+  return undefined;
+}
+
+/** a folder the list matches whole: its files count (on a tree listed on demand, its first file only) */
+function matchedFolder(w: WalkState, d: DirNode, rel: string): void {
+  if (!w.expand) {
+    if (d.total !== 0) addAll(w, d, rel);
+    return;
+  }
+  const f = firstFileBelow(w, d, rel);
+  if (f === undefined) return;
+  w.count++;
+  if (w.list && w.list.length < w.limit) w.list.push(f);
 }
 
 function addAll(w: WalkState, d: DirNode, rel: string): void {
@@ -711,6 +736,7 @@ function addAll(w: WalkState, d: DirNode, rel: string): void {
 
 /** walk folder `d` (at `rel`, not itself matched, in state `st`) */
 function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
+  w.expand?.(d);
   const pre = rel ? `${rel}/` : '';
   const top = rel === '';
   const rules = w.rules;
@@ -727,8 +753,7 @@ function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
     if (w.first && w.count > 0) return;
     if (top && w.guard && c.name.startsWith('..')) continue;
     if (verdict(rules, pre, c.name, true, st) === 1) {
-      if (c.total === 0) continue;
-      addAll(w, c, pre + c.name);
+      matchedFolder(w, c, pre + c.name);
       continue;
     }
     const cs = childState(w.c, st, c.name);
@@ -736,10 +761,11 @@ function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
   }
 }
 
-function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, limit: number, at: string | undefined, first = false): number {
+function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, limit: number, at: string | undefined, first = false, expand?: (d: DirNode) => void): number {
   const mount = at ? at.split('/').filter(Boolean) : [];
   const pre0 = mount.length ? `${mount.join('/')}/` : '';
   if (!c.rules) {
+    if (expand) expandAll(base, expand);
     let n = 0;
     for (const f of base.walkFiles(pre0)) {
       if (c.fallback!(f)) {
@@ -755,7 +781,7 @@ function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, lim
   rules.forEach((r, i) => !r.negative && positives.push(i));
   if (positives.length === 0) return 0;
   const filesCanMatch = positives.some((i) => !rules[i]!.dirOnly);
-  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first, filesCanMatch };
+  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first, filesCanMatch, ...(expand && { expand }) };
   // the tree may sit below the patterns' base (`at`): settle the folders on the way first
   let st = rootState(c);
   let pre = '';
@@ -764,7 +790,7 @@ function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, lim
     if (i === 0 && w.guard && name.startsWith('..')) return 0;
     if (verdict(rules, pre, name, true, st) === 1) {
       // a folder on the way is matched: so is everything in the tree
-      addAll(w, base, mount.join('/'));
+      matchedFolder(w, base, mount.join('/'));
       return w.count;
     }
     st = childState(c, st, name);
@@ -789,6 +815,22 @@ export function firstMatch(base: DirNode, compiled: CompiledPatterns, at?: strin
   const files: string[] = [];
   run(base, compiled, files, 1, at, true);
   return files[0];
+}
+
+/**
+ * firstMatch over a tree listed on demand: `expand(d)` fills folder `d` (once; later calls do
+ * nothing) before its entries are read, so only the folders the patterns can reach are listed, and
+ * a folder matched whole is listed only down to its first file.
+ */
+export function firstMatchListing(base: DirNode, compiled: CompiledPatterns, expand: (d: DirNode) => void, at?: string): string | undefined {
+  const files: string[] = [];
+  run(base, compiled, files, 1, at, true, expand);
+  return files[0];
+}
+
+function expandAll(d: DirNode, expand: (d: DirNode) => void): void {
+  expand(d);
+  for (const c of d.dirs) expandAll(c, expand);
 }
 
 /** The first `limit` files below `base` the list matches, relative to the patterns' base, and the total. */
