@@ -58,10 +58,14 @@ export class SnapshotFileAccess implements FileAccess {
   private readonly dirs = new Map<string, FsResult<DirEntry[]>>();
   private readonly files = new Map<string, { max: number; r: FsResult<Uint8Array> }>();
   private readonly reals = new Map<string, FsResult<string>>();
-  /** every key of the maps above, by folder */
+  /** every key of the maps above, by folder (filled from `newKeys` when an invalidation needs it) */
   private readonly keys = new PathTree();
-  /** real paths resolved so far, by folder, and the keys that resolved to each */
+  /** real paths resolved so far, by folder (filled from `newReals`), and the keys that resolved to each */
   private readonly realValues = new PathTree();
+  // keys and real paths added since the last invalidation: most snapshots (a CLI run, lint) are
+  // never invalidated and need no tree
+  private newKeys: string[] = [];
+  private newReals: string[] = [];
   private readonly realKeys = new Map<string, Set<string>>();
   /** disk operations performed (for tests and the benchmark) */
   diskOps = 0;
@@ -74,7 +78,7 @@ export class SnapshotFileAccess implements FileAccess {
     this.diskOps++;
     const v = load();
     map.set(key, v);
-    this.keys.add(key);
+    this.newKeys.push(key);
     return v;
   }
 
@@ -92,7 +96,7 @@ export class SnapshotFileAccess implements FileAccess {
     if (hit !== undefined) return hit;
     const r = this.memo(this.reals, p, () => this.inner.realpath(p));
     if (r.ok) {
-      this.realValues.add(r.value);
+      this.newReals.push(r.value);
       let s = this.realKeys.get(r.value);
       if (!s) this.realKeys.set(r.value, (s = new Set()));
       s.add(p);
@@ -105,7 +109,7 @@ export class SnapshotFileAccess implements FileAccess {
     this.diskOps++;
     const r = this.inner.readFile(p, maxBytes);
     this.files.set(p, { max: maxBytes, r });
-    this.keys.add(p);
+    this.newKeys.push(p);
     return r;
   }
 
@@ -116,6 +120,10 @@ export class SnapshotFileAccess implements FileAccess {
   invalidate(p: string): void {
     let norm = path.normalize(p);
     if (norm.length > 1 && norm.endsWith(path.sep)) norm = norm.slice(0, -1);
+    for (const k of this.newKeys) this.keys.add(k);
+    for (const v of this.newReals) this.realValues.add(v);
+    this.newKeys = [];
+    this.newReals = [];
     for (const k of this.keys.take(norm)) {
       this.stats.delete(k);
       this.lstats.delete(k);
@@ -138,5 +146,7 @@ export class SnapshotFileAccess implements FileAccess {
     this.keys.clear();
     this.realValues.clear();
     this.realKeys.clear();
+    this.newKeys = [];
+    this.newReals = [];
   }
 }
