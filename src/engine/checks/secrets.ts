@@ -79,31 +79,66 @@ function lineOf(text: string, index: number): number {
 
 const SHORT_RULE = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, '');
 
-export async function scanSecrets(sources: SecretSource[]): Promise<Diagnostic[]> {
+/** one text to scan, as secretlint is given it */
+export interface SecretScanItem {
+  filePath: string;
+  content: string;
+}
+
+/** what secretlint found in one text (the parts of its messages the findings use), or why it could not scan it */
+export type SecretScanResult =
+  | { ok: true; messages: { range: [number, number]; line: number; ruleId: string; messageId?: string; typeName?: string }[] }
+  | { ok: false; message: string; stack?: string };
+
+/**
+ * Scans texts with secretlint and returns its messages per text, in order: in this process
+ * (scanInProcess), or in a worker thread that loaded secretlint while the workspace was listed
+ * (the CLI's, src/cli/secret-worker-client.ts). Never rejects for one text: that text's result says why.
+ */
+export type SecretScanner = (items: SecretScanItem[]) => Promise<SecretScanResult[]>;
+
+export const scanInProcess: SecretScanner = async (items) => {
+  const out: SecretScanResult[] = [];
+  if (!items.length) return out;
+  secretlint ??= loadSecretlint();
+  const { lintSource, config } = secretlint;
+  for (const item of items) {
+    try {
+      const r = await lintSource({ source: { filePath: item.filePath, content: item.content, contentType: 'text' }, options: { config, locale: 'en', maskSecrets: false, noPhysicFilePath: true } });
+      out.push({
+        ok: true,
+        messages: r.messages.map((m) => {
+          const typeName = m.data && typeof (m.data as Record<string, unknown>).typeName === 'string' ? String((m.data as Record<string, unknown>).typeName) : undefined;
+          return { range: [m.range[0], m.range[1]], line: m.loc.start.line, ruleId: m.ruleId, ...(m.messageId !== undefined && { messageId: m.messageId }), ...(typeName !== undefined && { typeName }) };
+        }),
+      });
+    } catch (e) {
+      const err = e instanceof Error ? e : undefined;
+      out.push({ ok: false, message: err?.message ?? String(e), ...(err?.stack && { stack: err.stack }) });
+    }
+  }
+  return out;
+};
+
+export async function scanSecrets(sources: SecretSource[], scanner: SecretScanner = scanInProcess): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
-  let n = 0;
-  if (!sources.some((s) => s.content)) return out;
-  secretlint ??= loadSecretlint();
-  const { lintSource, config: CONFIG } = secretlint;
-  for (const src of sources) {
-    if (!src.content) continue;
-    // secretlint names performance marks after the file path, and a path with a newline or a quote
-    // breaks them (an uncaught DOMException): it gets a synthetic name with the same extension
-    const ext = (/\.[A-Za-z0-9]{1,10}$/.exec(src.path) ?? [''])[0];
-    const filePath = `/claude-layers/source-${n++}${ext}`;
-    let result;
-    try {
-      result = await lintSource({ source: { filePath, content: src.content, contentType: 'text' }, options: { config: CONFIG, locale: 'en', maskSecrets: false, noPhysicFilePath: true } });
-    } catch (e) {
+  const scanned = sources.filter((s) => s.content);
+  if (!scanned.length) return out;
+  // secretlint names performance marks after the file path, and a path with a newline or a quote
+  // breaks them (an uncaught DOMException): each text gets a synthetic name with the same extension
+  const items = scanned.map((src, n) => ({ filePath: `/claude-layers/source-${n}${(/\.[A-Za-z0-9]{1,10}$/.exec(src.path) ?? [''])[0]}`, content: src.content }));
+  const results = await scanner(items);
+  scanned.forEach((src, i) => {
+    const result = results[i] ?? { ok: false, message: 'the scanner returned no result for this text' };
+    if (!result.ok) {
       // this text goes unscanned: said per file, as an error (a secret may be in it)
-      const err = e instanceof Error ? e : undefined;
       out.push({
         path: src.path, line: undefined, severity: 'error', rule: 'check-failed',
-        message: `the secrets check crashed on this text (${src.how}) and did not scan it: ${err?.message ?? String(e)}`,
-        ...(err?.stack && { detail: err.stack }),
+        message: `the secrets check crashed on this text (${src.how}) and did not scan it: ${result.message}`,
+        ...(result.stack && { detail: result.stack }),
       });
-      continue;
+      return;
     }
     for (const m of result.messages) {
       const [from, to] = m.range;
@@ -113,17 +148,16 @@ export async function scanSecrets(sources: SecretSource[]): Promise<Diagnostic[]
         const at = src.raw.indexOf(found);
         if (at !== -1) line = lineOf(src.raw, at);
       }
-      if (line === undefined && src.raw === src.content) line = m.loc.start.line + 1;
+      if (line === undefined && src.raw === src.content) line = m.line + 1;
       const key = `${src.path}\0${line}\0${found}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const kind = (m.data && typeof (m.data as Record<string, unknown>).typeName === 'string' ? String((m.data as Record<string, unknown>).typeName) : undefined)
-        ?? (m.messageId === 'PATTERN' ? 'password or key assignment' : SHORT_RULE(m.ruleId));
+      const kind = m.typeName ?? (m.messageId === 'PATTERN' ? 'password or key assignment' : SHORT_RULE(m.ruleId));
       out.push({
         path: src.path, line, severity: 'error', rule: 'likely-secret',
         message: `looks like a secret (${kind}, secretlint ${SHORT_RULE(m.ruleId)}): ${mask(found)}; this text reaches the model request (${src.how}) and leaves the machine`,
       });
     }
-  }
+  });
   return out;
 }
