@@ -212,6 +212,7 @@ test('firstMatchListing over a tree listed on demand: a match exactly when there
       const { root, expand } = onDemand();
       let node: Dir | undefined = root;
       for (const part of base ? base.split('/') : []) {
+        if (!node) break;
         expand(node);
         node = node.dir(part);
       }

@@ -30,7 +30,7 @@ export interface LintOptions {
   maxFiles?: number;
   /** scan for secrets (default true) */
   secrets?: boolean;
-  /** how to run secretlint (default: in this process; the CLI's runs in a worker thread started early) */
+  /** how to run secretlint (default: scanInProcess, batched) */
   secretScanner?: SecretScanner;
   /**
    * the workspace index of the launch directory, when the caller has one (lintPrepare, the
