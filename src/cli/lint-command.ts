@@ -38,9 +38,19 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   // one crawl of the workspace serves the analysis (as its file access) and the workspace checks
   // the crawl has a time limit (`lint --cwd /` listed every folder of the machine for minutes)
   const started = Date.now();
+  // --verbose: how long each phase took (ms), for "why is lint slow here"
+  const phases: [string, number][] = [];
+  let t0 = performance.now();
+  const lap = (name: string) => {
+    const t = performance.now();
+    phases.push([name, t - t0]);
+    t0 = t;
+  };
   const { options, index } = lintPrepare(engineOptions(p), undefined, { at: started + CRAWL_BUDGET_MS, now: Date.now });
+  lap('index the workspace');
   const a = analyze(options);
-  const result = await lintWorkspace(a, { secrets: !has(p, 'no-secrets'), index, runDeadline: { at: started + RUN_BUDGET_MS, now: Date.now } });
+  lap('analyze');
+  const result = await lintWorkspace(a, { onPhase: (name, ms) => phases.push([name, ms]), secrets: !has(p, 'no-secrets'), index, runDeadline: { at: started + RUN_BUDGET_MS, now: Date.now } });
   const failing = result.diagnostics.some((d) => severityRank(d.severity) <= severityRank(failOn));
   const report: LintReport = {
     tool: TOOL,
@@ -54,5 +64,6 @@ export async function lintCommand(argv: string[], style: Style): Promise<{ outpu
   };
   const output =
     format === 'json' ? formatJson(report) : format === 'sarif' ? formatSarif(report) : format === 'github' ? formatGithub(report) : formatText(report, style);
-  return { output, exitCode: report.exitCode, details: has(p, 'verbose') ? verboseDetails(result.diagnostics) : '' };
+  const timing = `phases (ms): ${phases.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}\n`;
+  return { output, exitCode: report.exitCode, details: has(p, 'verbose') ? verboseDetails(result.diagnostics) + timing : '' };
 }

@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { synopsis: string; what: string }> = {
   },
   lint: {
     synopsis: `lint     ${COMMON}\n           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]`,
-    what: 'every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error;\n--verbose prints the stack of a check that crashed (to stderr)',
+    what: 'every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error;\n--verbose prints the stack of a check that crashed and the time of each phase (to stderr)',
   },
   render: {
     synopsis: `render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}\n           [--touch TOOL:ABS_PATH]... --json`,

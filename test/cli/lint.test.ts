@@ -207,6 +207,19 @@ describe('workspace checks', () => {
     }
   });
 
+  test('--verbose prints the time of each phase to stderr, in order, and nothing without it', () => {
+    const w = workspace({ 'repo/CLAUDE.md': 'root', 'repo/pkg/CLAUDE.md': 'pkg', 'repo/pkg/a.ts': 'x' });
+    try {
+      const verbose = run(['lint', ...w.flags, '--verbose']);
+      const m = /^phases \(ms\): (.*)$/m.exec(verbose.stderr);
+      assert.ok(m, verbose.stderr);
+      assert.deepEqual(m[1]!.split(', ').map((x) => x.replace(/ [\d.]+$/, '')), ['index the workspace', 'analyze', 'inventory', 'file checks', 'globs', 'touches', 'secrets']);
+      assert.equal(run(['lint', ...w.flags]).stderr, '');
+    } finally {
+      w.cleanup();
+    }
+  });
+
   test('includes dropped by nested files are reported (found through a session touch)', () => {
     const w = workspace({ 'repo/CLAUDE.md': 'root', 'repo/pkg/CLAUDE.md': 'see @../../outside.md and @missing.md', 'repo/pkg/a.ts': 'x', 'outside.md': 'out' });
     try {
