@@ -1,7 +1,7 @@
 // `paths:` patterns that match no file of the workspace: such a rule (or that part of it) never
 // loads. Patterns are tested exactly as Claude Code matches them (compileMatcher: gitignore
 // semantics, case-insensitive, relative to the rule's base folder) against every file the
-// repository holds (git-ignored files aside, but they are counted to say so). Matching goes over the
+// repository holds (git-ignored files aside, but one that matches is named to say so). Matching goes over the
 // workspace index's folder tree with glob-count.ts (decides as `ignore` does, and stops at the first
 // match), from each rule's base folder, so large repositories stay fast.
 import * as path from 'node:path';
@@ -30,7 +30,8 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
     const at = locateBase(tree, index.root, base);
     return at?.node ? fm(at.node, compiled, at.at) : undefined;
   };
-  // git-ignored files, listed only as far as the patterns of a rule that matches nothing reach
+  // git-ignored files, listed only as far as the patterns of a rule that matches nothing reach (and
+  // 500 folders in all: the note is a hint, its absence claims nothing)
   let ignored: ReturnType<typeof ignoredListing> | undefined;
   const ignoredExample = (base: string, compiled: CompiledPatterns): string | undefined => {
     const { tree, expand } = (ignored ??= ignoredListing(index));

@@ -25,10 +25,11 @@ export const CRAWL_BUDGET_MS = 8_000;
  * The git-ignored files of the workspace as a tree (root-relative), listed on demand: the hidden
  * entries of crawled folders are in it from the start; a folder the crawl skipped (node_modules/,
  * dist/…) is listed when `expand` is called on it, so a first-match walk (firstMatchListing) lists
- * only the folders its patterns can reach. At most `maxFiles` files are taken in (`truncated()`
- * says whether some were left out).
+ * only the folders its patterns can reach. At most `maxFiles` files are taken in and `maxFolders`
+ * folders listed (a pattern starting with a globstar reaches every folder of node_modules/): past either, the tree
+ * is cut there and `truncated()` says so.
  */
-export function ignoredListing(index: WorkspaceIndex, maxFiles = 50_000): { tree: DirNode; expand: (d: DirNode) => void; truncated: () => boolean } {
+export function ignoredListing(index: WorkspaceIndex, maxFiles = 50_000, maxFolders = 500): { tree: DirNode; expand: (d: DirNode) => void; truncated: () => boolean } {
   const root = new DirNode('', undefined);
   let n = 0;
   let truncated = false;
@@ -57,10 +58,12 @@ export function ignoredListing(index: WorkspaceIndex, maxFiles = 50_000): { tree
     for (const c of src.dirs) visit(c, abs + path.sep + c.name);
   };
   visit(index.tree, index.root);
+  let folders = 0;
   const expand = (d: DirNode) => {
     const abs = unlisted.get(d);
     if (abs === undefined) return;
     unlisted.delete(d);
+    if (++folders > maxFolders) return void (truncated = true);
     const listing = listEntries(index.fs, abs);
     if (!listing.ok) return;
     for (const e of listing.value) {
