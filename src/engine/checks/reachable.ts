@@ -40,11 +40,26 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
     const f = node?.files.find((name) => !INSTRUCTION_NAME.test(name));
     if (f !== undefined) firstIn.set(dir, path.join(dir, f));
   }
+  // a touch below a folder brings that folder's nested files in too (the chain from the launch
+  // directory down): a folder is touched on its own only when no other touch lies in it or below it
+  const rules = [...ruleTargets];
+  const covered = new Set<string>();
+  const cover = (dir: string) => {
+    for (let d = dir; isStrictlyInside(d, cwd) && !covered.has(d); d = path.dirname(d)) covered.add(d);
+  };
+  for (const t of rules) cover(path.dirname(t));
+  const dirs = [...instructionDirs].sort((x, y) => y.split(path.sep).length - x.split(path.sep).length || x.localeCompare(y));
+  const own: string[] = [];
+  for (const d of dirs) {
+    if (covered.has(d)) continue;
+    own.push(d);
+    cover(d);
+  }
   const targets: string[] = [];
-  for (const d of [...instructionDirs].sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || x.localeCompare(y))) {
+  for (const d of own.sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || x.localeCompare(y))) {
     targets.push(firstIn.get(d) ?? path.join(d, '.claude-layers-probe'));
   }
-  for (const t of ruleTargets) targets.push(t);
+  for (const t of rules) targets.push(t);
 
   const seen = new Set<string>();
   for (const t of targets.slice(0, MAX_TOUCHES)) {
