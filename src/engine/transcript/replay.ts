@@ -225,8 +225,34 @@ function layerCharsAfter(r: RebuiltRequest, prev: RebuiltRequest | undefined, pr
 
 // ------------------------------------------------------------------------------- the replay itself
 
-/** a turn's request list holds this where Claude Code compacted on its own */
-const AUTO_COMPACTION = -1;
+/** a turn's request list holds a compaction (never recorded) as -1 - its index in `compactions` */
+const compactionMarker = (k: number) => -1 - k;
+const compactionIndex = (i: number) => -1 - i;
+
+/**
+ * What a compaction's own request carries (Claude Code never records it), one rule for `/compact` and
+ * for the compactions it makes on its own: the conversation up to the compaction, that is the messages
+ * of the last request before it, then what was recorded after that request: the model's answer, each
+ * tool result with what came with it (the rendered attachments: injected files, reminders; skill
+ * bodies' records), consecutive user records and attachments as one message. Not in it: a prompt whose
+ * turn had sent nothing yet and what came with it (the compaction keeps them for the request after),
+ * and the model's last answer when it answered a tool result (measured: after a Read, a Write or a
+ * forked skill the compaction ends with the tool result; after a prompt or a skill's body it carries
+ * the answer). Measured against every compaction request of the session suite
+ * (test/conformance/session/live.ts): equal, but for Claude Code's own instruction that it appends and
+ * where the reminders after a tool result stand. Null when the request before it could not be rebuilt.
+ */
+export function compactionRequest(before: RebuiltRequest | undefined, since: readonly WireMessage[]): { messages: WireMessage[] } | null {
+  if (before && !before.messages) return null;
+  const messages = [...(before?.messages ?? []), ...since];
+  const last = messages[messages.length - 1];
+  const prev = messages[messages.length - 2];
+  if (last?.role === 'assistant' && !blocksOf(last).some((b) => b.type === 'tool_use') && prev?.role === 'user') {
+    const own = blocksOf(prev).filter((b) => !(b.type === 'text' && (b.text ?? '').startsWith(SR_OPEN)));
+    if (own[own.length - 1]?.type === 'tool_result') messages.pop();
+  }
+  return { messages };
+}
 
 const contextOf = (u: Usage) => u.input + u.cacheRead + u.cacheCreation;
 
@@ -246,7 +272,13 @@ interface CachedTurn {
 export class SessionReplayer {
   private readonly ix = new RequestIndex();
   private readonly spans: TurnSpan[] = [];
-  private boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']> } | undefined;
+  private boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']>; marker: number } | undefined;
+  /** the conversation recorded since the last request (what a compaction's request adds to it) */
+  private since: WireMessage[] = [];
+  /** a prompt came after the last request: what follows goes with it into the next request */
+  private prompted = false;
+  /** the compactions' own requests, by the rule (compactionRequest), in the order they came */
+  private readonly compactions: { turn: number; trigger: string; body: { messages: WireMessage[] } | null }[] = [];
   private readonly chars: (LayerChars | null)[] = [];
   private readonly reqTurn: number[] = [];
   private readonly cache: CachedTurn[] = [];
@@ -278,6 +310,8 @@ export class SessionReplayer {
     const before = this.ix.requests.length;
     this.ix.add(pr);
     if (this.ix.requests.length > before) {
+      this.since = [];
+      this.prompted = false;
       const k = this.ix.requests.length - 1;
       const req = this.ix.requests[k]!;
       this.chars.push(layerCharsAfter(req, this.ix.requests[k - 1], this.chars[k - 1]));
@@ -291,30 +325,41 @@ export class SessionReplayer {
     if (pr.type === 'user' || pr.type === 'assistant') {
       const m = messageOf(r);
       if (m) r.message = { ...(obj(r.message) ?? {}), content: shrink(m).content };
+      if (m && pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(shrink(m)) });
+      else if (m && r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && promptOf(r) === undefined) this.converse({ role: 'user', content: blocksOf(shrink(m)) });
       if (pr.type === 'assistant') {
         const u = usageOf(r);
         if (u) this.lastUsage = u;
         this.lastModel = str(obj(r.message)?.model) ?? this.lastModel;
       }
     }
+    if (pr.type === 'attachment') this.converseAttachment(r);
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
       const meta = obj(r.compactMetadata);
       const compacted = { trigger: str(meta?.trigger) ?? 'manual', preTokens: num(meta?.preTokens) };
       const cur = this.spans[this.spans.length - 1];
-      if (compacted.trigger === 'auto' && cur && !cur.prompt.trim().startsWith('/compact')) {
-        // on Claude Code's own, in the turn running: its request (not recorded) comes here, between the turn's requests
-        cur.requests.push(AUTO_COMPACTION);
+      const inTurn = compacted.trigger === 'auto' && cur && !cur.prompt.trim().startsWith('/compact');
+      // its request (not recorded) comes here: between the running turn's requests when Claude Code
+      // compacted on its own, else first in the turn that follows (the `/compact` one)
+      const marker = compactionMarker(this.compactions.length);
+      this.compactions.push({ turn: inTurn ? this.spans.length - 1 : this.spans.length, trigger: compacted.trigger, body: this.ix.requests.length ? compactionRequest(this.ix.requests[this.ix.requests.length - 1], this.since) : null });
+      this.since = [];
+      this.prompted = false;
+      if (inTurn) {
+        cur.requests.push(marker);
         cur.records.push(pr);
         cur.compacted ??= compacted;
         return;
       }
-      this.boundary = { rec: pr, compacted };
+      this.boundary = { rec: pr, compacted, marker };
       return;
     }
     if (pr.type === 'user') {
       const p = promptOf(r);
       if (p !== undefined) {
-        this.spans.push({ prompt: p, timestamp: ts, records: this.boundary ? [this.boundary.rec, pr] : [pr], calls: [], compacted: this.boundary?.compacted ?? null, requests: [] });
+        this.prompted = true;
+        this.spans.push({ prompt: p, timestamp: ts, records: this.boundary ? [this.boundary.rec, pr] : [pr], calls: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] });
+        if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
         this.boundary = undefined;
         return;
       }
@@ -326,6 +371,28 @@ export class SessionReplayer {
       const m = messageOf(r);
       for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}), timestamp: ts });
     }
+  }
+
+  /** a message of the conversation past the last request: consecutive user messages are one */
+  private converse(m: { role: string; content: Block[] }): void {
+    // a version that records no request (2.1.235) has no compaction request to rebuild: nothing is kept
+    if (!this.ix.requests.length || this.prompted) return;
+    const last = this.since[this.since.length - 1];
+    if (last && last.role === m.role && m.role === 'user') this.since[this.since.length - 1] = { role: 'user', content: [...blocksOf(last), ...m.content] };
+    else this.since.push(m);
+  }
+
+  /** an attachment as the next request sends it: its rendered text, in a user message or a system one */
+  private converseAttachment(r: Rec): void {
+    const role = str(r.renderedRole);
+    const texts = arr(r.rendered).map((x) => str(obj(x)?.content)).filter((t): t is string => t !== undefined);
+    if (!texts.length || (role !== 'user' && role !== 'system')) return;
+    this.converse({ role, content: texts.map((text) => ({ type: 'text', text })) });
+  }
+
+  /** the compactions' own requests as the rule rebuilds them (compactionRequest), with the turn each came in */
+  compactionRequests(): readonly { turn: number; trigger: string; body: { messages: WireMessage[] } | null }[] {
+    return this.compactions;
   }
 
   result(subagents: ReplayInput['subagents'], profile: ClaudeProfile): Replay {
@@ -362,9 +429,9 @@ export class SessionReplayer {
     });
     let dirty = false;
     this.spans.forEach((s, k) => {
-      const mine = s.requests.filter((i) => i !== AUTO_COMPACTION).map((i) => reqs[i]!);
+      const mine = s.requests.filter((i) => i >= 0).map((i) => reqs[i]!);
       const others = subFirst.filter((x) => x.turn === k && x.first?.messages);
-      const key = `${complete}:${s.records.length}:${s.calls.length}:${mine.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}`;
+      const key = `${complete}:${s.records.length}:${s.calls.length}:${s.requests.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}`;
       const hit = this.cache[k];
       if (!dirty && hit && hit.key === key) return;
       dirty = true;
@@ -376,18 +443,10 @@ export class SessionReplayer {
         const recorded: RecordedSessionRequest[] = [];
         let index = 0;
         const asBody = (r: RebuiltRequest) => ({ messages: r.messages ?? [] });
-        // the compaction's own request is not recorded: it carries the conversation as the last request before it
-        if (s.compacted && s.prompt.trim().startsWith('/compact') && !mine.length && prevLast) recorded.push({ index: index++, kind: 'compact', turn: k, url: '/v1/messages', body: '', parsed: prevLast });
-        let before = prevLast;
         for (const i of s.requests) {
-          if (i === AUTO_COMPACTION) {
-            // the compaction's own request carries the conversation as the request before it
-            if (before) recorded.push({ index: index++, kind: 'compact', turn: k, url: '/v1/messages', body: '', parsed: before });
-            continue;
-          }
-          const r = reqs[i]!;
-          before = asBody(r);
-          recorded.push({ index: index++, kind: r.querySource === 'compact' ? 'compact' : 'main', turn: k, url: '/v1/messages', body: '', parsed: before });
+          // a compaction's own request is not recorded: what it carries by the rule (compactionRequest)
+          const body = i < 0 ? this.compactions[compactionIndex(i)]?.body : asBody(reqs[i]!);
+          if (body) recorded.push({ index: index++, kind: i < 0 || reqs[i]!.querySource === 'compact' ? 'compact' : 'main', turn: k, url: '/v1/messages', body: '', parsed: body });
         }
         const othersRec = others.map((o) => ({ index: index++, kind: 'other' as const, turn: k, url: '/v1/messages', body: '', parsed: asBody(o.first!) }));
         const r = extractTurn(input, this.spans[k - 1]?.prompt, recorded, othersRec, prevLast, ver, new Set());
@@ -493,8 +552,18 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: ReplayInput['suba
     const notes = opening.filter((a) => a.type === 'edited_text_file').map((a) => CHANGED_NOTE(str(a.filename) ?? '', str(a.snippet) ?? ''));
     const prev = sp[k - 1];
     let restored: ExtractedTurn['restored'] = null;
-    if (prev && prev.prompt.trim().startsWith('/compact')) restored = restoredFrom(prev, profile);
-    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [] };
+    if (prev && prev.prompt.trim().startsWith('/compact')) restored = restoredFrom(prev.records, profile);
+    // the compactions Claude Code made on its own in this turn: before the turn's request `at` (one per
+    // answer before it), with what the records after it brought back
+    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = [];
+    if (!s.prompt.trim().startsWith('/compact'))
+      recs.forEach((r, i) => {
+        if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
+        const answers = new Set(recs.slice(0, i).filter((x) => x.type === 'assistant').map((x) => str(obj(x.rec.message)?.id) ?? `line ${x.line}`));
+        const next = recs.findIndex((x, j) => j > i && x.type === 'assistant');
+        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, next < 0 ? recs.length : next), profile) });
+      });
+    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     for (const c of s.calls) {
       // the call's result, then what follows it until the next assistant record
       const at = recs.findIndex((r) => r.type === 'user' && (messageOf(r.rec) ? blocksOf(messageOf(r.rec)!).some((b) => b.type === 'tool_result' && b.tool_use_id === c.id) : false));
@@ -532,12 +601,12 @@ function subagentStartup(records: readonly ParsedRecord[], profile: ClaudeProfil
   return null;
 }
 
-/** what a compaction brought back, as its attachments record it */
-function restoredFrom(compactTurn: TurnSpan, profile: ClaudeProfile): ExtractedTurn['restored'] {
+/** what a compaction brought back, as its attachments (among these records) record it */
+function restoredFrom(records: readonly ParsedRecord[], profile: ClaudeProfile): ExtractedTurn['restored'] {
   const files: { path: string; text: string }[] = [];
   const references: string[] = [];
   let skills: string | null = null;
-  for (const pr of compactTurn.records) {
+  for (const pr of records) {
     if (pr.type !== 'attachment') continue;
     const a = obj(pr.rec.attachment) ?? {};
     if (a.type === 'file') {

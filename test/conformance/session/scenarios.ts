@@ -444,7 +444,6 @@ export const sessionScenarios: SessionScenario[] = [
   },
   // ---------------------------------------------------------------- auto-compaction (issue 21): the usage the stand-in reports
   {
-    liveGap: { why: 'an auto-compaction: its own request is not recorded, and the calls whose results it carried are not placed after it yet' },
     name: 'sess_autocompact_default',
     description: 'the default model reports 990,000 tokens in turn one: 2.1.328 on compact before every later request of the turn and the next turn; 2.1.235 (claude-opus-5[1m]) never compacts on its own',
     files: base('ACD'),
@@ -452,7 +451,6 @@ export const sessionScenarios: SessionScenario[] = [
     guard: (t, _r, v) => (v === '2.1.235' ? ((t[0]!.autoCompactions ?? []).length ? ['2.1.235 compacted'] : []) : (t[0]!.autoCompactions ?? []).map((a) => a.at).join(',') === '1,2' ? [] : [`turn 1 compacted before ${(t[0]!.autoCompactions ?? []).map((a) => a.at).join(',')}`]),
   },
   {
-    liveGap: { why: 'an auto-compaction: its own request is not recorded, and the calls whose results it carried are not placed after it yet' },
     name: 'sess_autocompact_window_env',
     description: 'claude-sonnet-4-5 with CLAUDE_CODE_AUTO_COMPACT_WINDOW=200000 reports 190,000 tokens: 2.1.328 on compact mid-turn; 2.1.235 stops the turn and compacts before the next one',
     files: base('ACW'),
