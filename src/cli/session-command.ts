@@ -4,18 +4,16 @@
 import * as path from 'node:path';
 import {
   analyze,
-  checkPrediction,
   chooseProfile,
   configDir,
   listTranscripts,
-  nextSteps,
   nodeFileAccess,
-  readLiveSession,
+  readLiveSessionState,
   RUNNING_MS,
-  reconstructFromDisk,
   transcriptDirs,
   LiveReader,
   type LiveSession,
+  type LiveSessionState,
   type NextSteps,
   type PredictionFinding,
 } from '../engine/index.js';
@@ -80,13 +78,21 @@ function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolve
   return { p, r: { file: newest.file, options } };
 }
 
-export function sessionJson(r: Resolved, reader?: LiveReader): SessionJson {
+/** `follow`: for --watch, the reader and the last state (what comes next and the prediction are
+ *  computed again only when the turns changed) */
+export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: LiveSessionState }): SessionJson {
   const versionFlag = r.options.claudeVersion;
   // the profile of the version that wrote the transcript, unless --claude-version says otherwise
   let choice = chooseProfile(versionFlag);
-  const live = readLiveSession(nodeFileAccess, r.file, (v) => (choice = chooseProfile(versionFlag ?? v)).profile, reader);
-  const a = analyze({ ...r.options, claudeVersion: choice.profile.version });
-  reconstructFromDisk(a, live);
+  const state = readLiveSessionState(nodeFileAccess, r.file, {
+    profile: (v) => (choice = chooseProfile(versionFlag ?? v)).profile,
+    analysis: (profile) => analyze({ ...r.options, claudeVersion: profile.version }),
+    cwd: r.options.cwd,
+    reader: follow?.reader,
+    previous: follow?.state,
+  });
+  if (follow) follow.state = state;
+  const { live, next, findings } = state;
   const st = nodeFileAccess.stat(r.file);
   const mtime = st.ok ? st.value.mtimeMs : undefined;
   return {
@@ -103,8 +109,8 @@ export function sessionJson(r: Resolved, reader?: LiveReader): SessionJson {
       turns: live.turns,
       requests: live.requests,
       tokensPerChar: live.tokensPerChar,
-      next: nextSteps(nodeFileAccess, live, a, choice.profile, r.options.cwd),
-      findings: live.source === 'requests' || live.turns.length ? checkPrediction(nodeFileAccess, a, live) : [],
+      next: next!,
+      findings,
       problems: live.problems,
       unknownTypes: live.unknownTypes,
       warnings: live.warnings,
@@ -221,12 +227,12 @@ export function sessionCommand(argv: string[], st: Style): SessionOutput {
 export function watchSession(argv: string[], st: Style, write: (s: string) => void, intervalMs = 1000): { stop(): void } {
   const { p, r } = resolve(argv);
   if (!r) throw new UsageError('--watch with --list: choose one');
-  const reader = new LiveReader(nodeFileAccess, r.file);
+  const follow: { reader: LiveReader; state?: LiveSessionState } = { reader: new LiveReader(nodeFileAccess, r.file) };
   let lastLines = -1;
   const tick = () => {
-    const j = sessionJson(r, reader);
-    if (reader.follower.parser.lines === lastLines) return;
-    lastLines = reader.follower.parser.lines;
+    const j = sessionJson(r, follow);
+    if (follow.reader.follower.parser.lines === lastLines) return;
+    lastLines = follow.reader.follower.parser.lines;
     write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, r.options.cwd, st)}`);
   };
   tick();

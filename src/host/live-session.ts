@@ -6,20 +6,18 @@
 // session rebuilt; what comes next and the prediction (a simulation of the whole session) are
 // recomputed only when the turns or the analysis changed.
 import {
-  checkPrediction,
   chooseProfile,
   configDir,
   listTranscripts,
-  nextSteps,
   nodeFileAccess,
-  readLiveSession,
+  readLiveSessionState,
   RUNNING_MS,
-  reconstructFromDisk,
   transcriptDirs,
   LiveReader,
   type Analysis,
   type FileAccess,
   type LiveSession,
+  type LiveSessionState,
   type NextSteps,
   type PredictionFinding,
   type TranscriptFile,
@@ -40,6 +38,8 @@ export interface LiveModel {
   findings: PredictionFinding[];
   /** the other sessions of this launch directory, newest first */
   others: TranscriptFile[];
+  /** the engine's state of this read (the next read over the same turns reuses what it derived) */
+  state: LiveSessionState;
 }
 
 export interface TrackerHost {
@@ -61,7 +61,8 @@ export class LiveSessionTracker {
   private list: TranscriptFile[] = [];
   private lastSize = -1;
   private lastMtime = -1;
-  private derivedFor = '';
+  /** refresh() asked for what comes next and the prediction again */
+  private stale = false;
 
   constructor(
     private readonly host: TrackerHost,
@@ -97,7 +98,7 @@ export class LiveSessionTracker {
 
   /** the folder or its analysis changed: list again and recompute what comes next */
   refresh(): void {
-    this.derivedFor = '';
+    this.stale = true;
     this.ticks = 0;
     this.tick(true);
   }
@@ -135,19 +136,17 @@ export class LiveSessionTracker {
     this.lastSize = size;
     this.lastMtime = mtime;
     const a = this.host.analysis();
-    let profile = a?.profile ?? chooseProfile(undefined).profile;
-    const session = readLiveSession(this.fa, file, (v) => (profile = chooseProfile(v ?? a?.profile.version).profile), this.follower);
-    // what comes next and the prediction: only when the turns, their calls or the analysis changed
-    const key = `${file}:${session.turns.length}:${session.turns.reduce((n, t) => n + t.calls.length, 0)}:${a ? a.profile.version : '-'}`;
-    let next = this.model?.file === file ? this.model.next : undefined;
-    let findings = this.model?.file === file ? this.model.findings : [];
-    if (a) reconstructFromDisk(a, session);
-    if (a && key !== this.derivedFor) {
-      this.derivedFor = key;
-      next = nextSteps(this.fa, session, a, profile, session.cwd ?? where.cwd);
-      findings = checkPrediction(this.fa, a, session);
-    }
-    this.set({ file, running, lastWritten: mtime, pinned: !!this.pinned, session, next, findings, others: this.list });
+    // what comes next and the prediction: computed again only when the turns, their calls or the analysis changed
+    const state = readLiveSessionState(this.fa, file, {
+      profile: (v) => chooseProfile(v ?? a?.profile.version).profile,
+      analysis: () => a,
+      cwd: where.cwd,
+      reader: this.follower,
+      previous: this.model?.file === file && !this.stale ? this.model.state : undefined,
+    });
+    this.stale = false;
+    const { live: session, next, findings } = state;
+    this.set({ file, running, lastWritten: mtime, pinned: !!this.pinned, session, next: next ?? undefined, findings, others: this.list, state });
   }
 
   private set(m: LiveModel | undefined): void {

@@ -7,11 +7,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, replay, TranscriptFollower, TranscriptParser } from '../../src/engine/index.js';
+import { analyze, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
 import { messageHash, rebuildRequests } from '../../src/engine/transcript/requests.js';
 
 const profile = PROFILES[PROFILES.length - 1]!;
 const J = (o: unknown) => JSON.stringify(o);
+
+/** a whole transcript through the reader's replayer at once */
+function replayed(records: readonly ParsedRecord[]) {
+  const r = new SessionReplayer();
+  r.add(records);
+  return { replayer: r, result: r.result([], profile) };
+}
 
 describe('TranscriptParser', () => {
   test('a line split across chunks waits for its newline; records come out in order', () => {
@@ -125,15 +132,20 @@ describe('TranscriptFollower', () => {
 
 // ------------------------------------------------------------------------------ a synthetic session
 
-const startup = `<system-reminder>\n${PREAMBLE}\n\nContents of /w/CLAUDE.md (project instructions, checked into the codebase):\n\nOUR_ROOT_TEXT\n</system-reminder>`;
-const rule = '<system-reminder>\nContents of /w/.claude/rules/api.md:\n\nOUR_RULE_TEXT\n\n</system-reminder>';
+const startupOf = (w: string) => `<system-reminder>\n${PREAMBLE}\n\nContents of ${w}/CLAUDE.md (project instructions, checked into the codebase):\n\nOUR_ROOT_TEXT\n</system-reminder>`;
+const ruleOf = (w: string) => `<system-reminder>\nContents of ${w}/.claude/rules/api.md:\n\nOUR_RULE_TEXT\n\n</system-reminder>`;
+const startup = startupOf('/w');
+const rule = ruleOf('/w');
 
-function session(): string {
+/** one turn, one Read of a file a rule covers (in `w`, /w by default) */
+function session(w = '/w'): string {
+  const startup = startupOf(w);
+  const rule = ruleOf(w);
   const first = { role: 'user', content: [{ type: 'text', text: startup }, { type: 'text', text: 'read it' }] };
-  const toolUse = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/w/src/api/a.ts' } }] };
+  const toolUse = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: `${w}/src/api/a.ts` } }] };
   const result = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1\tx' }, { type: 'text', text: rule }] };
   const lines = [
-    { type: 'user', uuid: 'p1', sessionId: 'S1', version: '2.1.333', cwd: '/w', timestamp: '2026-12-01T10:00:00.000Z', message: { role: 'user', content: 'read it' } },
+    { type: 'user', uuid: 'p1', sessionId: 'S1', version: '2.1.333', cwd: w, timestamp: '2026-12-01T10:00:00.000Z', message: { role: 'user', content: 'read it' } },
     { type: 'api-request-shape', shapeHash: 'sh1', shape: { system: [{ type: 'text', text: 'OUR_SYSTEM' }], tools: [{ name: 'Read', description: 'OUR_TOOL' }, { name: 'mcp__db__query', description: 'OUR_MCP' }] } },
     { type: 'api-request-blob', hash: messageHash(first), message: first },
     { type: 'api-request', id: 'r1', shapeHash: 'sh1', params: { model: 'claude-opus-5-5' }, keep: 0, tail: [messageHash(first)], timestamp: '2026-12-01T10:00:01.000Z' },
@@ -166,7 +178,7 @@ describe('rebuilding requests and replaying a session', () => {
   });
 
   test('the replay has the render --session keys, the usage, the layers and the session\'s own tokens per char', () => {
-    const r = replay({ main: parseTranscriptText(session()).records, subagents: [], profile });
+    const r = replayed(parseTranscriptText(session()).records).result;
     assert.equal(r.source, 'requests');
     assert.equal(r.sessionId, 'S1');
     assert.equal(r.turns.length, 1);
@@ -189,8 +201,116 @@ describe('rebuilding requests and replaying a session', () => {
 
   test('a transcript that is nothing but garbage replays to no turn, with its problems', () => {
     const p = parseTranscriptText('\u0000\u0001garbage\n{"type":1}\n');
-    const r = replay({ main: p.records, subagents: [], profile });
+    const r = replayed(p.records).result;
     assert.deepEqual(r.turns, []);
     assert.equal(p.problems.length, 2);
+  });
+});
+
+// ------------------------------------------------------------------------------ compactions
+
+/** two Reads in one turn, Claude Code compacting on its own between them (the rule's file injected
+ *  with the first Read's result goes out only in the compaction's unrecorded request), then `/compact` */
+function compacting(): string {
+  const ts = (n: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, n)).toISOString();
+  const first = { role: 'user', content: [{ type: 'text', text: startup }, { type: 'text', text: 'read two' }] };
+  const use1 = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/w/src/api/a.ts' } }] };
+  const after = { role: 'user', content: [{ type: 'text', text: 'OUR_SUMMARY' }] };
+  const use2 = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: '/w/src/b.ts' } }] };
+  const res2 = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: '1\ty' }] };
+  const u = (n: number) => ({ usage: { input_tokens: 10, cache_read_input_tokens: n, cache_creation_input_tokens: 0, output_tokens: 1 } });
+  const lines = [
+    { type: 'user', uuid: 'p1', sessionId: 'S2', version: '2.1.333', cwd: '/w', timestamp: ts(0), message: { role: 'user', content: 'read two' } },
+    { type: 'api-request-shape', shapeHash: 'sh1', shape: { system: [], tools: [] } },
+    { type: 'api-request-blob', hash: messageHash(first), message: first },
+    { type: 'api-request', id: 'r1', shapeHash: 'sh1', keep: 0, tail: [messageHash(first)], timestamp: ts(1) },
+    { type: 'assistant', uuid: 'a1', requestRef: 'r1', timestamp: ts(2), message: { ...use1, ...u(900) } },
+    { type: 'user', uuid: 't1', timestamp: ts(3), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1\tx' }] } },
+    { type: 'attachment', uuid: 'n1', attachment: { type: 'nested_memory', path: '/w/.claude/rules/api.md' }, rendered: [{ content: rule }], renderedRole: 'user' },
+    { type: 'system', subtype: 'compact_boundary', uuid: 'b1', compactMetadata: { trigger: 'auto', preTokens: 900 } },
+    { type: 'user', uuid: 's1', isCompactSummary: true, isVisibleInTranscriptOnly: true, message: { role: 'user', content: 'OUR_SUMMARY' } },
+    { type: 'api-request-blob', hash: messageHash(after), message: after },
+    { type: 'api-request', id: 'r2', shapeHash: 'sh1', keep: 0, tail: [messageHash(after)], timestamp: ts(4) },
+    { type: 'assistant', uuid: 'a2', requestRef: 'r2', timestamp: ts(5), message: { ...use2, ...u(10) } },
+    { type: 'user', uuid: 't2', timestamp: ts(6), message: res2 },
+    { type: 'api-request', id: 'r3', base: 'r2', keep: 1, shapeHash: 'sh1', tail: [messageHash(use2), messageHash(res2)], timestamp: ts(7) },
+    { type: 'assistant', uuid: 'a3', requestRef: 'r3', timestamp: ts(8), message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], ...u(20) } },
+    { type: 'system', subtype: 'compact_boundary', uuid: 'b2', compactMetadata: { trigger: 'manual', preTokens: 20 } },
+    { type: 'user', uuid: 'c1', timestamp: ts(9), message: { role: 'user', content: '<command-name>/compact</command-name>' } },
+  ];
+  return lines.map(J).join('\n') + '\n';
+}
+
+describe('a compaction\'s request, rebuilt by one rule', () => {
+  test('an auto-compaction carries the conversation through the last tool result and what came with it: the call gets its injection', () => {
+    const { replayer, result } = replayed(parseTranscriptText(compacting()).records);
+    const t = result.turns[0]!;
+    assert.deepEqual(t.calls.map((c) => c.injected.map((i) => i.path)), [['/w/.claude/rules/api.md'], []]);
+    assert.equal(t.calls[0]!.injected[0]!.text, 'Contents of /w/.claude/rules/api.md:\n\nOUR_RULE_TEXT\n');
+    assert.deepEqual(t.autoCompactions!.map((a) => a.at), [1]);
+    assert.deepEqual(t.compacted, { trigger: 'auto', preTokens: 900 });
+    const [auto, manual] = replayer.compactionRequests();
+    assert.deepEqual(auto!.body!.messages.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual((auto!.body!.messages[2]!.content as { type?: string }[]).map((b) => b.type), ['tool_result', 'text']);
+    assert.equal(auto!.turn, 0);
+    // /compact after an answer to a tool result: the compaction ends with the tool result (measured)
+    assert.equal(manual!.trigger, 'manual');
+    assert.equal(manual!.turn, 1);
+    assert.deepEqual(manual!.body!.messages.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.equal(result.turns[1]!.prompt, '/compact');
+    assert.equal(result.turns[1]!.requests, 1);
+  });
+
+  test('an answer to a prompt is carried; a prompt not sent yet is not (the compaction keeps it for the request after)', () => {
+    const first = { role: 'user', content: [{ type: 'text', text: startup }, { type: 'text', text: 'hello' }] };
+    const lines = [
+      { type: 'user', uuid: 'p1', sessionId: 'S3', version: '2.1.333', cwd: '/w', message: { role: 'user', content: 'hello' } },
+      { type: 'api-request-blob', hash: messageHash(first), message: first },
+      { type: 'api-request', id: 'r1', keep: 0, tail: [messageHash(first)] },
+      { type: 'assistant', uuid: 'a1', requestRef: 'r1', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } },
+      { type: 'user', uuid: 'p2', message: { role: 'user', content: 'next prompt' } },
+      { type: 'attachment', uuid: 'x1', attachment: { type: 'date' }, rendered: [{ content: '<system-reminder>\nOUR_DATE\n</system-reminder>' }], renderedRole: 'system' },
+      { type: 'system', subtype: 'compact_boundary', uuid: 'b1', compactMetadata: { trigger: 'auto' } },
+    ];
+    const { replayer, result } = replayed(parseTranscriptText(lines.map(J).join('\n') + '\n').records);
+    const c = replayer.compactionRequests()[0]!;
+    assert.deepEqual(c.body!.messages.map((m) => m.role), ['user', 'assistant']);
+    assert.equal(c.turn, 1);
+    assert.equal(result.turns[1]!.compacted?.trigger, 'auto');
+  });
+});
+
+describe('readLiveSessionState: the chain for CLI and host', () => {
+  test('one run serves the prediction; a read over the same turns reuses it without asking for an analysis', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-state-')));
+    try {
+      const w = path.join(root, 'w');
+      fs.mkdirSync(path.join(w, 'src', 'api'), { recursive: true });
+      fs.mkdirSync(path.join(w, '.claude', 'rules'), { recursive: true });
+      fs.writeFileSync(path.join(w, 'CLAUDE.md'), 'OUR_ROOT_TEXT\n');
+      fs.writeFileSync(path.join(w, '.claude', 'rules', 'api.md'), '---\npaths:\n  - "src/api/**"\n---\nOUR_RULE_TEXT\n');
+      fs.writeFileSync(path.join(w, 'src', 'api', 'a.ts'), 'x\n');
+      const file = path.join(root, 's.jsonl');
+      fs.writeFileSync(file, session(w));
+      let analyses = 0;
+      const opts = { profile: () => profile, analysis: () => (analyses++, analyze({ cwd: w, home: path.join(root, 'home'), env: {}, claudeVersion: profile.version })), cwd: w };
+      const one = readLiveSessionState(nodeFileAccess, file, opts);
+      assert.equal(analyses, 1);
+      assert.deepEqual(one.findings, [], 'the engine predicts the rule the session got');
+      assert.ok(one.next);
+      assert.ok(one.derivedFor?.sim);
+      // an answer appended: the same turns and calls, nothing computed again
+      fs.appendFileSync(file, J({ type: 'assistant', uuid: 'a9', message: { role: 'assistant', content: [{ type: 'text', text: 'more' }] } }) + '\n');
+      const two = readLiveSessionState(nodeFileAccess, file, { ...opts, previous: one });
+      assert.equal(analyses, 1);
+      assert.equal(two.next, one.next);
+      // a new turn: computed again
+      fs.appendFileSync(file, J({ type: 'user', uuid: 'p9', message: { role: 'user', content: 'again' } }) + '\n');
+      const three = readLiveSessionState(nodeFileAccess, file, { ...opts, previous: two });
+      assert.equal(analyses, 2);
+      assert.equal(three.live.turns.length, 2);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

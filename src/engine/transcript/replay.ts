@@ -84,11 +84,11 @@ export interface LiveRequest {
   chars: LayerChars | null;
 }
 
-export interface ReplayInput {
-  main: readonly ParsedRecord[];
-  /** subagent transcripts of the session: their meta (`agentType`, `toolUseId`) and records */
-  subagents: { file: string; meta: Rec | undefined; records: readonly ParsedRecord[] }[];
-  profile: ClaudeProfile;
+/** a subagent's transcript of the session: its meta (`agentType`, `toolUseId`) and records */
+export interface SubagentTranscript {
+  file: string;
+  meta: Rec | undefined;
+  records: readonly ParsedRecord[];
 }
 
 export interface Replay {
@@ -395,7 +395,7 @@ export class SessionReplayer {
     return this.compactions;
   }
 
-  result(subagents: ReplayInput['subagents'], profile: ClaudeProfile): Replay {
+  result(subagents: SubagentTranscript[], profile: ClaudeProfile): Replay {
     const warnings: string[] = [];
     const reqs = this.ix.requests;
     const out: Replay = {
@@ -470,7 +470,7 @@ export class SessionReplayer {
     return [...this.liveRequests];
   }
 
-  private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: ReplayInput['subagents']): LiveTurn {
+  private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: SubagentTranscript[]): LiveTurn {
     const calls: LiveCall[] = s.calls.map((c, i) => {
       const ec = e.calls[i];
       const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
@@ -505,13 +505,6 @@ export class SessionReplayer {
   }
 }
 
-/** a whole transcript at once */
-export function replay(input: ReplayInput): Replay {
-  const r = new SessionReplayer();
-  r.add(input.main);
-  return r.result(input.subagents, input.profile);
-}
-
 /** the turn running at a time (a subagent whose meta names no tool call: 2.1.235, a forked skill) */
 function turnOfTime(sp: TurnSpan[], at: string | undefined): number {
   const t = at ? Date.parse(at) : NaN;
@@ -542,7 +535,7 @@ function attachmentsAfter(s: TurnSpan, from: number, until: number): Rec[] {
   return s.records.slice(from, until).filter((r) => r.type === 'attachment').map((r) => obj(r.rec.attachment) ?? {});
 }
 
-function fromAttachments(sp: TurnSpan[], k: number, subagents: ReplayInput['subagents'], profile: ClaudeProfile): ExtractedTurn {
+function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscript[], profile: ClaudeProfile): ExtractedTurn {
   {
     const s = sp[k]!;
     const recs = s.records;

@@ -188,10 +188,13 @@ export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, pr
 }
 
 /** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
- *  rebuilt from the disk as the engine predicts them, marked `instructionsFrom: 'disk'` */
-export function reconstructFromDisk(a: Analysis, r: Replay): void {
+ *  rebuilt from the disk as the engine predicts them, marked `instructionsFrom: 'disk'`. `sim`: the
+ *  prediction's run over the same turns (predictionRun), when there is one already */
+export function reconstructFromDisk(a: Analysis, r: Replay, sim?: SessionResult): void {
   if (r.source !== 'attachments') return;
-  const sim = simulateSessionOver(a, scriptOf(r.turns));
+  // the prediction's run serves: its one rewrite (replayable: an Edit of the new text to itself) leaves
+  // every file's text as it is, so the startup blocks it predicts are those of the script as recorded
+  sim ??= simulateSessionOver(a, scriptOf(r.turns));
   r.turns.forEach((t, k) => {
     const pt = sim.turns[k];
     if (!pt || t.requests === 0) return;
@@ -241,9 +244,13 @@ function replayable(fa: FileAccess, turns: LiveTurn[]): ReturnType<typeof script
   return script;
 }
 
-/** the engine's session model over the transcript's own tool calls, compared call by call */
-export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay): PredictionFinding[] {
-  const sim = simulateSessionOver(a, replayable(fa, r.turns));
+/** the engine's session model over the transcript's own tool calls, as today's disk lets it replay them */
+export function predictionRun(fa: FileAccess, a: Analysis, r: Replay): SessionResult {
+  return simulateSessionOver(a, replayable(fa, r.turns));
+}
+
+/** the engine's session model over the transcript's own tool calls, compared call by call (`sim`: predictionRun's, when there is one already) */
+export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: SessionResult = predictionRun(fa, a, r)): PredictionFinding[] {
   const out: PredictionFinding[] = [];
   const t0 = r.firstTimestamp ? Date.parse(r.firstTimestamp) : NaN;
   const changedSince = (p: string) => {
@@ -366,4 +373,62 @@ export class LiveReader {
 /** one read of a transcript (and its subagents); pass a LiveReader to follow it */
 export function readLiveSession(fa: FileAccess, file: string, profile: Parameters<LiveReader['read']>[0], reader?: LiveReader): LiveSession {
   return (reader ?? new LiveReader(fa, file)).read(profile);
+}
+
+// ------------------------------------------------------------------- the whole chain, for CLI and host
+
+export interface LiveSessionState {
+  live: LiveSession;
+  /** what comes next; null without an analysis */
+  next: NextSteps | null;
+  findings: PredictionFinding[];
+  /** the profile the transcript was read with */
+  profile: ClaudeProfile;
+  /** what `next` and `findings` were computed for (a later read over the same turns reuses them) */
+  derivedFor?: { key: string; analysis: Analysis; sim: SessionResult | null };
+}
+
+export interface LiveSessionOptions {
+  /** the profile to read with, from the version the transcript names */
+  profile: (version: string | undefined) => ClaudeProfile;
+  /** the analysis to predict with under that profile (undefined: no prediction); asked for only when
+   *  there is something to compute again */
+  analysis: (profile: ClaudeProfile) => Analysis | undefined;
+  /** the launch directory (the transcript's own cwd comes first) */
+  cwd: string;
+  /** follows the transcript: each read takes only what was appended */
+  reader?: LiveReader;
+  /** the state of the last read: what comes next and the prediction are computed again only when the
+   *  turns, their calls or the profile changed (a caller whose analysis changed passes none) */
+  previous?: LiveSessionState;
+}
+
+/**
+ * The session in a transcript, read and laid out: the turns (a version that records no request gets
+ * its startup blocks rebuilt from the disk), what comes next and the engine's prediction over the same
+ * tool calls. One run of the session model serves the rebuilt startup blocks and the prediction.
+ */
+export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessionOptions): LiveSessionState {
+  let profile: ClaudeProfile | undefined;
+  const live = readLiveSession(fa, file, (v) => (profile = o.profile(v)), o.reader);
+  profile ??= o.profile(live.version);
+  const key = `${file}:${profile.version}:${live.turns.length}:${live.turns.reduce((n, t) => n + t.calls.length, 0)}`;
+  const prev = o.previous?.derivedFor;
+  if (prev && prev.key === key) {
+    // the same turns: new turn objects of a version without requests get their blocks from the same run
+    if (prev.sim) reconstructFromDisk(prev.analysis, live, prev.sim);
+    return { live, next: o.previous!.next, findings: o.previous!.findings, profile, derivedFor: prev };
+  }
+  const a = o.analysis(profile);
+  if (!a) return { live, next: null, findings: [], profile };
+  const predicts = live.source === 'requests' || live.turns.length > 0;
+  const sim = predicts || live.source === 'attachments' ? predictionRun(fa, a, live) : null;
+  if (sim) reconstructFromDisk(a, live, sim);
+  return {
+    live,
+    next: nextSteps(fa, live, a, profile, live.cwd ?? o.cwd),
+    findings: predicts && sim ? checkPrediction(fa, a, live, sim) : [],
+    profile,
+    derivedFor: { key, analysis: a, sim },
+  };
 }

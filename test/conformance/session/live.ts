@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import type { SessionJson } from '../../../src/cli/session-command.js';
 import { parseTranscriptText, SessionReplayer } from '../../../src/engine/index.js';
 import { shrink } from '../../../src/engine/transcript/requests.js';
-import type { WireMessage } from '../../../src/engine/transcript/records.js';
 import { ENGINE_CLI } from '../capture.js';
 import type { SessionOutcome } from './run.js';
 
@@ -45,7 +44,7 @@ type Msg = { role: string; content: string | Record<string, unknown>[] };
 function canonical(ms: Msg[]): string[] {
   const out: { role: string; items: unknown[] }[] = [];
   for (const m of ms) {
-    const blocks = (shrink({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content } as WireMessage).content as Record<string, unknown>[]);
+    const blocks = (shrink({ role: m.role, content: typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content }).content as Record<string, unknown>[]);
     const items: unknown[] = [];
     for (const b of blocks) {
       if (b.type === 'tool_result' && typeof b.content === 'string') {
@@ -82,7 +81,7 @@ export function compactionCheck(o: SessionOutcome, transcript: string, from: num
   const errs: string[] = [];
   if (rebuilt.length !== sent.length) errs.push(`live: ${sent.length} compaction request(s) sent, ${rebuilt.length} rebuilt from the transcript`);
   sent.forEach((s, i) => {
-    const r = rebuilt[i]?.body?.messages as Msg[] | undefined;
+    const r = rebuilt[i]?.body?.messages;
     if (!r) return;
     const a = canonical(s.messages);
     const b = canonical(r);
