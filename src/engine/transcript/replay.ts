@@ -11,7 +11,7 @@ import { restoreSkills } from '../session/compaction.js';
 import { arr, blocksOf, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
 import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
-import { extractTurn, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
+import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
 
 export interface LiveInjected {
   path: string;
@@ -570,8 +570,11 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
           const content = obj(a.content);
           return entryText(str(a.path) ?? str(content?.path) ?? '', '', str(content?.content) ?? '');
         });
-      // the skill's text: every meta record of the call in order (a repeat's re-invocation line, then the body), one a line
-      const metas = after.filter((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id).map((r) => textOf(messageOf(r.rec) ?? { role: 'user', content: '' }));
+      // the skill's text: every meta record of the call in order (a repeat's re-invocation line, then the body), one a line;
+      // the reminder naming the skill's directory-scoped variants is a meta record of the call too, after them
+      const all = after.filter((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id).map((r) => textOf(messageOf(r.rec) ?? { role: 'user', content: '' }));
+      const skillNote = all.map(variantsNote).find((n) => n !== null) ?? null;
+      const metas = all.filter((t) => variantsNote(t) === null);
       const body = metas.length ? metas.reduce((acc, t) => (acc && !acc.endsWith('\n') ? `${acc}\n${t}` : acc + t), '').trimEnd() : null;
       const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
       const result = toolResultOf(s, c.id)?.text ?? '';
@@ -581,7 +584,7 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
           : c.name === 'Skill' && /completed \(forked execution\)/.test(result)
             ? { type: 'fork', instructions: null }
             : null;
-      turn.calls.push({ name: c.name, input: c.input, injected, skillBody: c.name === 'Skill' ? body : null, agent });
+      turn.calls.push({ name: c.name, input: c.input, injected, skillBody: c.name === 'Skill' ? body : null, skillNote: c.name === 'Skill' ? skillNote : null, agent });
     }
     return turn;
   }

@@ -157,6 +157,12 @@ function restored(msgs: Msg[]): ExtractedTurn['restored'] {
   return { files, references, skills };
 }
 
+/** the reminder naming a skill's directory-scoped variants, without its wrapper; null when `text` is not one */
+export function variantsNote(text: string): string | null {
+  if (!text.startsWith(SR_OPEN + VARIANTS_HEAD)) return null;
+  return text.slice(SR_OPEN.length, text.endsWith(SR_CLOSE) ? -SR_CLOSE.length : undefined);
+}
+
 /** the text blocks after a `Launching skill:` tool_result (a re-invocation's own line, then the skill body), and the
  *  reminder naming a skill's directory-scoped variants that may follow them */
 function skillTextOf(body: Body, toolUseId: string | undefined): { body: string | null; note: string | null } {
@@ -176,11 +182,8 @@ function skillTextOf(body: Body, toolUseId: string | undefined): { body: string 
     for (; i < rest.length && isBody(rest[i]); i++) text += rest[i]!.text!;
     let note: string | null = null;
     for (const p of rest.slice(i)) {
-      const t = p.type === 'text' ? (p.text ?? '') : '';
-      if (t.startsWith(SR_OPEN + VARIANTS_HEAD)) {
-        note = t.slice(SR_OPEN.length, t.endsWith(SR_CLOSE) ? -SR_CLOSE.length : undefined);
-        break;
-      }
+      note = variantsNote(p.type === 'text' ? (p.text ?? '') : '');
+      if (note !== null) break;
     }
     return { body: text.trimEnd(), note };
   }

@@ -324,7 +324,6 @@ export const sessionScenarios: SessionScenario[] = [
     guard: all(noBody(0, 0), bodyHas(1, 0, 'MARK_SNF_BODY a1'), noBody(1, 1)),
   },
   {
-    liveGap: { versions: ['2.1.235'], why: "2.1.235's transcript: the variants reminder after a shadowed skill's body is not read from its records yet" },
     name: 'sess_skill_nested_shadow',
     description: 'a nested skill with the name of a project skill: listed as pkg:deploy, which gets the nested body; the bare name gets the project one and a reminder naming the variant',
     files: {
@@ -336,7 +335,6 @@ export const sessionScenarios: SessionScenario[] = [
     guard: all(bodyHas(1, 0, 'MARK_SNS_NESTEDBODY q1'), bodyHas(1, 1, 'MARK_SNS_TOPBODY q2'), (t) => (t[1]?.calls[1]?.skillNote ?? '').includes('`pkg:deploy`') ? [] : ['turn 2 call 2: no variants reminder']),
   },
   {
-    liveGap: { versions: ['2.1.235'], why: "2.1.235's transcript: the variants reminder after a shadowed skill's body is not read from its records yet" },
     name: 'sess_skill_nested_same_turn',
     description: 'a nested skill invoked right after the Read that finds it; edited afterwards (the text as found stays); a nested skill named like a user skill (pkg:ship)',
     files: {
@@ -430,7 +428,7 @@ export const sessionScenarios: SessionScenario[] = [
     guard: all(noNotes(1), injects(1, 1, 'MARK_RSC_PKG2'), bodyHas(1, 2, 'MARK_RSC_BODY'), noNotes(2)),
   },
   {
-    liveGap: { versions: ['2.1.235'], why: "2.1.235 resumed: --check replays the calls over today's disk and cannot tell the rebuilt session's re-injection from a difference" },
+    liveGap: { versions: ['2.1.235'], why: "2.1.235's transcript marks no new process (--resume, --continue: no record of its own, the same prompt records, no listing sent again): --check replays the session as one process and takes the resumed process's re-injection for a difference" },
     name: 'sess_resume_held',
     description: '--resume: a changed rule is injected again with its new text, unchanged nested files stay held (2.1.328 on) and get a note when edited later; an always-on rule edited comes in the reminder; a --continue with nothing changed adds none',
     files: { ...base('RSH'), 'repo/.claude/rules/always.md': 'MARK_RSH_ALWAYS\n', 'repo/lib/CLAUDE.md': 'MARK_RSH_LIB\n', 'repo/lib/y.ts': 'y1\n' },
