@@ -31,11 +31,6 @@ interface Node {
 
 const n = (x: number, locale: string) => x.toLocaleString(locale);
 
-function bar(fraction: number, width = 16): string {
-  const full = Math.max(0, Math.min(width, Math.round(fraction * width)));
-  return '█'.repeat(full) + '░'.repeat(width - full);
-}
-
 export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider, vscode.Disposable {
   readonly tracker: LiveSessionTracker;
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
@@ -87,7 +82,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       this.status.accessibilityInformation = { label: shown(this.headline(m)), role: 'button' };
       this.status.show();
     } else this.status.hide();
-    this.headlineChanged(m && c ? { tokens: c.tokens, window: c.window, label: this.headline(m).replace(/ [█░]+/, ''), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }) } : undefined);
+    this.headlineChanged(m && c ? { tokens: c.tokens, window: c.window, label: this.headline(m), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }) } : undefined);
     this.emitter.fire(undefined);
   }
 
@@ -97,7 +92,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     if (!c) return t('This session: no usage recorded yet');
     const pct = (c.fraction * 100).toFixed(1);
     const auto = c.autoCompactAt ? t(' · auto-compacts at {0} tokens', n(c.autoCompactAt, this.locale)) : '';
-    return t('This session: {0} of {1} tokens ({2}%) {3}{4}', n(c.tokens, this.locale), n(c.window, this.locale), pct, bar(c.fraction), auto);
+    // a plain percentage: block characters draw as a shaded box in a tree view's message
+    return t('This session: {0} of {1} tokens ({2}%){3}', n(c.tokens, this.locale), n(c.window, this.locale), pct, auto);
   }
 
   private async pick(): Promise<void> {
@@ -167,7 +163,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     out.push({
       id: id('turns'),
       label: t('Turns'),
-      description: t('{0} turns · Claude Code {1}', turns.length, s.version ?? '?'),
+      description: `${turns.length === 1 ? t('1 turn') : t('{0} turns', turns.length)} · Claude Code ${s.version ?? '?'}`,
       icon: 'history',
       expanded: true,
       children: () => turns.map((turn, k) => this.turnNode(m, turn, k)),
@@ -178,7 +174,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       out.push({
         id: id('held'),
         label: t('Files the session holds'),
-        description: t('{0} files · {1} changed on disk since', held.length, held.filter((h) => h.changedAt || h.deleted).length),
+        description: `${held.length === 1 ? t('1 file') : t('{0} files', held.length)} · ${t('{0} changed on disk since', held.filter((h) => h.changedAt || h.deleted).length)}`,
         icon: 'files',
         expanded: held.some((h) => h.changedAt || h.deleted),
         children: () =>
@@ -207,7 +203,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         out.push({
           id: id('compact'),
           label: t('If you /compact now'),
-          description: t('{0} files and {1} skills come back', c.files.length, c.skills.length),
+          description: t('{0} and {1} come back', c.files.length === 1 ? t('1 file') : t('{0} files', c.files.length), c.skills.length === 1 ? t('1 skill') : t('{0} skills', c.skills.length)),
           icon: 'fold',
           children: () => [
             ...c.files.map((f) => ({ id: id(`cb:${f}`), label: this.rel(f, m), description: t('comes back with its current text'), icon: 'check', open: { file: f } })),
@@ -252,11 +248,11 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       out.push({
         id: id('problems'),
         label: t('Transcript'),
-        description: t('{0} problems · {1} unknown record types', problems.length, unknown.length),
+        description: `${problems.length === 1 ? t('1 problem') : t('{0} problems', problems.length)} · ${unknown.length === 1 ? t('1 unknown record type') : t('{0} unknown record types', unknown.length)}`,
         icon: 'info',
         children: () => [
           ...problems.slice(0, 50).map((p, i) => ({ id: id(`p:${i}`), label: t('line {0}', p.line), description: p.reason, icon: 'warning', warn: true })),
-          ...unknown.map(([k, v]) => ({ id: id(`u:${k}`), label: k, description: t('{0} records of a type this reader does not know', v), icon: 'question' })),
+          ...unknown.map(([k, v]) => ({ id: id(`u:${k}`), label: k, description: v === 1 ? t('1 record of a type this reader does not know') : t('{0} records of a type this reader does not know', v), icon: 'question' })),
           ...s.warnings.map((w, i) => ({ id: id(`w:${i}`), label: w, icon: 'info' })),
           { id: id('file'), label: path.basename(m.file), description: t('open the transcript'), open: { file: m.file }, icon: 'json' },
         ],
@@ -282,7 +278,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         out.push({
           id: `${id}:restored`,
           label: t('Brought back by the compaction'),
-          description: t('{0} files{1}', turn.restored.files.length, turn.restored.skills ? t(' and the invoked skills') : ''),
+          description: (turn.restored.files.length === 1 ? t('1 file') : t('{0} files', turn.restored.files.length)) + (turn.restored.skills ? t(' and the invoked skills') : ''),
           icon: 'fold-up',
           children: () => [
             ...turn.restored!.files.map((f) => ({ id: `${id}:r:${f.path}`, label: this.rel(f.path, m), description: t('{0} chars', n(f.text.length, this.locale)), open: { text: f.text, title: path.basename(f.path) }, icon: 'file' })),
@@ -294,7 +290,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     };
     const when = turn.timestamp ? new Date(turn.timestamp).toLocaleTimeString(this.locale) : '';
     const comp = (turn.resumed ? t(' · resumed') : '') + (turn.compacted ? (turn.compacted.trigger === 'auto' ? t(' · compacted on its own') : t(' · compacted')) : '');
-    return { id, label: t('Turn {0}: {1}', k + 1, turn.prompt.length > 60 ? `${turn.prompt.slice(0, 59)}…` : turn.prompt), description: `${when}${comp} · ${t('{0} tool calls', turn.calls.length)}`, icon: turn.compacted ? 'fold' : 'comment', children: kids, expanded: false };
+    return { id, label: t('Turn {0}: {1}', k + 1, turn.prompt.length > 60 ? `${turn.prompt.slice(0, 59)}…` : turn.prompt), description: `${when}${comp} · ${turn.calls.length === 1 ? t('1 tool call') : t('{0} tool calls', turn.calls.length)}`, icon: turn.compacted ? 'fold' : 'comment', children: kids, expanded: false };
   }
 
   private callNode(m: LiveModel, c: LiveCall, id: string): Node {
@@ -319,7 +315,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     return {
       id,
       label: `${c.name} ${target}`,
-      description: c.error ? t('failed') : c.injected.length ? t('+{0} instruction files', c.injected.length) : '',
+      description: c.error ? t('failed') : c.injected.length === 1 ? t('+1 instruction file') : c.injected.length ? t('+{0} instruction files', c.injected.length) : '',
       icon: c.error ? 'error' : 'tools',
       ...(kids.length ? { children: () => kids } : {}),
     };
@@ -333,7 +329,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     return {
       id: `${m.file}#prediction`,
       label: t('Prediction'),
-      description: findings.length ? t('{0} differences ({1} explained by files changed since)', findings.length, findings.length - real.length) : t('agrees with every call of this session'),
+      description: findings.length === 1 ? (real.length ? t('1 difference') : t('1 difference, explained by a file changed since')) : findings.length ? t('{0} differences ({1} explained by files changed since)', findings.length, findings.length - real.length) : t('agrees with every call of this session'),
       icon: real.length ? 'warning' : 'pass',
       warn: real.length > 0,
       expanded: real.length > 0,

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { mock, test } from 'node:test';
 import { memoryKey } from '../../../src/engine/index.js';
 import { LiveSessionTracker, TICK_MS, type LiveModel } from '../../../src/host/live-session.js';
+import { l10n } from './vscode-fake.js';
+import { LiveSessionView } from '../../../src/host/live-session-view.js';
 
 const J = (o: unknown) => JSON.stringify(o);
 const prompt = (i: number, text: string) => J({ type: 'user', uuid: `p${i}`, sessionId: 'S', version: '2.1.333', cwd: '/w', timestamp: new Date().toISOString(), message: { role: 'user', content: text } }) + '\n';
@@ -54,6 +56,41 @@ test('follows the newest transcript, updates on growth only, moves to a newer se
   } finally {
     t.dispose();
     mock.timers.reset();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('This Session in English: one turn, one file, one call are singular; the headline is a plain percentage', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-live-view-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  fs.writeFileSync(path.join(cwd, 'a.ts'), 'x\n');
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const lines = [
+    { type: 'user', uuid: 'p1', sessionId: 'S', version: '2.1.235', cwd, timestamp: new Date().toISOString(), message: { role: 'user', content: 'one turn' } },
+    { type: 'assistant', uuid: 'a1', timestamp: new Date().toISOString(), message: { id: 'm1', role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: path.join(cwd, 'a.ts') } }], usage: { input_tokens: 1000, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 } } },
+    { type: 'user', uuid: 't1', timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1\tx' }] } },
+  ];
+  fs.writeFileSync(path.join(dir, 'aaaa.jsonl'), lines.map((l) => J(l)).join('\n') + '\n');
+  const view = new LiveSessionView(l10n.t, 'en', { where: () => ({ cwd, home, env: {} }), analysis: () => undefined, log: (m) => assert.fail(m) });
+  try {
+    view.tracker.tick(true);
+    const m = view.tracker.current!;
+    const roots = view.roots(m);
+    assert.equal(roots[0]!.description, '1 turn · Claude Code 2.1.235');
+    const turn = roots[0]!.children!()[0]!;
+    assert.match(turn.description!, /· 1 tool call$/);
+    // without an analysis there is nothing next and no context to gauge; with them: one file, and a plain percentage
+    assert.equal(view.headline(m), 'This session: no usage recorded yet');
+    const next: LiveModel = { ...m, next: { held: [{ path: path.join(cwd, 'a.ts'), how: 'read', noted: false }], startupEdited: [], compact: { files: [path.join(cwd, 'a.ts')], references: [], skills: [], dropped: [], instructionsChars: null }, context: { tokens: 48_120, window: 200_000, model: 'claude-opus-5-5', fraction: 0.2406, autoCompactAt: null } } };
+    const withNext = view.roots(next);
+    assert.equal(withNext.find((r) => r.label === 'Files the session holds')?.description, '1 file · 0 changed on disk since');
+    assert.equal(withNext.find((r) => r.label === 'If you /compact now')?.description, '1 file and 0 skills come back');
+    assert.equal(view.headline(next), 'This session: 48,120 of 200,000 tokens (24.1%)');
+  } finally {
+    view.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

@@ -223,9 +223,15 @@ export const l10n = {
   t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)),
 };
 
+/** a status bar item that only holds what it is given */
+export const StatusBarAlignment = { Left: 1, Right: 2 };
+export const window = {
+  createStatusBarItem: () => ({ text: '', tooltip: '' as unknown, name: '', command: '' as unknown, accessibilityInformation: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
+};
+
 const fake = {
   Position, Range, Uri, MarkdownString, Hover, CodeLens, DiagnosticSeverity, Diagnostic, CodeActionKind, WorkspaceEdit, CodeAction,
-  EventEmitter, DocumentLink, CompletionItem, CompletionItemKind, SnippetString, languages, workspace, env, l10n,
+  EventEmitter, DocumentLink, CompletionItem, CompletionItemKind, SnippetString, languages, workspace, env, l10n, StatusBarAlignment, window,
 };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;
