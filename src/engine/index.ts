@@ -31,7 +31,7 @@ export { TranscriptFollower, type FollowState } from './transcript/follow.js';
 export { SessionReplayer, compactionRequest, layerChars, type Replay, type LiveTurn, type LiveCall, type LiveRequest, type LayerChars, type LiveInjected } from './transcript/replay.js';
 export type { Usage, RebuiltRequest } from './transcript/requests.js';
 export { LiveReader, RUNNING_MS, configDir, transcriptDirs, listTranscripts, readLiveSession, readLiveSessionState, reconstructFromDisk, nextSteps, checkPrediction, predictionRun, scriptOf, type LiveSession, type LiveSessionState, type LiveSessionOptions, type NextSteps, type HeldFile, type PredictionFinding, type TranscriptFile } from './transcript/session.js';
-export { measuredHooks, hookKey, type MeasuredHook } from './transcript/hook-outputs.js';
+export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';
 export { extractSession, type ExtractedTurn, type ExtractedCall, type RecordedSessionRequest } from './transcript/wire-session.js';
 export { alwaysLoaded, approxTokens, readAdds, type AlwaysLoaded, type ReadAdds } from './figures.js';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Analysis, Diagnostic, EngineOptions } from '../engine/index.js';
+import { configDir, HookOutputs, listTranscripts, nodeFileAccess, transcriptDirs, type Analysis, type Diagnostic, type EngineOptions } from '../engine/index.js';
 import type { LiveHeadline, ViewState } from '../../webview/protocol.js';
 import { AnalysisService } from './analysis-service.js';
 import { claudePathSetting, readConfig, SECTION } from './config.js';
@@ -278,6 +278,8 @@ export class Controller implements vscode.Disposable {
   // ---- the live session (filled by the live-session view) -------------------------------------------
   /** the headline of a Claude Code session running in the workspace: the top of the sidebar shows it */
   private liveHeadline: LiveHeadline | undefined;
+  /** the hook runs recorded by this launch directory's sessions, followed */
+  private readonly hookRuns = new HookOutputs(nodeFileAccess);
 
   setLive(h: LiveHeadline | undefined): void {
     if (JSON.stringify(h) === JSON.stringify(this.liveHeadline)) return;
@@ -376,10 +378,20 @@ export class Controller implements vscode.Disposable {
       dirtyFiles: this.dirty,
       diagnostics: this.diagnosticsFor(this.currentKey, a),
       live: this.liveHeadline,
+      hookOutputs: this.hookOutputs(a),
       t: this.t,
       locale: this.locale,
       today: new Date().toISOString().slice(0, 10),
     });
+  }
+
+  /** what the hooks of the timeline printed when a session here last ran them: read only when the
+   *  timeline has steps and the settings have hooks; each transcript from where its last read ended */
+  private hookOutputs(a: Analysis): ReadonlyMap<string, { chars: number }> | undefined {
+    if (!this.sessions.get(this.currentKey)?.length || !a.settings.layers.some((l) => !!l.data.hooks)) return undefined;
+    const o = this.optionsFor(this.currentKey);
+    const dirs = transcriptDirs(nodeFileAccess, o.cwd, configDir(o.home ?? o.env?.HOME ?? os.homedir(), o.env ?? process.env));
+    return this.hookRuns.read(listTranscripts(nodeFileAccess, dirs));
   }
 
   /** a state with only a header and a message, when there is no analysis to show */

@@ -48,6 +48,8 @@ export interface PresentInput {
   today: string;
   /** the live session's headline, when a Claude Code session runs in the workspace (the live-session view fills it) */
   live?: LiveHeadline;
+  /** what each hook (hookKey) printed when a session of this launch directory last ran it (its transcript) */
+  hookOutputs?: ReadonlyMap<string, { chars: number }>;
 }
 
 export interface Ctx {
@@ -516,7 +518,7 @@ function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Ga
   return out;
 }
 
-function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined, fig: StartupFigures): Section {
+function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: string) => string | undefined, fig: StartupFigures, hookOutputs?: ReadonlyMap<string, { chars: number }>): Section {
   const { t, f, a, rel } = c;
   const win = { tokens: a.model.contextWindow };
   const format = {
@@ -525,6 +527,7 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
     // the timeline starts from the Startup section's own figure: the CLAUDE.md block and the skills listing
     startupChars: fig.total,
     listingChars: fig.skills,
+    hookOutputs,
   };
   const tl = buildTimeline(a, steps, format, read);
   const agents = agentRows(tl.result, a.startupText?.length ?? 0, format);
@@ -666,7 +669,7 @@ export function present(input: PresentInput): ViewState {
     const r = a.env.fs.readFile(file, MAX_INSTRUCTION_BYTES);
     return r.ok ? decodeUtf8(r.value) : undefined;
   };
-  const session = sessionSection(c, input.sessionSteps ?? [], saved, fig);
+  const session = sessionSection(c, input.sessionSteps ?? [], saved, fig, input.hookOutputs);
 
   const suiteName: Record<CheckedSuite, string> = { instructions: t('instructions'), 'memory-skills': t('memory and skills'), sessions: t('sessions'), 'fixed-sizes': t('fixed sizes') };
   const passedSuites = (c: Checked) => checkedSummary(c, (s) => suiteName[s]);

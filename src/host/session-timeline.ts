@@ -3,7 +3,7 @@
 // engine's session model; each step then shows what it adds, the running total against the context
 // window, and which text of each instruction file the model holds at that point. No vscode import:
 // the host passes the analysis and its formatting.
-import { renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../engine/index.js';
+import { hookKey, renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../engine/index.js';
 import type { Row } from '../../webview/protocol.js';
 import type { Translate } from './format.js';
 import { idPart, RowIds } from './row-ids.js';
@@ -106,6 +106,8 @@ export interface TimelineFormat {
   startupChars?: number;
   /** the skills listing's chars in that figure: named where /clear and /compact start over without it */
   listingChars?: number;
+  /** what each hook (hookKey) printed when a session of this launch directory last ran it */
+  hookOutputs?: ReadonlyMap<string, { chars: number }>;
 }
 
 export interface Timeline {
@@ -156,7 +158,7 @@ function heldRows(turn: TurnResult, id: string, f: TimelineFormat): Row[] {
 const memo = new WeakMap<Analysis, { key: string; t: Translate; timeline: Timeline }>();
 
 export function buildTimeline(a: Analysis, steps: readonly TimelineStep[], f: TimelineFormat, read: (file: string) => string | undefined): Timeline {
-  const key = JSON.stringify([steps, f.window, f.tokens(3000), f.startupChars, f.listingChars]);
+  const key = JSON.stringify([steps, f.window, f.tokens(3000), f.startupChars, f.listingChars, [...(f.hookOutputs ?? [])].map(([k, v]) => [k, v.chars])]);
   const hit = memo.get(a);
   if (hit && hit.key === key && hit.t === f.t) return hit.timeline;
   const timeline = simulateTimeline(a, steps, f, read);
@@ -240,10 +242,16 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
     }
     if (s.kind !== 'compact' && s.kind !== 'clear') running += chars;
     children.push(...heldRows(turn, id, f));
-    // hooks that fire here: their output joins the context, with a size the engine cannot know
+    // hooks that fire here: their output joins the context, with a size the engine cannot know but a
+    // session of this launch directory may have recorded (its transcript's hook runs)
     const firstOfTurn = placed.findIndex((x) => x.turn === where.turn) === i;
     const hooks = [...(firstOfTurn ? turn.hooks : []), ...(c?.hooks ?? [])];
-    hooks.forEach((h) => children.push(fileRow(idOf('hook', `${h.event}\n${h.file}\n${h.command}`), t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, size unknown (never run here)', h.event, f.rel(h.file)), f)));
+    hooks.forEach((h) => {
+      const ran = f.hookOutputs?.get(hookKey(h.event, h.command));
+      const rowId = idOf('hook', `${h.event}\n${h.file}\n${h.command}`);
+      if (ran) children.push(fileRow(rowId, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, as long as when a session here last ran it', h.event, f.rel(h.file)), f, undefined, ran.chars));
+      else children.push(fileRow(rowId, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, size unknown (never run here)', h.event, f.rel(h.file)), f));
+    });
     const tok = tokens(running);
     const share = f.window ? Math.round((tok / f.window) * 1000) / 10 : 0;
     rows.push({

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { analyze, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
+import { analyze, hookKey, HookOutputs, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
 import { messageHash, rebuildRequests } from '../../src/engine/transcript/requests.js';
 
 const profile = PROFILES[PROFILES.length - 1]!;
@@ -309,6 +309,29 @@ describe('readLiveSessionState: the chain for CLI and host', () => {
       const three = readLiveSessionState(nodeFileAccess, file, { ...opts, previous: two });
       assert.equal(analyses, 2);
       assert.equal(three.live.turns.length, 2);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('hook outputs of earlier sessions', () => {
+  test('the newest run of each hook, each transcript read from where its last read ended', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-hooks-')));
+    try {
+      const run = (command: string, content: string, at: string) => J({ type: 'attachment', uuid: `${command}-${at}`, timestamp: at, attachment: { type: 'hook_success', hookEvent: 'PostToolUse', command, content } }) + '\n';
+      const old = path.join(root, 'old.jsonl');
+      const cur = path.join(root, 'cur.jsonl');
+      fs.writeFileSync(old, run('fmt', 'x'.repeat(10), '2026-12-01T09:00:00Z') + run('lint', 'y'.repeat(7), '2026-12-01T09:00:01Z'));
+      fs.writeFileSync(cur, run('fmt', 'z'.repeat(20), '2026-12-01T10:00:00Z'));
+      const list = [{ file: cur, sessionId: 'cur', mtimeMs: 2, size: 0 }, { file: old, sessionId: 'old', mtimeMs: 1, size: 0 }];
+      const h = new HookOutputs(nodeFileAccess);
+      const one = h.read(list);
+      assert.deepEqual([one.get(hookKey('PostToolUse', 'fmt'))?.chars, one.get(hookKey('PostToolUse', 'lint'))?.chars], [20, 7]);
+      assert.equal(one.get(hookKey('PostToolUse', 'fmt'))?.transcript, cur);
+      fs.appendFileSync(cur, run('lint', 'w'.repeat(3), '2026-12-01T10:00:01Z'));
+      const two = h.read(list);
+      assert.deepEqual([two.get(hookKey('PostToolUse', 'fmt'))?.chars, two.get(hookKey('PostToolUse', 'lint'))?.chars], [20, 3], 'the appended run, the earlier ones kept');
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

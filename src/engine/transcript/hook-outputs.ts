@@ -4,7 +4,7 @@
 // each event and command is the estimate, with the transcript it came from.
 import type { FileAccess } from '../files/file-access.js';
 import { TranscriptFollower } from './follow.js';
-import { num, obj, str } from './records.js';
+import { num, obj, str, type ParsedRecord } from './records.js';
 import type { TranscriptFile } from './session.js';
 
 export interface MeasuredHook {
@@ -23,23 +23,49 @@ const MAX_BYTES = 64 * 1024 * 1024;
 
 export const hookKey = (event: string, command: string) => `${event}\n${command}`;
 
+/** the hook runs among these records, into `out` (a later run replaces an earlier one) */
+function runsOf(records: readonly ParsedRecord[], file: string, out: Map<string, MeasuredHook>): void {
+  for (const r of records) {
+    if (r.type !== 'attachment') continue;
+    const a = obj(r.rec.attachment);
+    if (!a || a.type !== 'hook_success') continue;
+    const event = str(a.hookEvent) ?? str(a.hookName);
+    const command = str(a.command);
+    if (!event || !command) continue;
+    const content = str(a.content) ?? str(a.stdout) ?? '';
+    out.set(hookKey(event, command), { event, command, chars: content.length, transcript: file, at: str(r.rec.timestamp), exitCode: num(a.exitCode) });
+  }
+}
+
 /** the newest recorded run of each hook (event and command) in the newest `maxSessions` transcripts */
 export function measuredHooks(fa: FileAccess, transcripts: readonly TranscriptFile[], maxSessions = 5): Map<string, MeasuredHook> {
-  const out = new Map<string, MeasuredHook>();
-  // oldest first, so that a newer run replaces an older one
-  for (const t of transcripts.slice(0, maxSessions).reverse()) {
-    const f = new TranscriptFollower(fa, t.file, MAX_BYTES);
-    f.poll();
-    for (const r of f.records) {
-      if (r.type !== 'attachment') continue;
-      const a = obj(r.rec.attachment);
-      if (!a || a.type !== 'hook_success') continue;
-      const event = str(a.hookEvent) ?? str(a.hookName);
-      const command = str(a.command);
-      if (!event || !command) continue;
-      const content = str(a.content) ?? str(a.stdout) ?? '';
-      out.set(hookKey(event, command), { event, command, chars: content.length, transcript: t.file, at: str(r.rec.timestamp), exitCode: num(a.exitCode) });
+  return new HookOutputs(fa, maxSessions).read(transcripts);
+}
+
+/**
+ * The same, followed: each transcript is read from where its last read ended (a running session's
+ * transcript grows every few seconds; what was read of it is not read again), only its hook runs kept.
+ */
+export class HookOutputs {
+  private readonly files = new Map<string, { follower: TranscriptFollower; runs: Map<string, MeasuredHook> }>();
+
+  constructor(
+    private readonly fa: FileAccess,
+    private readonly maxSessions = 5,
+  ) {}
+
+  read(transcripts: readonly TranscriptFile[]): Map<string, MeasuredHook> {
+    const newest = transcripts.slice(0, this.maxSessions);
+    for (const k of this.files.keys()) if (!newest.some((t) => t.file === k)) this.files.delete(k);
+    const out = new Map<string, MeasuredHook>();
+    // oldest first, so that a newer run replaces an older one
+    for (const t of [...newest].reverse()) {
+      let e = this.files.get(t.file);
+      if (!e) this.files.set(t.file, (e = { follower: new TranscriptFollower(this.fa, t.file, MAX_BYTES), runs: new Map() }));
+      if (e.follower.poll() === 'restarted') e.runs.clear();
+      runsOf(e.follower.parser.records.splice(0), t.file, e.runs);
+      for (const [k, v] of e.runs) out.set(k, v);
     }
+    return out;
   }
-  return out;
 }

@@ -33,6 +33,29 @@ function tree() {
 }
 
 describe('session timeline', () => {
+  it('a hook row shows what the hook printed when a session here last ran it; else its size is unknown', () => {
+    const t = makeTree({
+      'home/.claude/CLAUDE.md': 'USER\n',
+      'repo/.git/HEAD': 'ref: refs/heads/main\n',
+      'repo/.claude/settings.json': JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'our-fmt' }] }], UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'our-date' }] }] } }),
+      'repo/src/a.ts': 'a\n',
+    });
+    try {
+      const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home') }, claudeVersion: '2.1.333' });
+      const steps: TimelineStep[] = [{ kind: 'read', file: t.p('repo/src/a.ts') }];
+      const rows = buildTimeline(a, steps, { ...F, hookOutputs: new Map([['PostToolUse\nour-fmt', { chars: 1234 }]]) }, () => undefined).rows;
+      const hooks = rows[0]!.children!.filter((r) => r.label.startsWith('hook: '));
+      const fmt = hooks.find((r) => r.label === 'hook: our-fmt')!;
+      assert.equal(fmt.badge, '1,234 chars');
+      assert.match(fmt.description!, /^PostToolUse in .*: its output joins the context, as long as when a session here last ran it$/);
+      const date = hooks.find((r) => r.label === 'hook: our-date')!;
+      assert.equal(date.badge, undefined);
+      assert.match(date.description!, /size unknown \(never run here\)$/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('places steps in turns: calls in the open turn, an edit between turns and /compact start new ones', () => {
     const { turns, placed } = stepsToScript(
       [{ kind: 'read', file: '/r/a' }, { kind: 'change', file: '/r/b', content: 'B' }, { kind: 'skill', name: 's' }, { kind: 'compact' }, { kind: 'agent', type: 'Explore' }],
