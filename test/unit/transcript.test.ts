@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { analyze, hookKey, HookOutputs, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
+import { analyze, chooseProfile, hookKey, HookOutputs, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
 import { messageHash, rebuildRequests } from '../../src/engine/transcript/requests.js';
 
 const profile = PROFILES[PROFILES.length - 1]!;
@@ -332,6 +332,43 @@ describe('hook outputs of earlier sessions', () => {
       fs.appendFileSync(cur, run('lint', 'w'.repeat(3), '2026-12-01T10:00:01Z'));
       const two = h.read(list);
       assert.deepEqual([two.get(hookKey('PostToolUse', 'fmt'))?.chars, two.get(hookKey('PostToolUse', 'lint'))?.chars], [20, 3], 'the appended run, the earlier ones kept');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the prediction over a version that records no request', () => {
+  test('a file injected again with the text the session had is explained by an unmarked new process', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-again-')));
+    try {
+      const w = path.join(root, 'w');
+      fs.mkdirSync(path.join(w, 'pkg'), { recursive: true });
+      fs.writeFileSync(path.join(w, 'pkg', 'CLAUDE.md'), 'OUR_PKG_TEXT\n');
+      fs.writeFileSync(path.join(w, 'pkg', 'x.ts'), 'x\n');
+      fs.writeFileSync(path.join(w, 'CLAUDE.md'), 'OUR_ROOT_TEXT\n');
+      // the files older than the session: nothing changed on disk since
+      const old = new Date(Date.now() - 3_600_000);
+      for (const f of ['CLAUDE.md', 'pkg/CLAUDE.md', 'pkg/x.ts']) fs.utimesSync(path.join(w, f), old, old);
+      const x = path.join(w, 'pkg', 'x.ts');
+      const turn = (k: number) => [
+        { type: 'user', uuid: `p${k}`, sessionId: 'S', version: '2.1.235', cwd: w, timestamp: new Date().toISOString(), message: { role: 'user', content: `turn ${k}` } },
+        { type: 'assistant', uuid: `a${k}`, message: { id: `m${k}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${k}`, name: 'Read', input: { file_path: x } }] } },
+        { type: 'user', uuid: `t${k}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${k}`, content: '1\tx' }] } },
+        { type: 'attachment', uuid: `n${k}`, attachment: { type: 'nested_memory', path: path.join(w, 'pkg', 'CLAUDE.md'), content: { path: path.join(w, 'pkg', 'CLAUDE.md'), content: 'OUR_PKG_TEXT\n' } } },
+      ];
+      const file = path.join(root, 's.jsonl');
+      fs.writeFileSync(file, [...turn(1), ...turn(2)].map((l) => J(l)).join('\n') + '\n');
+      const p235 = chooseProfile('2.1.235').profile;
+      const s = readLiveSessionState(nodeFileAccess, file, { profile: () => p235, analysis: () => analyze({ cwd: w, home: path.join(root, 'home'), env: {}, claudeVersion: '2.1.235' }), cwd: w });
+      assert.equal(s.live.source, 'attachments');
+      assert.deepEqual(s.live.turns.map((t) => t.calls[0]!.injected.length), [1, 1]);
+      assert.equal(s.findings.length, 1);
+      assert.equal(s.findings[0]!.kind, 'not-predicted');
+      assert.match(s.findings[0]!.explained ?? '', /injected again with the text the session had/);
+      // the startup block rebuilt from the disk by the same run of the session model
+      assert.equal(s.live.turns[0]!.instructionsFrom, 'disk');
+      assert.match(s.live.turns[0]!.instructions!, /OUR_ROOT_TEXT/);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

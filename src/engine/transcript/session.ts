@@ -258,7 +258,15 @@ export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: Ses
     if (!st.ok) return 'the file is gone from the disk';
     return Number.isFinite(t0) && st.value.mtimeMs > t0 ? `the file changed on disk at ${iso(st.value.mtimeMs)}, after the session started` : undefined;
   };
+  // a version that forgets what the session held when a new process goes on with it (--continue,
+  // --resume) and whose transcript marks no new process: a file injected again with the text the
+  // session already had (no compaction or /clear between) can only come from such a process
+  const unmarkedRestarts = r.source === 'attachments' && a.profile.session.resume === 'rebuild';
+  const had = new Map<string, string>();
+  const injectedAgain = (p: string, text: string) =>
+    unmarkedRestarts && had.get(p) === text ? 'injected again with the text the session had: a new process (--continue, --resume) forgets what the session held, and this version\'s transcript does not mark one' : undefined;
   r.turns.forEach((t, k) => {
+    if (t.compacted || t.prompt.trim() === '/clear') had.clear();
     const pt = sim.turns[k];
     if (!pt) return;
     t.calls.forEach((c, i) => {
@@ -271,7 +279,8 @@ export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: Ses
         if (got === undefined) out.push({ turn: k, call: i, kind: 'not-received', path: p, predicted: text, actual: null, explained: changedSince(p) });
         else if (got !== text) out.push({ turn: k, call: i, kind: 'text', path: p, predicted: text, actual: got, explained: changedSince(p) });
       }
-      for (const [p, text] of actual) if (!predicted.has(p)) out.push({ turn: k, call: i, kind: 'not-predicted', path: p, predicted: null, actual: text, explained: changedSince(p) });
+      for (const [p, text] of actual) if (!predicted.has(p)) out.push({ turn: k, call: i, kind: 'not-predicted', path: p, predicted: null, actual: text, explained: changedSince(p) ?? injectedAgain(p, text) });
+      for (const [p, text] of actual) had.set(p, text);
       if (c.name === 'Skill' && (c.skillBody === null) !== (pc.skillBody === null)) {
         const name = str((c.input as Record<string, unknown>).skill) ?? '?';
         // the SKILL.md: as the engine found it, or as the body the session got names its folder

@@ -428,7 +428,6 @@ export const sessionScenarios: SessionScenario[] = [
     guard: all(noNotes(1), injects(1, 1, 'MARK_RSC_PKG2'), bodyHas(1, 2, 'MARK_RSC_BODY'), noNotes(2)),
   },
   {
-    liveGap: { versions: ['2.1.235'], why: "2.1.235's transcript marks no new process (--resume, --continue: no record of its own, the same prompt records, no listing sent again): --check replays the session as one process and takes the resumed process's re-injection for a difference" },
     name: 'sess_resume_held',
     description: '--resume: a changed rule is injected again with its new text, unchanged nested files stay held (2.1.328 on) and get a note when edited later; an always-on rule edited comes in the reminder; a --continue with nothing changed adds none',
     files: { ...base('RSH'), 'repo/.claude/rules/always.md': 'MARK_RSH_ALWAYS\n', 'repo/lib/CLAUDE.md': 'MARK_RSH_LIB\n', 'repo/lib/y.ts': 'y1\n' },
