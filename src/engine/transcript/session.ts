@@ -151,19 +151,24 @@ export function scriptOf(turns: LiveTurn[]): { prompt: string; calls: { name: st
   return turns.map((t) => ({ prompt: t.prompt, calls: t.calls.map((c) => ({ name: c.name, input: c.input })) }));
 }
 
-function predictCompact(a: Analysis | undefined, turns: LiveTurn[]): NextSteps['compact'] {
-  if (!a) return null;
-  // from the last compaction on (what came before is gone from the conversation already)
+/** `/compact` typed now, as a last turn of a session script */
+const COMPACT_NOW = { prompt: '/compact', calls: [] };
+
+/** what "/compact now" is predicted over: the turns from the last compaction on (what came before is
+ *  gone from the conversation already), the files that compaction brought back read first */
+function sinceLastCompaction(turns: LiveTurn[]): { from: number; held: ReturnType<typeof scriptOf> } {
   let from = 0;
   turns.forEach((t, i) => {
     if (t.compacted || t.prompt.trim() === '/clear') from = i + (t.compacted?.trigger === 'auto' ? 0 : 1);
   });
   // files a compaction brought back are held like read ones: a first step reads them
   const back = turns[from - 1]?.compacted ? turns[from]?.restored?.files ?? [] : turns[from]?.restored?.files ?? [];
-  const held = back.length ? [{ prompt: 'files brought back by the compaction', calls: back.map((f) => ({ name: 'Read', input: { file_path: f.path } })) }] : [];
-  const sim: SessionResult = simulateSessionOver(a, [...held, ...scriptOf(turns.slice(from)), { prompt: '/compact', calls: [] }]);
-  const last = sim.turns[sim.turns.length - 1];
-  const c = last?.compaction;
+  return { from, held: back.length ? [{ prompt: 'files brought back by the compaction', calls: back.map((f) => ({ name: 'Read', input: { file_path: f.path } })) }] : [] };
+}
+
+/** the compaction of a run whose last turn is COMPACT_NOW */
+function compactionOf(sim: SessionResult): NextSteps['compact'] {
+  const c = sim.turns[sim.turns.length - 1]?.compaction;
   if (!c) return null;
   return {
     files: c.restored.files.map((f) => f.path),
@@ -174,7 +179,16 @@ function predictCompact(a: Analysis | undefined, turns: LiveTurn[]): NextSteps['
   };
 }
 
-export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string): NextSteps {
+/** what `/compact` now would bring back and drop: the transcript's calls as today's disk lets them be
+ *  replayed (replayable: an Edit that succeeded is an edit still, so its file is held as written) */
+function predictCompact(fa: FileAccess, a: Analysis | undefined, turns: LiveTurn[]): NextSteps['compact'] {
+  if (!a) return null;
+  const { from, held } = sinceLastCompaction(turns);
+  return compactionOf(simulateSessionOver(a, [...held, ...replayable(fa, turns.slice(from)), COMPACT_NOW]));
+}
+
+/** `compact`: what /compact now would bring back, when it is predicted already (else predicted here) */
+export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact']): NextSteps {
   const u = r.lastUsage;
   let context: NextSteps['context'] = null;
   if (u && r.model) {
@@ -184,7 +198,7 @@ export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, pr
     const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
     context = { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
   }
-  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: predictCompact(a, r.turns), context };
+  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
 }
 
 /** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
@@ -431,11 +445,20 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   const a = o.analysis(profile);
   if (!a) return { live, next: null, findings: [], profile };
   const predicts = live.source === 'requests' || live.turns.length > 0;
-  const sim = predicts || live.source === 'attachments' ? predictionRun(fa, a, live) : null;
+  // one run of the session model for the prediction, the rebuilt startup blocks and, when no compaction
+  // came yet, what /compact now would bring back (the same run with /compact typed after its last turn:
+  // a turn added at the end changes nothing before it)
+  let sim: SessionResult | null = null;
+  let compact: NextSteps['compact'] | undefined;
+  const since = sinceLastCompaction(live.turns);
+  if (since.from === 0 && !since.held.length) {
+    sim = simulateSessionOver(a, [...replayable(fa, live.turns), COMPACT_NOW]);
+    compact = compactionOf(sim);
+  } else sim = predicts || live.source === 'attachments' ? predictionRun(fa, a, live) : null;
   if (sim) reconstructFromDisk(a, live, sim);
   return {
     live,
-    next: nextSteps(fa, live, a, profile, live.cwd ?? o.cwd),
+    next: nextSteps(fa, live, a, profile, live.cwd ?? o.cwd, compact),
     findings: predicts && sim ? checkPrediction(fa, a, live, sim) : [],
     profile,
     derivedFor: { key, analysis: a, sim },
