@@ -134,9 +134,10 @@ function edgesFor(env: Environment, startup: StartupResult): { head: Spec[]; tai
 
 /**
  * Every instruction file a touch of `target` would bring in, in order, before once-per-session
- * filtering. `processed` seeds the pass's dedupe set.
+ * filtering. `processed` seeds the pass's dedupe set. `settled(f)`: a conditional file the caller
+ * will drop anyway (already injected in its session) is not matched against the target.
  */
-export function collectLazy(loader: Loader, startup: StartupResult, target: string, processed: Set<string>): LoadedFile[] {
+export function collectLazy(loader: Loader, startup: StartupResult, target: string, processed: Set<string>, settled?: (f: LoadedFile) => boolean): LoadedFile[] {
   const { env } = loader.ctx;
   if (instructionsDisabled(env) || !inWorkingDirs(env, target)) return [];
   const out: LoadedFile[] = [];
@@ -146,7 +147,7 @@ export function collectLazy(loader: Loader, startup: StartupResult, target: stri
     else {
       // (a walk keeping only the files with `paths:` and then the matching ones keeps the matching ones)
       if (spec.mode === 'nested') for (const f of files) if (!f.globs) out.push(f);
-      for (const f of files) if (matchesTarget(f, target)) out.push(f);
+      for (const f of files) if (!settled?.(f) && matchesTarget(f, target)) out.push(f);
     }
   };
   const { head, tail } = edgesFor(env, startup);
@@ -231,12 +232,12 @@ export class LazySession {
     const abs = realTarget(env.fs, path.resolve(env.cwd, target));
     if (tool === 'Read') this.read.add(path.normalize(abs));
     if (!profile.lazyTriggers.includes(tool)) return [];
-    const files = collectLazy(this.lazyLoader, this.startup, abs, new Set<string>());
+    const gone = (key: string) => this.injected.has(key) || this.read.has(key) || (profile.dedupeLazyAgainstStartup && this.startupPaths.has(key));
+    const files = collectLazy(this.lazyLoader, this.startup, abs, new Set<string>(), (f) => gone(path.normalize(f.path)));
     const out: LazyInjection[] = [];
     for (const f of files) {
       const key = path.normalize(f.path);
-      if (this.injected.has(key) || this.read.has(key)) continue;
-      if (profile.dedupeLazyAgainstStartup && this.startupPaths.has(key)) continue;
+      if (gone(key)) continue;
       this.injected.add(key);
       out.push({ path: f.path, content: f.content, text: entryText(f.path, '', f.content), origin: f.origin, reason: describeReason(f, env), ...(f.viaHook && { viaHook: true }) });
     }

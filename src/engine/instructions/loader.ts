@@ -328,6 +328,12 @@ export class Loader {
       sink.add({ path: parent ?? p, line, severity: 'error', rule: 'include-not-text', message: `@${p} is not loaded: Claude Code includes only text files (extension ${path.extname(p)})` });
       return [];
     }
+    // a file of the chain itself (not an include) that is not there: nothing more to decide (most
+    // folders of a touch's chain have no CLAUDE.md; their real path is not needed)
+    if (depth === 0 && this.texts.read(p).kind === 'missing') {
+      processed.add(key);
+      return [];
+    }
     const real = this.realpath(p) ?? p;
     const external = this.externalAllowed(type);
     if (depth > 0 && !external && !isInside(real, env.cwd)) {
