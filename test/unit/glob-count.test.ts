@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ignore from 'ignore';
 import { defaultParams, generateInMemory, prng } from '../../bench/generate.js';
-import { compilePatterns, countMatches, DirNode as Dir, firstMatch, firstMatchListing, listMatches, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
+import { compilePatterns, countMatches, DirNode as Dir, firstMatch, firstMatchListing, listMatches, mayMatch, nameIndex, matchesEntry, matchesPath, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
 import { referenceMatcher as compileMatcher, rulePatterns } from '../../src/engine/globs/globs.js';
 
 // ---- the tree -------------------------------------------------------------------------------------
@@ -236,6 +236,25 @@ test('firstMatchListing lists only the folders the patterns can reach, and a fol
   // only the folders on the way down to that first file were listed
   const way = hit!.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
   assert.deepEqual([...again.listed].sort(), ['', ...way].sort());
+});
+
+test('mayMatch: a list it rules out matches nothing, from any base folder of the tree', () => {
+  const idx = nameIndex(tree);
+  let ruledOut = 0;
+  const lists = [...SPEC, ...ODD, ...fuzz(1500, 21), ['**/nowhere-at-all/**/*.sql'], ['*.nothing'], ['NODE_MODULES/**'], ['x/*.TS'], ['!*.ts']];
+  for (const pats of lists) {
+    if (mayMatch(idx, pats)) continue;
+    ruledOut++;
+    for (const base of ['', 'packages', 'neg', 'A/B', 'node_modules']) {
+      const node = tree.find(base);
+      if (node) assert.equal(countMatches(node, compilePatterns(pats)), 0, `${JSON.stringify(pats)} from ${base || '(root)'} was ruled out but matches`);
+    }
+  }
+  assert.ok(ruledOut >= 50, `the condition rules out lists that match nothing (${ruledOut} of ${lists.length})`);
+  // and it does not rule out what matches: case-insensitive names and suffixes
+  assert.equal(mayMatch(idx, ['NODE_MODULES/**']), true);
+  assert.equal(mayMatch(idx, ['x/*.TS']), true);
+  assert.equal(mayMatch(idx, ['**/nowhere-at-all/**/*.sql']), false);
 });
 
 test('matchesPath decides single paths exactly as compileMatcher().matchesRelative', () => {

@@ -6,7 +6,7 @@
 // match), from each rule's base folder, so large repositories stay fast.
 import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { compilePatterns, firstMatch as fm, firstMatchListing, type CompiledPatterns, type DirNode } from '../globs/glob-count.js';
+import { compilePatterns, firstMatch as fm, firstMatchListing, mayMatch, nameIndex, type CompiledPatterns, type DirNode, type NameIndex } from '../globs/glob-count.js';
 import { rulePatterns } from '../globs/globs.js';
 import type { ConditionalRule } from '../model.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
@@ -26,9 +26,13 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
   const firstMatch = new Map<string, string>();
   // the index's tree holds the files git would list, root-relative; a rule's patterns are matched
   // from its base folder: the base's node (or the root, with the way down from a base above it)
+  // the names in the workspace: a pattern list that needs a name no file or folder has is not walked
+  let names: NameIndex | undefined;
   const first = (tree: DirNode, base: string, compiled: CompiledPatterns): string | undefined => {
     const at = locateBase(tree, index.root, base);
-    return at?.node ? fm(at.node, compiled, at.at) : undefined;
+    if (!at?.node) return undefined;
+    if (!at.at && !mayMatch((names ??= nameIndex(index.tree)), compiled.patterns)) return undefined;
+    return fm(at.node, compiled, at.at);
   };
   // git-ignored files, listed only as far as the patterns of a rule that matches nothing reach (and
   // 500 folders in all: the note is a hint, its absence claims nothing)

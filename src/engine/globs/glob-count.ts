@@ -833,6 +833,65 @@ function expandAll(d: DirNode, expand: (d: DirNode) => void): void {
   for (const c of d.dirs) expandAll(c, expand);
 }
 
+// ---- a necessary condition, before a walk ---------------------------------------------------------
+
+/** the names of a tree (folders and files, lower-cased) and their last-dot suffixes (`.ts`) */
+export interface NameIndex {
+  names: ReadonlySet<string>;
+  suffixes: ReadonlySet<string>;
+}
+
+export function nameIndex(tree: DirNode): NameIndex {
+  const names = new Set<string>();
+  const suffixes = new Set<string>();
+  const add = (name: string) => {
+    const n = name.toLowerCase();
+    if (names.has(n)) return;
+    names.add(n);
+    const dot = n.lastIndexOf('.');
+    if (dot >= 0) suffixes.add(n.slice(dot));
+  };
+  const visit = (d: DirNode) => {
+    for (const f of d.files) add(f);
+    for (const c of d.dirs) {
+      add(c.name);
+      visit(c);
+    }
+  };
+  visit(tree);
+  return { names, suffixes };
+}
+
+const LITERAL_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const STAR_SUFFIX = /^\*(\.[A-Za-z0-9_-]+)$/;
+
+/**
+ * Can the (case-insensitive) list match anything in the tree `idx` was built from, matched from a
+ * base folder inside that tree? `false` is certain: every positive pattern names a folder or file
+ * (a literal segment: an entry on the matched path has that name) or a last `*.ext` (the matched
+ * entry, file or folder, ends so) that no entry of the tree has. `true` only means a walk must
+ * decide. Patterns with escapes, classes, braces or `.` segments are not reasoned about (true).
+ */
+export function mayMatch(idx: NameIndex, patterns: readonly string[]): boolean {
+  for (const p of patterns) {
+    if (p.startsWith('!')) continue;
+    if (/[\\[\]{}]/.test(p)) return true;
+    const segs = p.split('/').filter(Boolean);
+    if (!segs.length || segs.some((x) => x === '.' || x === '..')) return true;
+    let possible = true;
+    segs.forEach((seg, i) => {
+      if (!possible) return;
+      if (LITERAL_SEGMENT.test(seg)) possible = idx.names.has(seg.toLowerCase());
+      else if (i === segs.length - 1) {
+        const m = STAR_SUFFIX.exec(seg);
+        if (m) possible = idx.suffixes.has(m[1]!.toLowerCase());
+      }
+    });
+    if (possible) return true;
+  }
+  return false;
+}
+
 /** The first `limit` files below `base` the list matches, relative to the patterns' base, and the total. */
 export function listMatches(base: DirNode, compiled: CompiledPatterns, limit = 50, at?: string): { files: string[]; total: number } {
   const files: string[] = [];
