@@ -12,7 +12,7 @@ import { globCheck, type GatedRule } from './glob-check.js';
 import { buildInventory, type Inventory } from './inventory.js';
 import { memoryCheck, memoryReport } from './memory-check.js';
 import { reachableTexts } from './reachable.js';
-import { scanSecrets, type SecretScanner, type SecretSource } from './secrets.js';
+import { scanSecrets, type SecretSource } from './secrets.js';
 import { skillsCheck, skillsView } from './skills-check.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
@@ -23,15 +23,13 @@ export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
 export { skillsView, type SkillsView, type SkillView } from './skills-check.js';
 export { indexWorkspace, ignoredListing, CRAWL_BUDGET_MS } from './workspace.js';
-export { mask, scanInProcess, type SecretScanItem, type SecretScanResult, type SecretScanner } from './secrets.js';
+export { mask } from './secrets.js';
 
 export interface LintOptions {
   /** stop listing the workspace after this many files (default 200,000) */
   maxFiles?: number;
   /** scan for secrets (default true) */
   secrets?: boolean;
-  /** how to run secretlint (default: scanInProcess, batched) */
-  secretScanner?: SecretScanner;
   /**
    * the workspace index of the launch directory, when the caller has one (lintPrepare, the
    * editor's index); built here otherwise
@@ -221,7 +219,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
       if (text !== undefined) sources.push({ path: c.path, content: text, raw: text, how: 'skill listing and body on invocation' });
     }
     try {
-      checks.push(...(await scanSecrets(sources, opts.secretScanner)));
+      checks.push(...(await scanSecrets(sources)));
     } catch (e) {
       checks.push(checkFailed('secrets', e));
     }
