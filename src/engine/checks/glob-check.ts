@@ -24,10 +24,10 @@ export interface GlobCheckResult {
 export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p: string) => string, truncated = index.truncated): GlobCheckResult {
   const diagnostics: Diagnostic[] = [];
   const firstMatch = new Map<string, string>();
-  // the index's tree holds the files git would list, root-relative; a rule's patterns are matched
-  // from its base folder: the base's node (or the root, with the way down from a base above it)
   // the names in the workspace: a pattern list that needs a name no file or folder has is not walked
   let names: NameIndex | undefined;
+  // the index's tree holds the files git would list, root-relative; a rule's patterns are matched
+  // from its base folder: the base's node (or the root, with the way down from a base above it)
   const first = (tree: DirNode, base: string, compiled: CompiledPatterns): string | undefined => {
     const at = locateBase(tree, index.root, base);
     if (!at?.node) return undefined;
@@ -39,20 +39,9 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
   let ignored: ReturnType<typeof ignoredListing> | undefined;
   const ignoredExample = (base: string, compiled: CompiledPatterns): string | undefined => {
     const { tree, expand } = (ignored ??= ignoredListing(index));
-    const down = path.relative(index.root, base);
-    let node: DirNode | undefined = tree;
-    let at: string | undefined;
-    if (down.startsWith('..') || path.isAbsolute(down)) {
-      const found = locateBase(tree, index.root, base);
-      if (!found) return undefined;
-      at = found.at;
-    } else
-      for (const part of down ? down.split(path.sep) : []) {
-        expand(node);
-        node = node.dir(part);
-        if (!node) return undefined;
-      }
-    const hit = firstMatchListing(node, compiled, expand, at);
+    const at = locateBase(tree, index.root, base, expand);
+    if (!at?.node) return undefined;
+    const hit = firstMatchListing(at.node, compiled, expand, at.at);
     return hit === undefined ? undefined : path.join(base, ...hit.split('/'));
   };
   for (const r of rules) {

@@ -26,8 +26,8 @@ export const CRAWL_BUDGET_MS = 8_000;
  * entries of crawled folders are in it from the start; a folder the crawl skipped (node_modules/,
  * dist/…) is listed when `expand` is called on it, so a first-match walk (firstMatchListing) lists
  * only the folders its patterns can reach. At most `maxFiles` files are taken in and `maxFolders`
- * folders listed (a pattern starting with a globstar reaches every folder of node_modules/): past either, the tree
- * is cut there and `truncated()` says so.
+ * folders listed (a pattern starting with a globstar reaches every folder of node_modules/): past
+ * either, the tree is cut there and `truncated()` says so.
  */
 export function ignoredListing(index: WorkspaceIndex, maxFiles = 50_000, maxFolders = 500): { tree: DirNode; expand: (d: DirNode) => void; truncated: () => boolean } {
   const root = new DirNode('', undefined);
@@ -81,12 +81,13 @@ export function ignoredListing(index: WorkspaceIndex, maxFiles = 50_000, maxFold
 /**
  * Where a rule's base folder stands in a root-relative tree: the folder's node (base inside the
  * root; undefined when the tree has no such folder) or the root with the way down from the base
- * (`at`, base above the root); undefined when the base is elsewhere.
+ * (`at`, base above the root); undefined when the base is elsewhere. `expand`: a tree listed on
+ * demand (ignoredListing), filled on the way down.
  */
-export function locateBase(tree: DirNode, root: string, base: string): { node: DirNode | undefined; at?: string } | undefined {
+export function locateBase(tree: DirNode, root: string, base: string, expand?: (d: DirNode) => void): { node: DirNode | undefined; at?: string } | undefined {
   const down = path.relative(root, base);
   if (down === '') return { node: tree };
-  if (!down.startsWith('..') && !path.isAbsolute(down)) return { node: tree.find(down.split(path.sep).join('/')) };
+  if (!down.startsWith('..') && !path.isAbsolute(down)) return { node: tree.find(down.split(path.sep).join('/'), expand) };
   const up = path.relative(base, root);
   if (up.startsWith('..') || path.isAbsolute(up)) return undefined;
   return { node: tree, at: up.split(path.sep).join('/') };

@@ -57,13 +57,14 @@ export class DirNode {
     return undefined;
   }
 
-  /** the folder at `rel` ('' or 'a/b') below this one */
-  find(rel: string): DirNode | undefined {
+  /** the folder at `rel` ('' or 'a/b') below this one (`expand`: a tree listed on demand, see firstMatchListing) */
+  find(rel: string, expand?: (d: DirNode) => void): DirNode | undefined {
     if (!rel) return this;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- a cursor walking down from this folder, not a closure's alias
     let d: DirNode | undefined = this;
     for (const part of rel.split('/')) {
       if (!part) continue;
+      expand?.(d);
       d = d.dir(part);
       if (!d) return undefined;
     }
@@ -878,14 +879,10 @@ export function mayMatch(idx: NameIndex, patterns: readonly string[]): boolean {
     if (/[\\[\]{}]/.test(p)) return true;
     const segs = p.split('/').filter(Boolean);
     if (!segs.length || segs.some((x) => x === '.' || x === '..')) return true;
-    let possible = true;
-    segs.forEach((seg, i) => {
-      if (!possible) return;
-      if (LITERAL_SEGMENT.test(seg)) possible = idx.names.has(seg.toLowerCase());
-      else if (i === segs.length - 1) {
-        const m = STAR_SUFFIX.exec(seg);
-        if (m) possible = idx.suffixes.has(m[1]!.toLowerCase());
-      }
+    const possible = segs.every((seg, i) => {
+      if (LITERAL_SEGMENT.test(seg)) return idx.names.has(seg.toLowerCase());
+      const suffix = i === segs.length - 1 ? STAR_SUFFIX.exec(seg)?.[1] : undefined;
+      return suffix === undefined || idx.suffixes.has(suffix.toLowerCase());
     });
     if (possible) return true;
   }
