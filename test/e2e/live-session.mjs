@@ -117,7 +117,8 @@ export async function liveSessionView(h) {
     const message = async () => ((await pane.locator('.message').first().innerText().catch(() => '')) ?? '').replace(/\s+/g, ' ');
 
     await session.next();
-    const t1 = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turns')) && /This session:/.test(await message()) ? rowsOf() : undefined), 'the view to show the running session after turn 1', 30_000);
+    // (while turn 1 runs the view says "no usage recorded yet": wait for the turn's usage, then check its figure)
+    const t1 = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turns')) && /This session: [\d,]+ of /.test(await message()) ? rowsOf() : undefined), 'the view to show the running session\'s usage after turn 1', 30_000);
     const m1 = await message();
     check(/This session: 43,200 of 1,000,000 tokens \(4\.3%\)/.test(m1), `live view gauge from the session's real usage: "${m1}"`);
     check(t1.some((r) => /^Turns\s*1 turn · Claude Code /.test(r)), `live view: 1 turn after the first (${t1.join(' | ')})`);
