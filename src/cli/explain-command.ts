@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type StringWidth from 'string-width';
 import { analyze, compileMatcher, type Analysis, type InstructionEntry, type LazyInjection, type TouchTool } from '../engine/index.js';
-import { alwaysLoaded, approxTokens, describeEntry, displayPath, memoryReport, readAdds, skillsView, type MemoryReport } from '../engine/index.js';
+import { grouped, alwaysLoaded, approxTokens, describeEntry, displayPath, memoryReport, readAdds, skillsView, type MemoryReport } from '../engine/index.js';
 import { has, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
@@ -160,7 +160,7 @@ export function buildExplain(a: Analysis, file: string | undefined, counts: Expl
 
 // ---------------------------------------------------------------- text rendering
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = grouped;
 
 let stringWidth: typeof StringWidth | undefined;
 

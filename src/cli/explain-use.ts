@@ -1,7 +1,7 @@
 // `claude-layers explain [FILE] --skill NAME [--args TEXT]` and `--agent TYPE`: what using a skill or
 // starting a subagent would cost, from the session model (a one-turn session: a Read of FILE when one
 // is given, then the Skill or Agent call), in the terminal and in `--json` as `use`.
-import { simulateSession, type CallResult, type EngineOptions } from '../engine/index.js';
+import { grouped, simulateSession, type CallResult, type EngineOptions } from '../engine/index.js';
 import { one, type FlagSpec, type ParsedArgs } from './args.js';
 import { safe, type Style } from './style.js';
 
@@ -52,7 +52,7 @@ export function explainUse(p: ParsedArgs, options: EngineOptions, file: string |
 }
 
 export function renderUse(u: UseJson, style: Style, display: (p: string) => string): string {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = grouped;
   const out: string[] = ['', style.bold(u.kind === 'skill' ? `Using the skill ${safe(u.name)}` : `Starting ${/^[AEIOU]/i.test(u.name) ? "an" : "a"} ${safe(u.name)} subagent`)];
   if (u.error) {
     out.push(`  ${style.red('fails')}: ${safe(u.error)}`);

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Severity } from '../engine/index.js';
-import { displayPath, ruleInfo, sortDiagnostics } from '../engine/index.js';
+import { grouped, displayPath, ruleInfo, sortDiagnostics } from '../engine/index.js';
 import { githubData, githubProp, jsonText } from './escape.js';
 import { safe, type Style } from './style.js';
 
@@ -40,7 +40,7 @@ export function formatText(r: LintReport, st: Style): string {
   if (out.length) out.push('');
   out.push(
     `${r.diagnostics.length ? '' : 'No findings. '}${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${c.info} info in ${safe(r.cwd)} ` +
-      `(Claude Code ${r.claudeVersion}, ${plural(r.filesScanned, 'file').replace(/^\d+/, r.filesScanned.toLocaleString('en-US'))} scanned; fail-on ${r.failOn}: exit ${r.exitCode})`,
+      `(Claude Code ${r.claudeVersion}, ${plural(r.filesScanned, 'file').replace(/^\d+/, grouped(r.filesScanned))} scanned; fail-on ${r.failOn}: exit ${r.exitCode})`,
   );
   return out.join('\n') + '\n';
 }

@@ -7,6 +7,7 @@ import {
   chooseProfile,
   configDir,
   listTranscripts,
+  grouped,
   nodeFileAccess,
   readLiveSessionState,
   RUNNING_MS,
@@ -118,7 +119,7 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
   };
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = grouped;
 const short = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 function rel(p: string, cwd: string): string {

@@ -17,6 +17,7 @@ import { chooseProfile, type ClaudeProfile, type ProfileChoice } from './profile
 import { renderStartupSection } from './instructions/render.js';
 import { loadSettings, type Settings } from './settings.js';
 import { loadStartup, type StartupResult } from './instructions/startup.js';
+import { grouped } from './diagnostics.js';
 
 export interface MemoryState {
   location: MemoryLocation;
@@ -114,7 +115,7 @@ function build(env: Environment, choice: ProfileChoice, snapshot: SnapshotFileAc
 
   for (const e of startup)
     if (e.content.length >= LARGE_FILE_CHARS)
-      sink.add({ path: e.path, severity: 'info', rule: 'large-file', message: `${e.content.length.toLocaleString('en-US')} characters: Claude Code's /memory view flags instruction files of 40,000 characters and more (it still loads in full)` });
+      sink.add({ path: e.path, severity: 'info', rule: 'large-file', message: `${grouped(e.content.length)} characters: Claude Code's /memory view flags instruction files of 40,000 characters and more (it still loads in full)` });
 
   const startupPaths = new Set<string>();
   for (const e of startup) {

@@ -28,3 +28,15 @@ export class DiagnosticSink {
     return this.items.slice();
   }
 }
+
+// Numbers as the messages print them. toLocaleString('en-US') gives the same text, but its first
+// call in a process sets up ICU's number formatting, 20 to 30 ms of a short run such as `lint`.
+
+/** an integer with en-US thousands separators ("12,345"), as toLocaleString('en-US') writes it */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}

@@ -35,3 +35,4 @@ export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transc
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';
 export { extractSession, type ExtractedTurn, type ExtractedCall, type RecordedSessionRequest } from './transcript/wire-session.js';
 export { alwaysLoaded, approxTokens, readAdds, type AlwaysLoaded, type ReadAdds } from './figures.js';
+export { grouped } from './diagnostics.js';

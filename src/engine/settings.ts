@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { decodeUtf8 } from './instructions/content.js';
 import type { DiagnosticSink } from './diagnostics.js';
 import type { Environment } from './environment.js';
+import { grouped } from './diagnostics.js';
 
 export type SettingsLayerName = 'policy' | 'user' | 'project' | 'local' | 'flag';
 
@@ -111,10 +112,10 @@ export function loadSettings(env: Environment, sink: DiagnosticSink): Settings {
       continue;
     }
     const wrong = v.filter((p) => typeof p !== 'string');
-    if (wrong.length) sink.add({ path: l.path, severity: 'warning', rule: 'settings-invalid', message: `claudeMdExcludes holds ${wrong.length.toLocaleString('en-US')} ${wrong.length === 1 ? 'entry' : 'entries'} that ${wrong.length === 1 ? 'is' : 'are'} not a string (the first: ${describeValue(wrong[0])}): ignored` });
+    if (wrong.length) sink.add({ path: l.path, severity: 'warning', rule: 'settings-invalid', message: `claudeMdExcludes holds ${grouped(wrong.length)} ${wrong.length === 1 ? 'entry' : 'entries'} that ${wrong.length === 1 ? 'is' : 'are'} not a string (the first: ${describeValue(wrong[0])}): ignored` });
     const room = MAX_EXCLUDES - excludes.length;
     const strings = v.filter((p): p is string => typeof p === 'string');
-    if (strings.length > room) sink.add({ path: l.path, severity: 'warning', rule: 'settings-list-capped', message: `claudeMdExcludes has ${strings.length.toLocaleString('en-US')} patterns: the engine uses the first ${Math.max(0, room).toLocaleString('en-US')} (at most ${MAX_EXCLUDES.toLocaleString('en-US')} in all settings files), so files the rest exclude are shown as loaded` });
+    if (strings.length > room) sink.add({ path: l.path, severity: 'warning', rule: 'settings-list-capped', message: `claudeMdExcludes has ${grouped(strings.length)} patterns: the engine uses the first ${grouped(Math.max(0, room))} (at most ${grouped(MAX_EXCLUDES)} in all settings files), so files the rest exclude are shown as loaded` });
     for (const p of strings.slice(0, Math.max(0, room))) excludes.push(p);
   }
   const globalConfig = readJson(env, env.globalConfigPath, sink) ?? {};

@@ -6,7 +6,7 @@
 // lazy injection is computed for any path, as Claude Code does.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { compilePatterns, listMatches } from '../engine/index.js';
+import { compilePatterns, grouped, listMatches } from '../engine/index.js';
 import { WorkspaceIndex as EngineIndex, type IndexChange } from '../engine/index.js';
 import { locateBase } from '../engine/index.js';
 
@@ -59,7 +59,7 @@ export class WorkspaceIndex implements vscode.Disposable {
       const t0 = Date.now();
       ix = EngineIndex.build(folder.uri.fsPath, { exclude: this.hooks.exclude?.(folder) ?? [], maxFiles: MAX_FILES });
       this.folders.set(key, ix);
-      this.hooks.log?.(`indexed ${folder.uri.fsPath}: ${ix.fileCount.toLocaleString('en-US')} files (after .gitignore and files.exclude), ${ix.dirsListed.toLocaleString('en-US')} folders in ${Date.now() - t0} ms${ix.truncated ? ' (stopped at the file cap)' : ''}`);
+      this.hooks.log?.(`indexed ${folder.uri.fsPath}: ${grouped(ix.fileCount)} files (after .gitignore and files.exclude), ${grouped(ix.dirsListed)} folders in ${Date.now() - t0} ms${ix.truncated ? ' (stopped at the file cap)' : ''}`);
       this.hooks.built?.(ix);
     }
     return ix;

@@ -8,6 +8,7 @@ import type { Environment } from '../environment.js';
 import { frontmatterKeyLine } from '../instructions/frontmatter.js';
 import { versionList, type ClaudeProfile } from '../profiles.js';
 import type { Candidate, Inventory } from './inventory.js';
+import { grouped } from '../diagnostics.js';
 
 export type FileText = { ok: true; text: string; size: number } | { ok: false; reason: string; tooBig?: number };
 
@@ -106,7 +107,7 @@ export function fileChecks(
     const proc = process(c.path, text);
 
     if (c.kind !== 'skill' && proc.content.trim().length >= LARGE_FILE_CHARS)
-      out.push({ path: c.path, severity: 'info', rule: 'large-file', message: `${proc.content.trim().length.toLocaleString('en-US')} characters: Claude Code's /memory view flags instruction files of 40,000 characters and more (it still loads in full)` });
+      out.push({ path: c.path, severity: 'info', rule: 'large-file', message: `${grouped(proc.content.trim().length)} characters: Claude Code's /memory view flags instruction files of 40,000 characters and more (it still loads in full)` });
 
     // BOM before frontmatter
     if (text.charCodeAt(0) === 0xfeff && /^\uFEFF---[ \t]*\r?\n/.test(text)) {

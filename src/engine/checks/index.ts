@@ -18,6 +18,7 @@ import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
 import { caseSensitive, indexedFileAccess, WorkspaceIndex } from '../files/workspace-index.js';
 import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
+import { grouped } from '../diagnostics.js';
 
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
@@ -143,10 +144,10 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   if (index.stoppedAt)
     checks.push({
       path: env.cwd, severity: 'info', rule: 'scan-truncated',
-      message: `the listing of the workspace stopped at its time limit, at ${display(index.stoppedAt.folder)} (${index.dirsListed.toLocaleString('en-US')} folders listed, ${index.stoppedAt.pending.toLocaleString('en-US')} not): instruction files in the folders not listed are not checked, and "glob matches nothing" verdicts were skipped`,
+      message: `the listing of the workspace stopped at its time limit, at ${display(index.stoppedAt.folder)} (${grouped(index.dirsListed)} folders listed, ${grouped(index.stoppedAt.pending)} not): instruction files in the folders not listed are not checked, and "glob matches nothing" verdicts were skipped`,
     });
   else if (index.truncated)
-    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${(opts.maxFiles ?? DEFAULT_MAX_FILES).toLocaleString('en-US')} files${index.firstLeftOut ? ` (the first left out: ${display(index.firstLeftOut)})` : ''}: "glob matches nothing" verdicts were skipped` });
+    checks.push({ path: env.cwd, severity: 'info', rule: 'scan-truncated', message: `more than ${grouped(opts.maxFiles ?? DEFAULT_MAX_FILES)} files${index.firstLeftOut ? ` (the first left out: ${display(index.firstLeftOut)})` : ''}: "glob matches nothing" verdicts were skipped` });
   for (const d of index.unreadableDirs)
     checks.push({ path: d, severity: 'info', rule: 'unreadable', message: 'folder cannot be read: neither this lint nor Claude Code (run as this user) sees the instruction files inside it' });
   if (given) t0 = performance.now();

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import { MEMORY_MAX_LINES, MEMORY_MAX_UNITS, type MemoryIndex } from '../memory/memory.js';
 import { readText } from './file-checks.js';
+import { grouped } from '../diagnostics.js';
 
 export interface LostEntry {
   /** 1-based line in MEMORY.md as stored on disk, when found */
@@ -91,7 +92,7 @@ export function memoryCheck(report: MemoryReport | undefined): Diagnostic[] {
   if (!report || !report.truncated) return [];
   const over: string[] = [];
   if (report.lines > report.maxLines) over.push(`${report.lines} lines (limit ${report.maxLines})`);
-  if (report.units > report.maxUnits) over.push(`${report.units.toLocaleString('en-US')} characters (limit ${report.maxUnits.toLocaleString('en-US')})`);
+  if (report.units > report.maxUnits) over.push(`${grouped(report.units)} characters (limit ${grouped(report.maxUnits)})`);
   const n = report.lost.length;
   const links = report.lostLinks;
   const others = report.lostEntries.filter((e) => e.target === undefined);

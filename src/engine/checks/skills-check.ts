@@ -3,6 +3,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { BUNDLED_DESCRIPTION_PLACEHOLDER } from '../format-strings.js';
 import type { SkillsAnalysis } from '../skills/index.js';
+import { grouped } from '../diagnostics.js';
 
 export interface SkillView {
   name: string;
@@ -49,7 +50,7 @@ export function skillsView(a: { skills: SkillsAnalysis }): SkillsView {
 
 export function skillsCheck(view: SkillsView): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const budget = ` (listing budget ${view.budget.toLocaleString('en-US')})`;
+  const budget = ` (listing budget ${grouped(view.budget)})`;
   for (const e of view.entries) {
     if (e.bundled) continue;
     const where = e.path ?? '';

@@ -3,6 +3,7 @@
 import ignore from 'ignore';
 import * as path from 'node:path';
 import { compilePatterns, matchesPath } from './glob-count.js';
+import { grouped } from '../diagnostics.js';
 
 const MAX_EXPANSIONS = 1000;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -156,7 +157,7 @@ export function globsTooLong(patterns: readonly string[]): string[] {
 
 /** a pattern for a message: at most 80 characters */
 function shown(p: string): string {
-  return p.length > 80 ? `${p.slice(0, 60)}… (${p.length.toLocaleString('en-US')} characters)` : p;
+  return p.length > 80 ? `${p.slice(0, 60)}… (${grouped(p.length)} characters)` : p;
 }
 
 /** the most `*` wildcards in one segment of a pattern (a run of `*`s counts once), and the `**` segments after the first */
@@ -185,13 +186,13 @@ export function globHazards(patterns: readonly string[]): { rule: 'glob-too-long
   if (patterns.length > MAX_RULE_PATTERNS)
     out.push({
       rule: 'glob-list-capped',
-      message: `paths: has ${patterns.length.toLocaleString('en-US')} patterns: the engine matches the first ${MAX_RULE_PATTERNS.toLocaleString('en-US')} only, so a file only a later one matches is shown as not loading this rule`,
+      message: `paths: has ${grouped(patterns.length)} patterns: the engine matches the first ${grouped(MAX_RULE_PATTERNS)} only, so a file only a later one matches is shown as not loading this rule`,
     });
   for (const p of patterns.slice(0, MAX_RULE_PATTERNS)) {
     if (p.length > MAX_GLOB_LENGTH) {
       out.push({
         rule: 'glob-too-long',
-        message: `paths: pattern ${shown(p)} is over ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,008-character pattern) and may load this rule`,
+        message: `paths: pattern ${shown(p)} is over ${grouped(MAX_GLOB_LENGTH)} characters: the engine treats it as matching nothing; Claude Code has no such bound (it matches a 60,008-character pattern) and may load this rule`,
       });
       continue;
     }

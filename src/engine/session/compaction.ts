@@ -7,6 +7,7 @@
 import { COMPACT_SKILL_ENTRY, COMPACT_SKILL_SEPARATOR, COMPACT_SKILL_TRUNCATED, COMPACT_SKILLS_PREAMBLE } from '../format-strings.js';
 import type { SessionProfile } from '../profiles.js';
 import { numberLines } from './changed-notes.js';
+import { grouped } from '../diagnostics.js';
 
 /** Claude Code's rough token estimate: four characters a token */
 export function estimateTokens(text: string): number {
@@ -75,7 +76,7 @@ export function restoreFiles(held: HeldCandidate[], p: SessionProfile): Pick<Res
     }
     const text = numberLines(h.current, 1);
     const cost = estimateTokens(text);
-    if (used + cost > p.compactFilesBudget) return left.push({ path: h.path, why: `past the ${p.compactFilesBudget.toLocaleString('en-US')}-token budget for restored files` });
+    if (used + cost > p.compactFilesBudget) return left.push({ path: h.path, why: `past the ${grouped(p.compactFilesBudget)}-token budget for restored files` });
     used += cost;
     files.push({ path: h.path, text });
   });

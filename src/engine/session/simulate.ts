@@ -32,6 +32,7 @@ import { autoCompactRule } from './auto-compact.js';
 import { RESUME_REREAD_HEAD } from '../format-strings.js';
 import { skillBody } from './skill-invocation.js';
 import { parseTurns, slashCommand, type SessionCall, type SessionTurn } from './turns.js';
+import { grouped } from '../diagnostics.js';
 
 const MAX_HELD_BYTES = 4 * 1024 * 1024;
 /** logical time between steps: every edit is newer than anything on disk before the session */
@@ -299,7 +300,7 @@ class Simulation {
       this.held.set(h.path, { ...h, text: undefined, mtimeMs: m, kind: 'read', noted: true });
       if (!snippet) continue;
       if (total >= p.noteTurnMaxChars) {
-        unnoticed.push({ path: h.path, why: `the turn's notes are past ${p.noteTurnMaxChars.toLocaleString('en-US')} characters: this change is not shown` });
+        unnoticed.push({ path: h.path, why: `the turn's notes are past ${grouped(p.noteTurnMaxChars)} characters: this change is not shown` });
         continue;
       }
       total += snippet.length;
@@ -579,7 +580,7 @@ class Simulation {
       // the request after call k+1
       if (over()) {
         if (rule.midTurn === 'stop') {
-          out.stopped = `the request after call ${k + 1} is past the auto-compaction threshold (${rule.threshold!.toLocaleString('en-US')} tokens): Claude Code ${this.analysis.profile.version} stops the turn ("Prompt is too long") and compacts before the next one`;
+          out.stopped = `the request after call ${k + 1} is past the auto-compaction threshold (${grouped(rule.threshold!)} tokens): Claude Code ${this.analysis.profile.version} stops the turn ("Prompt is too long") and compacts before the next one`;
           break;
         }
         this.autoCompact(out, k + 1);
