@@ -73,6 +73,11 @@ interface Ctx {
   states: FolderState[];
 }
 
+/** a folder's root-relative prefix (`dir/`, or '' at the root) relative to each frame's folder */
+function framePrefixes(ctx: Ctx, pre: string): string[] {
+  return ctx.frames.map((f) => (f.base ? pre.slice(f.base.length + 1) : pre));
+}
+
 function enter(ctx: Ctx, name: string): Ctx {
   return { frames: ctx.frames, states: ctx.frames.map((f, i) => childState(f.compiled, ctx.states[i]!, name)) };
 }
@@ -218,12 +223,20 @@ export class WorkspaceIndex {
 
   /** is an entry (root-relative `rel`, in a folder with context `ctx`) excluded by .gitignore files or files.exclude? */
   private excluded(ctx: Ctx, rel: string, name: string, isDir: boolean): boolean {
-    if (this.opts.exclude?.(rel)) return true;
+    const pre = rel.slice(0, rel.length - name.length);
+    return this.excludedIn(ctx, framePrefixes(ctx, pre), pre, name, isDir);
+  }
+
+  /**
+   * excluded(), for an entry `name` of the folder whose root-relative prefix is `pre` (`dir/` or '')
+   * and whose prefix relative to each frame's folder is `pres[i]` (framePrefixes): the crawl
+   * computes those once per folder, not once per entry
+   */
+  private excludedIn(ctx: Ctx, pres: readonly string[], pre: string, name: string, isDir: boolean): boolean {
+    if (this.opts.exclude?.(pre + name)) return true;
     const { frames, states } = ctx;
     for (let i = frames.length - 1; i >= 0; i--) {
-      const f = frames[i]!;
-      const r = f.base ? rel.slice(f.base.length + 1) : rel;
-      const v = entryState(f.compiled, r.slice(0, r.length - name.length), name, isDir, states[i]!);
+      const v = entryState(frames[i]!.compiled, pres[i]!, name, isDir, states[i]!);
       if (v !== 0) return v === 1;
     }
     return false;
@@ -234,13 +247,13 @@ export class WorkspaceIndex {
    * states; `ignoredAll`: the folder is excluded (possible only inside `.claude`, which is crawled anyway)
    */
   private crawl(node: DirNode, ctx: Ctx, ignoredAll: boolean): void {
-    const stack: { node: DirNode; ctx: Ctx; inClaude: boolean; ignoredAll: boolean }[] = [{ node, ctx, inClaude: node.rel.split('/').includes('.claude'), ignoredAll }];
+    const start = node.rel;
+    const stack: { node: DirNode; rel: string; ctx: Ctx; inClaude: boolean; ignoredAll: boolean }[] = [{ node, rel: start, ctx, inClaude: start.split('/').includes('.claude'), ignoredAll }];
     const deadline = this.opts.deadline;
     let visits = 0;
     while (stack.length) {
-      const { node: d, ctx: above, inClaude, ignoredAll: allHidden } = stack.pop()!;
-      const rel = d.rel;
-      const absDir = rel ? this.root + path.sep + rel.split('/').join(path.sep) : this.root;
+      const { node: d, rel, ctx: above, inClaude, ignoredAll: allHidden } = stack.pop()!;
+      const absDir = rel ? this.root + path.sep + (path.sep === '/' ? rel : rel.split('/').join(path.sep)) : this.root;
       if (deadline !== undefined && (visits++ & 63) === 0 && this.opts.now() > deadline) {
         this.truncated = true;
         this.stoppedAt = { folder: absDir, pending: stack.length + 1 };
@@ -278,26 +291,28 @@ export class WorkspaceIndex {
         }
       }
       const pre = rel ? `${rel}/` : '';
+      // the folder's prefix relative to each .gitignore's folder, once for all its entries
+      const pres = allHidden ? [] : framePrefixes(here, pre);
+      const skipDirs = this.opts.skipDirs;
       for (const e of ents) {
         const name = e.name;
-        const r = pre + name;
         if (e.isDirectory()) {
-          if (this.opts.skipDirs.includes(name)) {
+          if (skipDirs.includes(name)) {
             (meta.hidden ??= new Map()).set(name, 'dir');
             continue;
           }
           const dotClaude = name === '.claude';
-          const ex = allHidden || this.excluded(here, r, name, true);
+          const ex = allHidden || this.excludedIn(here, pres, pre, name, true);
           if (ex && !dotClaude && !inClaude) {
             (meta.hidden ??= new Map()).set(name, 'dir');
             continue;
           }
-          stack.push({ node: d.ensureDir(name), ctx: here.frames.length && !ex ? enter(here, name) : here, inClaude: inClaude || dotClaude, ignoredAll: ex });
+          stack.push({ node: d.ensureDir(name), rel: pre + name, ctx: here.frames.length && !ex ? enter(here, name) : here, inClaude: inClaude || dotClaude, ignoredAll: ex });
         } else {
           const kind = e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other';
-          const ignored = allHidden || this.excluded(here, r, name, false);
+          const ignored = allHidden || this.excludedIn(here, pres, pre, name, false);
           if (inClaude || name in INSTRUCTION_NAMES) {
-            const ik = instructionKind(r);
+            const ik = instructionKind(pre + name);
             if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
           }
           if (ignored || kind === 'other') {
