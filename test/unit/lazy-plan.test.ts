@@ -165,3 +165,52 @@ test('refresh forgets exactly what a change can alter: includes, new and deleted
     t.cleanup();
   }
 });
+
+test("a session's record of the folders it applied (FolderDone) never changes what a touch injects or reports", () => {
+  const t = makeTree({
+    'repo/CLAUDE.md': 'root @common.md',
+    'repo/common.md': 'COMMON',
+    'repo/p/CLAUDE.md': { symlink: '../common.md' },
+    'repo/p/q/CLAUDE.md': { symlink: '../../common.md' },
+    'repo/p/q/r/CLAUDE.md': 'R @../../../shared.md @missing.md',
+    'repo/p/a.ts': 'a',
+    'repo/p/q/r/s/t.ts': 't',
+    'repo/p/q/other/u.ts': 'u',
+    'repo/p/.claude/rules/cond.md': '---\npaths: ["q/r/**/*.ts"]\n---\nCOND @../../../shared.md',
+    'repo/p/.claude/rules/plain.md': 'PLAIN @../../q/CLAUDE.md',
+    'repo/p/.claude/rules/late.md': '---\npaths: "q/other/**"\n---\nLATE',
+    'repo/shared.md': 'SHARED',
+    'repo/w/CLAUDE.local.md': 'LOCAL @../p/q/r/CLAUDE.md',
+    'repo/w/.claude/CLAUDE.md': 'DOT',
+    'repo/w/x/y.md': 'y',
+  });
+  try {
+    const opts: EngineOptions = { cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home') }, managedDir: t.p('none') };
+    // a touch in p/ first: p/q/CLAUDE.md, a link to the file p/CLAUDE.md links to, is then deduped
+    // by real path only if the record of p/ gives its keys back
+    const targets = ['repo/p/a.ts', 'repo/p/q/r/s/t.ts', 'repo/p/q/other/u.ts', 'repo/p/q/r/s/t.ts', 'repo/w/x/y.md', 'repo/p/q/new.ts', 'repo/w/x/z.ts', 'repo/p/q/r/s/deeper/v.ts'].map(t.p);
+    const orders = [targets, targets.slice().reverse(), [...targets.slice(2), ...targets.slice(0, 2)]];
+    const full = (s: ReturnType<Analysis['session']>, f: string) => s.touch('Read', f).map((i) => `${i.path} | ${i.reason} | ${i.text}`);
+    let injected = 0;
+    for (const order of orders) {
+      const warm = analyze(opts);
+      const fresh = withoutUnits(() => analyze(opts));
+      const s1 = warm.session();
+      const s2 = withoutUnits(() => fresh.session());
+      order.forEach((f, k) => {
+        const want = withoutUnits(() => full(s2, f));
+        assert.deepEqual(full(s1, f), want, `touch ${k + 1}: ${f}`);
+        injected += want.length;
+        // a file forgotten (deleted and back) in the middle of the session is injected again
+        if (k === 4) {
+          s1.forget(t.p('repo/p/q/r/CLAUDE.md'));
+          s2.forget(t.p('repo/p/q/r/CLAUDE.md'));
+        }
+      });
+      assert.deepEqual(diags(warm), withoutUnits(() => diags(fresh)), 'the same diagnostics');
+    }
+    assert.ok(injected > 10, `the sessions injected files (${injected})`);
+  } finally {
+    t.cleanup();
+  }
+});

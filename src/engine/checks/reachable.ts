@@ -44,8 +44,10 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
   // directory down): a folder is touched on its own only when no other touch lies in it or below it
   const rules = [...ruleTargets];
   const covered = new Set<string>();
+  // the index's paths are normal: strictly below the launch directory is a prefix test
+  const below = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
   const cover = (dir: string) => {
-    for (let d = dir; isStrictlyInside(d, cwd) && !covered.has(d); d = path.dirname(d)) covered.add(d);
+    for (let d = dir; d.startsWith(below) && d.length > below.length && !covered.has(d); d = path.dirname(d)) covered.add(d);
   };
   for (const t of rules) cover(path.dirname(t));
   const dirs = [...instructionDirs].sort((x, y) => y.split(path.sep).length - x.split(path.sep).length || x.localeCompare(y));

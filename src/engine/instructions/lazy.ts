@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { entryText } from '../format-strings.js';
 import { isInside, isStrictlyInside, type Environment } from '../environment.js';
 import { compilePatterns, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
-import { Loader, type LoadedFile } from './loader.js';
+import { Loader, normalized, unitCacheSwitch, type LoadedFile } from './loader.js';
 import type { ProcessedFile } from './content.js';
 import type { FileAccess } from '../files/file-access.js';
 import type { InstructionType, LazyInjection, Origin, TouchTool } from '../model.js';
@@ -52,6 +52,11 @@ interface Spec {
   key: string;
   mode: 'all' | 'conditional' | 'nested';
   run: (l: Loader, processed: Set<string>) => LoadedFile[];
+  /**
+   * what the load is of, when the loader can tell cheaply that it brings nothing (most folders of a
+   * touch's chain have no CLAUDE.md and no rules): then no unit is recorded or replayed for it
+   */
+  probe?: { file: string; type: InstructionType } | { rulesDir: string };
 }
 
 /**
@@ -59,12 +64,12 @@ interface Spec {
  * by its path (its base is the folder holding `.claude`), the managed and user ones by type too
  */
 function rulesSpec(rulesDir: string, type: InstructionType, base: string, mode: Spec['mode']): Spec {
-  return { key: type === 'Project' ? rulesDir : `${type}\0${base}\0${rulesDir}`, mode, run: (l, set) => l.walkRules(rulesDir, type, set, base, 'all') };
+  return { key: type === 'Project' ? rulesDir : `${type}\0${base}\0${rulesDir}`, mode, run: (l, set) => l.walkRules(rulesDir, type, set, base, 'all'), probe: { rulesDir } };
 }
 
 /** one instruction file and its includes, keyed by its path (the name tells its type and kind) */
 function fileSpec(p: string, type: InstructionType, origin: Origin): Spec {
-  return { key: p, mode: 'all', run: (l, set) => l.loadFile(p, type, set, origin) };
+  return { key: p, mode: 'all', run: (l, set) => l.loadFile(p, type, set, origin), probe: { file: p, type } };
 }
 
 /** what one folder strictly below the launch directory contributes, in order */
@@ -86,13 +91,19 @@ function folderSpecs(env: Environment, d: string): Spec[] {
  * invalidates them): per folder, and per target folder the chain from the launch directory down.
  */
 interface SpecCache {
-  folders: Map<string, Spec[]>;
-  chains: Map<string, Spec[]>;
+  folders: Map<string, FolderPlan>;
+  chains: Map<string, FolderPlan[]>;
+}
+
+/** one folder of a touch's chain and its loads, in order */
+interface FolderPlan {
+  dir: string;
+  specs: Spec[];
 }
 const specCaches = new WeakMap<object, SpecCache>();
 const MAX_CHAINS = 20_000;
 
-function chainFor(loader: Loader, targetDir: string): Spec[] {
+function chainFor(loader: Loader, targetDir: string): FolderPlan[] {
   const { env } = loader.ctx;
   let cache = specCaches.get(loader.texts.units);
   if (!cache) specCaches.set(loader.texts.units, (cache = { folders: new Map(), chains: new Map() }));
@@ -100,16 +111,16 @@ function chainFor(loader: Loader, targetDir: string): Spec[] {
   if (hit) return hit;
   const rel = path.relative(env.cwd, targetDir);
   const parts = rel ? rel.split(path.sep) : [];
-  const chain: Spec[] = [];
+  const chain: FolderPlan[] = [];
   let d = env.cwd;
   for (const part of parts) {
     d = path.join(d, part);
-    let specs = cache.folders.get(d);
-    if (!specs) {
+    let plan = cache.folders.get(d);
+    if (!plan) {
       if (cache.folders.size >= MAX_CHAINS) cache.folders.clear();
-      cache.folders.set(d, (specs = folderSpecs(env, d)));
+      cache.folders.set(d, (plan = { dir: d, specs: folderSpecs(env, d) }));
     }
-    for (const x of specs) chain.push(x);
+    chain.push(plan);
   }
   if (cache.chains.size >= MAX_CHAINS) cache.chains.clear();
   cache.chains.set(targetDir, chain);
@@ -133,27 +144,71 @@ function edgesFor(env: Environment, startup: StartupResult): { head: Spec[]; tai
 }
 
 /**
+ * What a folder of the chain did in a session's first touch below it: the keys its loads added to
+ * the pass's dedupe set, and its conditional rules. A later touch below it in the same session
+ * brings nothing else of it: every other file it gave was injected then (or was already gone), and
+ * every touch applies the same folders above it first, so its loads would decide as they did.
+ * The touch then adds those keys (later loads of the pass are deduped as before) and matches the
+ * conditional rules against its own target, without loading the folder again.
+ */
+export interface FolderDone {
+  added: string[];
+  conditional: LoadedFile[];
+}
+
+/**
  * Every instruction file a touch of `target` would bring in, in order, before once-per-session
  * filtering. `processed` seeds the pass's dedupe set. `settled(f)`: a conditional file the caller
- * will drop anyway (already injected in its session) is not matched against the target.
+ * will drop anyway (already injected in its session) is not matched against the target. `done`:
+ * the session's record of the chain folders already applied (FolderDone), read and filled here;
+ * only for a caller that injects every file returned that is not settled.
  */
-export function collectLazy(loader: Loader, startup: StartupResult, target: string, processed: Set<string>, settled?: (f: LoadedFile) => boolean): LoadedFile[] {
+export function collectLazy(loader: Loader, startup: StartupResult, target: string, processed: Set<string>, settled?: (f: LoadedFile) => boolean, done?: Map<string, FolderDone>): LoadedFile[] {
   const { env } = loader.ctx;
   if (instructionsDisabled(env) || !inWorkingDirs(env, target)) return [];
+  // with the unit cache off (the tests' reference), every touch loads everything again: no shortcut
+  const planned = unitCacheSwitch.enabled;
+  if (!planned) done = undefined;
   const out: LoadedFile[] = [];
-  const apply = (spec: Spec) => {
+  const matching = (files: LoadedFile[]) => {
+    for (const f of files) if (!settled?.(f) && matchesTarget(f, target)) out.push(f);
+  };
+  /** applies a load; returns its conditional files (those matched against the target) */
+  const apply = (spec: Spec): LoadedFile[] => {
+    const pr = spec.probe;
+    if (planned && pr && ('file' in pr ? loader.missingChainFile(pr.file, pr.type, processed) : loader.rulesDirAbsent(pr.rulesDir))) return NONE;
     const files = loader.loadUnit(spec.key, processed, spec.run);
-    if (spec.mode === 'all') for (const f of files) out.push(f);
-    else {
-      // (a walk keeping only the files with `paths:` and then the matching ones keeps the matching ones)
-      if (spec.mode === 'nested') for (const f of files) if (!f.globs) out.push(f);
-      for (const f of files) if (!settled?.(f) && matchesTarget(f, target)) out.push(f);
+    if (spec.mode === 'all') {
+      for (const f of files) out.push(f);
+      return NONE;
     }
+    // (a walk keeping only the files with `paths:` and then the matching ones keeps the matching ones)
+    if (spec.mode === 'nested') for (const f of files) if (!f.globs) out.push(f);
+    matching(files);
+    return files;
   };
   const { head, tail } = edgesFor(env, startup);
   for (const spec of head) apply(spec);
   const nested = isStrictlyInside(target, env.cwd);
-  if (nested) for (const spec of chainFor(loader, path.dirname(target))) apply(spec);
+  if (nested)
+    for (const plan of chainFor(loader, path.dirname(target))) {
+      const was = done?.get(plan.dir);
+      if (was) {
+        for (const k of was.added) processed.add(k);
+        matching(was.conditional);
+        continue;
+      }
+      const before = processed.size;
+      const conditional: LoadedFile[] = [];
+      for (const spec of plan.specs) for (const f of apply(spec)) if (f.globs) conditional.push(f);
+      if (done) {
+        // a Set iterates in insertion order: what this folder added is its tail
+        const added: string[] = [];
+        let i = 0;
+        for (const k of processed) if (i++ >= before) added.push(k);
+        done.set(plan.dir, { added, conditional });
+      }
+    }
   for (const spec of tail) apply(spec);
 
   // AGENTS.md of nested folders without their own CLAUDE.md, while the fallback is in force;
@@ -169,6 +224,8 @@ export function collectLazy(loader: Loader, startup: StartupResult, target: stri
   }
   return out;
 }
+
+const NONE: LoadedFile[] = [];
 
 export function describeReason(f: LoadedFile, env: Environment): string {
   const o = f.origin;
@@ -215,6 +272,8 @@ function realTarget(fs: FileAccess, p: string): string {
 export class LazySession {
   private readonly injected = new Set<string>();
   private readonly read = new Set<string>();
+  /** the chain folders this session has applied (see FolderDone) */
+  private readonly done = new Map<string, FolderDone>();
 
   /** lazy loads never follow external includes on the strength of the project's approval (measured) */
   private readonly lazyLoader: Loader;
@@ -233,10 +292,10 @@ export class LazySession {
     if (tool === 'Read') this.read.add(path.normalize(abs));
     if (!profile.lazyTriggers.includes(tool)) return [];
     const gone = (key: string) => this.injected.has(key) || this.read.has(key) || (profile.dedupeLazyAgainstStartup && this.startupPaths.has(key));
-    const files = collectLazy(this.lazyLoader, this.startup, abs, new Set<string>(), (f) => gone(path.normalize(f.path)));
+    const files = collectLazy(this.lazyLoader, this.startup, abs, new Set<string>(), (f) => gone(normalized(f.path)), this.done);
     const out: LazyInjection[] = [];
     for (const f of files) {
-      const key = path.normalize(f.path);
+      const key = normalized(f.path);
       if (gone(key)) continue;
       this.injected.add(key);
       out.push({ path: f.path, content: f.content, text: entryText(f.path, '', f.content), origin: f.origin, reason: describeReason(f, env), ...(f.viaHook && { viaHook: true }) });
@@ -258,6 +317,8 @@ export class LazySession {
   /** forgets a file (deleted on disk): a later touch injects it again */
   forget(p: string): void {
     const k = path.normalize(p);
+    // a folder's record assumes what it gave was injected: a file that comes back is loaded again
+    this.done.clear();
     this.injected.delete(k);
     this.read.delete(k);
   }

@@ -201,7 +201,7 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 const NOT_NORMAL = /[\\/]\.{1,2}(?:[\\/]|$)|[\\/]{2}|.[\\/]$/;
 
 /** path.normalize, without a copy when the path already is normal (POSIX) */
-function normalized(p: string): string {
+export function normalized(p: string): string {
   return path.sep === '/' && path.isAbsolute(p) && !NOT_NORMAL.test(p) ? p : path.normalize(p);
 }
 
@@ -303,6 +303,24 @@ export class Loader {
       collectIncludes,
       home: this.ctx.env.home,
     });
+  }
+
+  /**
+   * A file of a touch's chain (depth 0) that is not there: does what loadFile would (it counts as
+   * processed unless excluded; nothing is reported) and says so, so that the caller records no
+   * unit for it. False when the file is there (or cannot be read): load it.
+   */
+  missingChainFile(p: string, type: InstructionType, processed: Set<string>): boolean {
+    if (this.texts.read(p).kind !== 'missing') return false;
+    const key = normalized(p);
+    if (!processed.has(key) && this.ctx.excluded(p, type) === undefined) processed.add(key);
+    return true;
+  }
+
+  /** a rules folder that is not there: walkRules would bring nothing and report nothing */
+  rulesDirAbsent(rulesDir: string): boolean {
+    const st = this.ctx.env.fs.stat(rulesDir);
+    return !st.ok && (st.code === 'ENOENT' || st.code === 'ENOTDIR');
   }
 
   /**
