@@ -78,6 +78,16 @@ function framePrefixes(ctx: Ctx, pre: string): string[] {
   return ctx.frames.map((f) => (f.base ? pre.slice(f.base.length + 1) : pre));
 }
 
+/** a folder waiting in the crawl's stack */
+interface CrawlItem {
+  node: DirNode;
+  /** root-relative, `/`-separated */
+  rel: string;
+  ctx: Ctx;
+  inClaude: boolean;
+  ignoredAll: boolean;
+}
+
 function enter(ctx: Ctx, name: string): Ctx {
   return { frames: ctx.frames, states: ctx.frames.map((f, i) => childState(f.compiled, ctx.states[i]!, name)) };
 }
@@ -248,92 +258,105 @@ export class WorkspaceIndex {
    */
   private crawl(node: DirNode, ctx: Ctx, ignoredAll: boolean): void {
     const start = node.rel;
-    const stack: { node: DirNode; rel: string; ctx: Ctx; inClaude: boolean; ignoredAll: boolean }[] = [{ node, rel: start, ctx, inClaude: start.split('/').includes('.claude'), ignoredAll }];
+    const stack: CrawlItem[] = [{ node, rel: start, ctx, inClaude: start.split('/').includes('.claude'), ignoredAll }];
     const deadline = this.opts.deadline;
     let visits = 0;
     while (stack.length) {
-      const { node: d, rel, ctx: above, inClaude, ignoredAll: allHidden } = stack.pop()!;
-      const absDir = rel ? this.root + path.sep + (path.sep === '/' ? rel : rel.split('/').join(path.sep)) : this.root;
+      const item = stack.pop()!;
       if (deadline !== undefined && (visits++ & 63) === 0 && this.opts.now() > deadline) {
         this.truncated = true;
-        this.stoppedAt = { folder: absDir, pending: stack.length + 1 };
+        this.stoppedAt = { folder: this.absOf(item.rel), pending: stack.length + 1 };
         break;
       }
-      // in .claude, the file system's own order (rules load in it); elsewhere the fast listing
-      let raw: DirEntry[] | undefined;
-      let ents: readonly ListedEntry[];
-      const r = inClaude ? this.fs.readDir(absDir) : listEntries(this.fs, absDir);
-      if (!r.ok) {
-        if (r.code === 'EACCES' || r.code === 'EPERM') this.unreadableDirs.push(absDir);
-        continue;
-      }
-      if (inClaude) {
-        raw = r.value as DirEntry[];
-        ents = raw.map(listed);
-      } else ents = r.value as readonly ListedEntry[];
-      this.dirsListed++;
-      const meta: Meta = {};
-      this.meta.set(d, meta);
-      if (allHidden) meta.ignoredAll = true;
-      if (raw) meta.raw = raw;
-      let here = above;
-      if (this.opts.gitignore && !allHidden) {
-        for (const e of ents) {
-          if (e.name !== '.gitignore' || e.isDirectory()) continue;
-          const text = readText(this.fs, absDir + path.sep + '.gitignore');
-          const lines = text ? gitignoreLines(text) : [];
-          if (lines.length) {
-            const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
-            meta.gitignore = compiled;
-            here = { frames: [...above.frames, { base: rel, compiled }], states: [...above.states, rootState(compiled)] };
-          }
-          break;
-        }
-      }
-      const pre = rel ? `${rel}/` : '';
-      // the folder's prefix relative to each .gitignore's folder, once for all its entries
-      const pres = allHidden ? [] : framePrefixes(here, pre);
-      const skipDirs = this.opts.skipDirs;
-      for (const e of ents) {
-        const name = e.name;
-        if (e.isDirectory()) {
-          if (skipDirs.includes(name)) {
-            (meta.hidden ??= new Map()).set(name, 'dir');
-            continue;
-          }
-          const dotClaude = name === '.claude';
-          const ex = allHidden || this.excludedIn(here, pres, pre, name, true);
-          if (ex && !dotClaude && !inClaude) {
-            (meta.hidden ??= new Map()).set(name, 'dir');
-            continue;
-          }
-          stack.push({ node: d.ensureDir(name), rel: pre + name, ctx: here.frames.length && !ex ? enter(here, name) : here, inClaude: inClaude || dotClaude, ignoredAll: ex });
-        } else {
-          const kind = e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other';
-          const ignored = allHidden || this.excludedIn(here, pres, pre, name, false);
-          if (inClaude || name in INSTRUCTION_NAMES) {
-            const ik = instructionKind(pre + name);
-            if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
-          }
-          if (ignored || kind === 'other') {
-            (meta.hidden ??= new Map()).set(name, kind);
-            continue;
-          }
-          if (this.files >= this.opts.maxFiles) {
-            this.truncated = true;
-            this.firstLeftOut ??= absDir + path.sep + name;
-            continue;
-          }
-          this.files++;
-          d.files.push(name);
-          if (kind === 'symlink') (meta.links ??= new Set()).add(name);
-        }
-      }
+      this.listFolder(item, stack);
     }
     // file totals, bottom-up, for the folders just crawled (and their ancestors)
     const before = node.total;
     const after = sumTotals(node);
     for (let x = node.parent; x; x = x.parent) x.total += after - before;
+  }
+
+  private absOf(rel: string): string {
+    return rel ? this.root + path.sep + (path.sep === '/' ? rel : rel.split('/').join(path.sep)) : this.root;
+  }
+
+  /**
+   * list one folder of the crawl into the tree, its sub-folders to crawl onto `stack` (a method of
+   * its own, small enough for V8 to optimize early in a short run)
+   */
+  private listFolder(item: CrawlItem, stack: CrawlItem[]): void {
+    const { node: d, rel, ctx: above, inClaude, ignoredAll: allHidden } = item;
+    const absDir = this.absOf(rel);
+    // in .claude, the file system's own order (rules load in it); elsewhere the fast listing
+    let raw: DirEntry[] | undefined;
+    let ents: readonly ListedEntry[];
+    const r = inClaude ? this.fs.readDir(absDir) : listEntries(this.fs, absDir);
+    if (!r.ok) {
+      if (r.code === 'EACCES' || r.code === 'EPERM') this.unreadableDirs.push(absDir);
+      return;
+    }
+    if (inClaude) {
+      raw = r.value as DirEntry[];
+      ents = raw.map(listed);
+    } else ents = r.value as readonly ListedEntry[];
+    this.dirsListed++;
+    const meta: Meta = {};
+    this.meta.set(d, meta);
+    if (allHidden) meta.ignoredAll = true;
+    if (raw) meta.raw = raw;
+    let here = above;
+    if (this.opts.gitignore && !allHidden) {
+      for (const e of ents) {
+        if (e.name !== '.gitignore' || e.isDirectory()) continue;
+        const text = readText(this.fs, absDir + path.sep + '.gitignore');
+        const lines = text ? gitignoreLines(text) : [];
+        if (lines.length) {
+          const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
+          meta.gitignore = compiled;
+          here = { frames: [...above.frames, { base: rel, compiled }], states: [...above.states, rootState(compiled)] };
+        }
+        break;
+      }
+    }
+    const pre = rel ? `${rel}/` : '';
+    // the folder's prefix relative to each .gitignore's folder, once for all its entries
+    const pres = allHidden ? [] : framePrefixes(here, pre);
+    const skipDirs = this.opts.skipDirs;
+    for (const e of ents) {
+      const name = e.name;
+      if (e.isDirectory()) {
+        if (skipDirs.includes(name)) {
+          (meta.hidden ??= new Map()).set(name, 'dir');
+          continue;
+        }
+        const dotClaude = name === '.claude';
+        const ex = allHidden || this.excludedIn(here, pres, pre, name, true);
+        if (ex && !dotClaude && !inClaude) {
+          (meta.hidden ??= new Map()).set(name, 'dir');
+          continue;
+        }
+        stack.push({ node: d.ensureDir(name), rel: pre + name, ctx: here.frames.length && !ex ? enter(here, name) : here, inClaude: inClaude || dotClaude, ignoredAll: ex });
+      } else {
+        const kind = e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other';
+        const ignored = allHidden || this.excludedIn(here, pres, pre, name, false);
+        if (inClaude || name in INSTRUCTION_NAMES) {
+          const ik = instructionKind(pre + name);
+          if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
+        }
+        if (ignored || kind === 'other') {
+          (meta.hidden ??= new Map()).set(name, kind);
+          continue;
+        }
+        if (this.files >= this.opts.maxFiles) {
+          this.truncated = true;
+          this.firstLeftOut ??= absDir + path.sep + name;
+          continue;
+        }
+        this.files++;
+        d.files.push(name);
+        if (kind === 'symlink') (meta.links ??= new Set()).add(name);
+      }
+    }
   }
 
   // ---- queries ------------------------------------------------------------------------------
