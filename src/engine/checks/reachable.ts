@@ -50,7 +50,9 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
     for (let d = dir; d.startsWith(below) && d.length > below.length && !covered.has(d); d = path.dirname(d)) covered.add(d);
   };
   for (const t of rules) cover(path.dirname(t));
-  const dirs = [...instructionDirs].sort((x, y) => y.split(path.sep).length - x.split(path.sep).length || x.localeCompare(y));
+  // (any fixed order: by code unit, as localeCompare would set up ICU's collation for it)
+  const byPath = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  const dirs = [...instructionDirs].sort((x, y) => y.split(path.sep).length - x.split(path.sep).length || byPath(x, y));
   const own: string[] = [];
   for (const d of dirs) {
     if (covered.has(d)) continue;
@@ -58,7 +60,7 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
     cover(d);
   }
   const targets: string[] = [];
-  for (const d of own.sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || x.localeCompare(y))) {
+  for (const d of own.sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || byPath(x, y))) {
     targets.push(firstIn.get(d) ?? path.join(d, '.claude-layers-probe'));
   }
   for (const t of rules) targets.push(t);
