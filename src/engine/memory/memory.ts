@@ -103,6 +103,10 @@ export function memoryEnabled(env: Environment, settings: Settings): { enabled: 
 
 /** invisible characters 2.1.328 deletes: Cf, Co, Cn and C0/C1 controls except \t \n \r */
 const INVISIBLE = /[\p{Cf}\p{Co}\p{Cn}]|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/gu;
+/** text without them: printable ASCII, tabs and line ends have none (and skip compiling INVISIBLE) */
+export function stripInvisible(s: string): string {
+  return /^[\t\n\r\x20-\x7e]*$/.test(s) ? s : s.replace(INVISIBLE, '');
+}
 
 export interface MemoryLine {
   /** 1-based line in the processed text */
@@ -196,7 +200,7 @@ function wellFormed(s: string): string {
 
 /** what reaches the request from the cut text: 2.1.328 deletes invisible characters then */
 export function injectedMemoryText(cut: string, profile: ClaudeProfile): string {
-  return wellFormed(profile.memory.stripInvisible ? cut.replace(INVISIBLE, '').trim() : cut);
+  return wellFormed(profile.memory.stripInvisible ? stripInvisible(cut).trim() : cut);
 }
 
 export type TruncationResult = Pick<MemoryIndex, 'content' | 'lines' | 'units' | 'truncated' | 'over' | 'hardCut' | 'keptLines' | 'keptUnits' | 'warningUnits' | 'warning'>;
@@ -237,7 +241,7 @@ export function truncateMemory(t: string, profile: ClaudeProfile): TruncationRes
 
 /** Map each processed line to the line of the raw file it comes from (greedy, in order). */
 export function mapLinesToRaw(processed: string, raw: string, profile: ClaudeProfile): (number | undefined)[] {
-  const norm = (s: string) => (profile.memory.stripInvisible ? s.replace(INVISIBLE, '') : s).replace(/\r$/, '').trim();
+  const norm = (s: string) => (profile.memory.stripInvisible ? stripInvisible(s) : s).replace(/\r$/, '').trim();
   const rawLines = raw.replace(/^\uFEFF/, '').split('\n').map(norm);
   const out: (number | undefined)[] = [];
   let cursor = 0;

@@ -16,6 +16,8 @@ const HIDDEN_RUN = new RegExp(`[${HIDDEN_CLASS}]+`, 'gu');
 const LONE_SURROGATE = /\p{Cs}/gu;
 const JOINER_PRESENT = /[\u200C\u200D\uFE0F\u{E007F}]/u;
 const KEEP_JOINERS_MAX = 4096;
+/** printable ASCII only (no control character, no tab or newline) */
+export const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 let rgiEmoji: RegExp | undefined;
 function emojiRegex(): RegExp | undefined {
@@ -51,7 +53,9 @@ const SPELLED_JOINERS = new RegExp(
  *  emoji or spell a conjunct; `<` and `>` are escaped. */
 export function cleanShownText(s: string, collapse: boolean, escape: boolean): string {
   let r = s;
-  if (collapse) {
+  // printable ASCII holds nothing hidden, no surrogate and no joiner: the clean-up would keep it as
+  // it is (and its Unicode-property expressions cost milliseconds to compile on first use)
+  if (collapse && !PRINTABLE_ASCII.test(s)) {
     r = r.replace(LONE_SURROGATE, '\u200B');
     const keep = new Set<number>();
     if (r.length <= KEEP_JOINERS_MAX && JOINER_PRESENT.test(r)) {
@@ -111,5 +115,5 @@ export function isOfferableName(name: string): boolean {
 /** A frontmatter `name` is shown beside the folder name only if it is made of letters, marks,
  *  digits, `_`, `:`, `.` and `-`. */
 export function isShowableName(name: string): boolean {
-  return name.length <= MAX_NAME && /^[\p{L}\p{M}\p{N}_:.-]+$/u.test(name);
+  return name.length <= MAX_NAME && (/^[A-Za-z0-9_:.-]+$/.test(name) || /^[\p{L}\p{M}\p{N}_:.-]+$/u.test(name));
 }

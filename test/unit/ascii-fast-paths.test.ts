@@ -1,0 +1,32 @@
+// The ASCII fast paths of the text clean-ups (skills/text.ts, memory/memory.ts) skip Unicode-property
+// expressions for text they cannot change. Each character they let through is checked here against
+// the full expressions (a non-ASCII character beside it sends the text down the full path).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanShownText, isShowableName } from '../../src/engine/skills/text.js';
+import { stripInvisible } from '../../src/engine/memory/memory.js';
+
+const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
+
+test('cleanShownText: no printable ASCII character is hidden, on the full path', () => {
+  for (const c of printable) {
+    const full = cleanShownText(`${c}x\u00e9`, true, false);
+    assert.equal(full, `${c}x\u00e9`, JSON.stringify(c));
+    assert.equal(cleanShownText(`${c}x`, true, false), `${c}x`);
+  }
+  // the full path still does its work: controls and tabs become one space, `<` is escaped either way
+  assert.equal(cleanShownText('a\t\u0007b\u00e9', true, false), 'a b\u00e9');
+  assert.equal(cleanShownText('a\tb', true, false), 'a b');
+  assert.equal(cleanShownText('<a>', true, true), '&lt;a&gt;');
+});
+
+test('stripInvisible: tabs, line ends and printable ASCII are kept on the full path; controls and format characters go', () => {
+  for (const c of [...printable, '\t', '\n', '\r']) assert.equal(stripInvisible(`${c}\u00e9`), `${c}\u00e9`, JSON.stringify(c));
+  assert.equal(stripInvisible('a\u0007b\u200bc\ue000d'), 'abcd');
+  assert.equal(stripInvisible('a\u0007b'), 'ab');
+});
+
+test('isShowableName: the ASCII names it accepts at once are the ones the full expression accepts', () => {
+  for (const c of printable) assert.equal(isShowableName(`${c}\u00e9`), isShowableName(`${c}`), JSON.stringify(c));
+  assert.ok(isShowableName('my-skill_v2:x.y') && isShowableName('数据-skill') && !isShowableName('a b') && !isShowableName('a/b'));
+});
