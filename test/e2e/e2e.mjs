@@ -61,6 +61,7 @@ const context = await chromium.launchPersistentContext(profile, {
   headless: true,
   viewport: { width: 1440, height: 900 },
   env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: path.join(profile, 'xdg-config'), XDG_CACHE_HOME: path.join(profile, 'xdg-cache') },
+  ...(process.env.E2E_WEBVIEW_SITE === 'own' ? { bypassCSP: true } : {}),
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const page = context.pages()[0] ?? (await context.newPage());
@@ -280,6 +281,30 @@ async function switchBenchmark() {
   fs.writeFileSync(`${SHOTS}/benchmark.txt`, `${line}\n${idleLine}\n${shareLine}\n`);
   if ((await activeTab()) !== 'README.md') await quickOpen('README.md');
   return shareLine;
+}
+
+/** E2E_WEBVIEW_SITE=own, an experiment (with E2E_ONLY=switch): code-server serves the webviews from the
+ *  workbench's own origin, so Chromium runs them in the workbench's renderer process, on its main
+ *  thread; VS Code desktop (vscode-webview://) and vscode.dev (<hash>.vscode-cdn.net) serve them from
+ *  another site, a process of their own. This rewrites the workbench page's webviewEndpoint to
+ *  http://{{uuid}}.localhost:PORT/… (the webview's own check wants the parent origin's hash as its host
+ *  name; Chromium resolves *.localhost to the loopback); the browser context then bypasses CSP (the
+ *  workbench's frame-src allows only its own origin), so the CSP check of this run means nothing */
+async function webviewOnItsOwnSite() {
+  const port = new URL(E2E_URL).port;
+  // before the workbench's startup script reads it: the configuration's meta tag, as the parser adds it
+  await page.addInitScript((p) => {
+    if (window.top !== window) return;
+    const fix = (m) => {
+      const conf = JSON.parse(m.getAttribute('data-settings'));
+      conf.webviewEndpoint = `http://{{uuid}}.localhost:${p}${new URL(conf.webviewEndpoint, location.href).pathname}`;
+      m.setAttribute('data-settings', JSON.stringify(conf));
+      console.log(`claude-context-layers e2e: webviews from ${conf.webviewEndpoint}`);
+    };
+    new MutationObserver((records, obs) => {
+      for (const r of records) for (const n of r.addedNodes) if (n.id === 'vscode-workbench-web-configuration') { fix(n); obs.disconnect(); }
+    }).observe(document, { childList: true, subtree: true });
+  }, port);
 }
 
 /** a Chromium trace (CDP Tracing, the categories of DevTools' Performance panel) of `n` tab switches,
@@ -508,6 +533,7 @@ const apiFiles = fs.readdirSync(path.join(WS, 'src', 'api')).length;
 
 // ---- the test ----------------------------------------------------------------------------------------------
 try {
+  if (process.env.E2E_WEBVIEW_SITE === 'own') await webviewOnItsOwnSite();
   await page.goto(E2E_URL);
   await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   console.log('workbench visible at', since());
