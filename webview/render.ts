@@ -240,7 +240,9 @@ export function createRenderer(root: HTMLElement, post: Post, initial: UiMemory 
     const again = root.querySelector<HTMLElement>(kind === 'id' ? `[data-id="${cssEscape(id)}"]` : `[data-toggle="${cssEscape(id)}"]`);
     if (again) {
       focusItem(again, false);
-      again.focus({ preventScroll: true });
+      // only while the webview has the focus: its document remembers its last focused row after the
+      // user went to the editor, and focus() there would take the keyboard from the editor
+      if (doc.hasFocus()) again.focus({ preventScroll: true });
     }
   };
 

@@ -282,3 +282,22 @@ test('the top lines: always loaded and the open file first, the live session whe
   assert.ok(m && m.type === 'sections' && m.live?.tokens === 48_120 && m.reveal === undefined);
   assert.equal(isViewState({ ...st, live: { tokens: -1, window: 1, label: 'l' } }), false);
 });
+
+test('a focused row drawn anew gets the focus back, but only while the webview has the focus (never taken from the editor)', () => {
+  for (const focused of [true, false]) {
+    const window = new Window();
+    const document = window.document;
+    const root = document.createElement('main');
+    document.body.append(root);
+    const r = createRenderer(root as unknown as HTMLElement, () => undefined);
+    r.update(state());
+    (root.querySelector('[data-id="a/0"]') as unknown as HTMLElement).focus();
+    (document as unknown as { hasFocus: () => boolean }).hasFocus = () => focused;
+    // the next state (an editor switch): the rows are drawn anew
+    r.update(state());
+    const row = root.querySelector('[data-id="a/0"]');
+    assert.ok(row);
+    assert.equal(document.activeElement === row, focused, focused ? 'the focus follows the row' : 'no focus() while the editor has the focus');
+    assert.equal(row.getAttribute('tabindex'), '0', "the row is the tree's tab stop either way");
+  }
+});
