@@ -2,7 +2,7 @@
 // "what would touching this file inject" from memory, and `refresh` re-reads only what changed.
 import * as path from 'node:path';
 import { LARGE_FILE_CHARS } from './instructions/content.js';
-import { DiagnosticSink, type Diagnostic } from './diagnostics.js';
+import { DiagnosticSink, grouped, type Diagnostic } from './diagnostics.js';
 import { SnapshotFileAccess } from './files/snapshot.js';
 import { resolveEnvironment, type EngineOptions, type Environment } from './environment.js';
 import { compileExcludes } from './instructions/excludes.js';
@@ -17,7 +17,6 @@ import { chooseProfile, type ClaudeProfile, type ProfileChoice } from './profile
 import { renderStartupSection } from './instructions/render.js';
 import { loadSettings, type Settings } from './settings.js';
 import { loadStartup, type StartupResult } from './instructions/startup.js';
-import { grouped } from './diagnostics.js';
 
 export interface MemoryState {
   location: MemoryLocation;

@@ -2,9 +2,8 @@
 // merged with Claude Code's precedence (user < project < local < flag < policy).
 import * as path from 'node:path';
 import { decodeUtf8 } from './instructions/content.js';
-import type { DiagnosticSink } from './diagnostics.js';
+import { grouped, type DiagnosticSink } from './diagnostics.js';
 import type { Environment } from './environment.js';
-import { grouped } from './diagnostics.js';
 
 export type SettingsLayerName = 'policy' | 'user' | 'project' | 'local' | 'flag';
 

@@ -3,12 +3,11 @@
 // naming, size, BOM before frontmatter, frontmatter keys Claude Code ignores, invalid YAML.
 import * as path from 'node:path';
 import { decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, processInstructionText, type ProcessedFile } from '../instructions/content.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { grouped, type Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import { frontmatterKeyLine } from '../instructions/frontmatter.js';
 import { versionList, type ClaudeProfile } from '../profiles.js';
 import type { Candidate, Inventory } from './inventory.js';
-import { grouped } from '../diagnostics.js';
 
 export type FileText = { ok: true; text: string; size: number } | { ok: false; reason: string; tooBig?: number };
 

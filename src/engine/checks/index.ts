@@ -5,7 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Analysis } from '../analysis.js';
-import type { Diagnostic, Severity } from '../diagnostics.js';
+import { grouped, type Diagnostic, type Severity } from '../diagnostics.js';
 import { isInside } from '../environment.js';
 import { fileChecks, nameChecks, readText } from './file-checks.js';
 import { globCheck, type GatedRule } from './glob-check.js';
@@ -18,7 +18,6 @@ import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
 import { caseSensitive, indexedFileAccess, WorkspaceIndex } from '../files/workspace-index.js';
 import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
-import { grouped } from '../diagnostics.js';
 
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';

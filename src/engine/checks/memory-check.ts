@@ -1,11 +1,10 @@
 // MEMORY.md over Claude Code's budget (200 lines or 25,000 characters after processing): what is
 // cut, from which line of the file, and which index entries (and so which topic files) the model
 // will no longer know about.
-import type { Diagnostic } from '../diagnostics.js';
+import { grouped, type Diagnostic } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import { MEMORY_MAX_LINES, MEMORY_MAX_UNITS, type MemoryIndex } from '../memory/memory.js';
 import { readText } from './file-checks.js';
-import { grouped } from '../diagnostics.js';
 
 export interface LostEntry {
   /** 1-based line in MEMORY.md as stored on disk, when found */

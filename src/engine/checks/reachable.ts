@@ -9,6 +9,7 @@ import type { LazySession } from '../instructions/lazy.js';
 import { isStrictlyInside } from '../environment.js';
 import type { Inventory } from './inventory.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
+import { byCodeUnit } from '../files/file-access.js';
 
 export interface ReachableText {
   path: string;
@@ -51,8 +52,7 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
   };
   for (const t of rules) cover(path.dirname(t));
   // (any fixed order: by code unit, as localeCompare would set up ICU's collation for it)
-  const byPath = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  const dirs = [...instructionDirs].sort((x, y) => y.split(path.sep).length - x.split(path.sep).length || byPath(x, y));
+  const dirs = [...instructionDirs].sort((x, y) => y.split(path.sep).length - x.split(path.sep).length || byCodeUnit(x, y));
   const own: string[] = [];
   for (const d of dirs) {
     if (covered.has(d)) continue;
@@ -60,7 +60,7 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
     cover(d);
   }
   const targets: string[] = [];
-  for (const d of own.sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || byPath(x, y))) {
+  for (const d of own.sort((x, y) => x.split(path.sep).length - y.split(path.sep).length || byCodeUnit(x, y))) {
     targets.push(firstIn.get(d) ?? path.join(d, '.claude-layers-probe'));
   }
   for (const t of rules) targets.push(t);

@@ -1,9 +1,8 @@
 // Skills whose description is cut or dropped from the listing, read from the engine's skills analysis
 // (its exported types: renaming a field breaks the build, not the diagnostics).
-import type { Diagnostic } from '../diagnostics.js';
+import { grouped, type Diagnostic } from '../diagnostics.js';
 import { BUNDLED_DESCRIPTION_PLACEHOLDER } from '../format-strings.js';
 import type { SkillsAnalysis } from '../skills/index.js';
-import { grouped } from '../diagnostics.js';
 
 export interface SkillView {
   name: string;

@@ -55,7 +55,9 @@ export interface FileAccess {
   fileId?(path: string): string | undefined;
 }
 
-const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** order by UTF-16 code unit, as a plain `<` compares (no locale: a collator or localeCompare sets up ICU) */
+export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: { name: string }, b: { name: string }) => byCodeUnit(a.name, b.name);
 
 /** a DirEntry as a ListedEntry */
 export function listed(e: DirEntry): ListedEntry {

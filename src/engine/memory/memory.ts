@@ -7,6 +7,7 @@ import type { DiagnosticSink } from '../diagnostics.js';
 import { isDefinedFalsyEnv, isTruthyEnv, type Environment } from '../environment.js';
 import { MEMORY_WARNING_PREFIX, MEMORY_WARNING_TAIL } from '../format-strings.js';
 import { canonicalProjectRoot } from '../files/git.js';
+import { byCodeUnit } from '../files/file-access.js';
 import type { TextCache } from '../instructions/loader.js';
 import { parseFrontmatter } from '../instructions/frontmatter.js';
 import { lexMarkdown, stripBlockComments } from '../instructions/markdown.js';
@@ -339,7 +340,7 @@ export function topicFiles(env: Environment, dir: string): TopicFile[] {
     if (depth > 8 || out.length >= MAX_TOPIC_FILES) return;
     const r = env.fs.readDir(d);
     if (!r.ok) return;
-    for (const e of r.value.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const e of r.value.slice().sort((a, b) => byCodeUnit(a.name, b.name))) {
       const p = path.join(d, e.name);
       let kind = e.kind;
       if (kind === 'symlink') {

@@ -8,6 +8,7 @@ import { decodeUtf8 } from '../instructions/content.js';
 import type { Environment } from '../environment.js';
 import { parseFrontmatter } from '../instructions/frontmatter.js';
 import type { ClaudeProfile } from '../profiles.js';
+import { byCodeUnit } from '../files/file-access.js';
 
 const MAX_AGENT_BYTES = 1024 * 1024;
 const MAX_AGENT_FILES = 500;
@@ -37,7 +38,7 @@ function readAgents(env: Environment, profile: ClaudeProfile, dir: string, sourc
     const description = typeof fm.data.description === 'string' ? fm.data.description : undefined;
     out.push({ name, source, getsInstructions: true, path: file, description, systemPromptChars: fm.body.trim().length });
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort((a, b) => byCodeUnit(a.name, b.name));
 }
 
 /** every agent type the session can start: built-in first, then project agents, then user agents

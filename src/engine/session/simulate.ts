@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import { analyze, type Analysis } from '../analysis.js';
 import { decodeUtf8 } from '../instructions/content.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { grouped, type Diagnostic } from '../diagnostics.js';
 import { nodeFileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
 import { CHANGED_NOTE, SKILL_ALREADY_LOADED, SKILL_LOADED_EARLIER, SKILL_REINVOKED, SKILL_VARIANTS } from '../format-strings.js';
@@ -32,7 +32,6 @@ import { autoCompactRule } from './auto-compact.js';
 import { RESUME_REREAD_HEAD } from '../format-strings.js';
 import { skillBody } from './skill-invocation.js';
 import { parseTurns, slashCommand, type SessionCall, type SessionTurn } from './turns.js';
-import { grouped } from '../diagnostics.js';
 
 const MAX_HELD_BYTES = 4 * 1024 * 1024;
 /** logical time between steps: every edit is newer than anything on disk before the session */

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { decodeUtf8 } from '../instructions/content.js';
 import type { DiagnosticSink } from '../diagnostics.js';
 import { isInside, isTruthyEnv, type Environment } from '../environment.js';
-import type { DirEntry } from '../files/file-access.js';
+import { byCodeUnit, type DirEntry } from '../files/file-access.js';
 import { MAX_YAML_DEPTH, parseFrontmatter } from '../instructions/frontmatter.js';
 import { findGit } from '../files/git.js';
 import { globHazards, rulePatterns, splitPatterns } from '../globs/globs.js';
@@ -78,7 +78,7 @@ function listDir(env: Environment, dir: string): DirEntry[] {
 let collator: Intl.Collator | undefined;
 const PLAIN_NAME = /^[a-z0-9-]*$/;
 export function compareSkillNames(a: string, b: string): number {
-  if (PLAIN_NAME.test(a) && PLAIN_NAME.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (PLAIN_NAME.test(a) && PLAIN_NAME.test(b)) return byCodeUnit(a, b);
   return (collator ??= new Intl.Collator('en-US')).compare(a, b);
 }
 export const byName = (a: { name: string }, b: { name: string }) => compareSkillNames(a.name, b.name);

@@ -17,7 +17,7 @@ const LONE_SURROGATE = /\p{Cs}/gu;
 const JOINER_PRESENT = /[\u200C\u200D\uFE0F\u{E007F}]/u;
 const KEEP_JOINERS_MAX = 4096;
 /** printable ASCII only (no control character, no tab or newline) */
-export const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 let rgiEmoji: RegExp | undefined;
 function emojiRegex(): RegExp | undefined {
