@@ -158,3 +158,16 @@ test('.claude folders are crawled whatever .gitignore says, and what it excludes
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('absolute paths of an index of the root folder have one separator', () => {
+  const root = path.parse(process.cwd()).root;
+  // the crawl asks the clock every 64 folders: it lists 64 folders of the machine's root, then stops
+  let calls = 0;
+  const ix = WorkspaceIndex.build(root, { deadline: 1, now: () => (calls++ === 0 ? 0 : 2), maxFiles: 0 });
+  assert.ok(ix.stoppedAt, 'stopped at its deadline');
+  assert.ok(ix.firstLeftOut, 'a file was met (and left out: the cap is 0)');
+  const doubled = `${path.sep}${path.sep}`;
+  for (const p of [ix.stoppedAt.folder, ix.firstLeftOut, ...ix.instructions.keys()]) assert.ok(!p.startsWith(doubled) && p.startsWith(root), p);
+  assert.equal(ix.abs(''), root);
+  assert.equal(ix.abs('etc/x'), path.join(root, 'etc', 'x'));
+});

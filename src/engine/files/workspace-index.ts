@@ -215,8 +215,10 @@ export class WorkspaceIndex {
     return { frames: [{ base: '', compiled }], states: [rootState(compiled)] };
   }
 
+  /** the absolute path of a root-relative one (rels of the index are normal: no path.join needed) */
   abs(rel: string): string {
-    return rel ? path.join(this.root, ...rel.split('/')) : this.root;
+    if (!rel) return this.root;
+    return (this.root.endsWith(path.sep) ? this.root : this.root + path.sep) + (path.sep === '/' ? rel : rel.split('/').join(path.sep));
   }
 
   /** root-relative, `/`-separated; undefined outside the root */
@@ -265,7 +267,7 @@ export class WorkspaceIndex {
       const item = stack.pop()!;
       if (deadline !== undefined && (visits++ & 63) === 0 && this.opts.now() > deadline) {
         this.truncated = true;
-        this.stoppedAt = { folder: this.absOf(item.rel), pending: stack.length + 1 };
+        this.stoppedAt = { folder: this.abs(item.rel), pending: stack.length + 1 };
         break;
       }
       this.listFolder(item, stack);
@@ -276,17 +278,15 @@ export class WorkspaceIndex {
     for (let x = node.parent; x; x = x.parent) x.total += after - before;
   }
 
-  private absOf(rel: string): string {
-    return rel ? this.root + path.sep + (path.sep === '/' ? rel : rel.split('/').join(path.sep)) : this.root;
-  }
-
   /**
    * list one folder of the crawl into the tree, its sub-folders to crawl onto `stack` (a method of
    * its own, small enough for V8 to optimize early in a short run)
    */
   private listFolder(item: CrawlItem, stack: CrawlItem[]): void {
     const { node: d, rel, ctx: above, inClaude, ignoredAll: allHidden } = item;
-    const absDir = this.absOf(rel);
+    const absDir = this.abs(rel);
+    // its entries' absolute paths start so (the root `/` ends in the separator already)
+    const under = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
     // in .claude, the file system's own order (rules load in it); elsewhere the fast listing
     let raw: DirEntry[] | undefined;
     let ents: readonly ListedEntry[];
@@ -308,7 +308,7 @@ export class WorkspaceIndex {
     if (this.opts.gitignore && !allHidden) {
       for (const e of ents) {
         if (e.name !== '.gitignore' || e.isDirectory()) continue;
-        const text = readText(this.fs, absDir + path.sep + '.gitignore');
+        const text = readText(this.fs, under + '.gitignore');
         const lines = text ? gitignoreLines(text) : [];
         if (lines.length) {
           const compiled = compilePatterns(lines, { ignoreCase: false, dotDotGuard: false });
@@ -341,7 +341,7 @@ export class WorkspaceIndex {
         const ignored = allHidden || this.excludedIn(here, pres, pre, name, false);
         if (inClaude || name in INSTRUCTION_NAMES) {
           const ik = instructionKind(pre + name);
-          if (ik) this.instructions.set(absDir + path.sep + name, { kind: ik, ignored });
+          if (ik) this.instructions.set(under + name, { kind: ik, ignored });
         }
         if (ignored || kind === 'other') {
           (meta.hidden ??= new Map()).set(name, kind);
@@ -349,7 +349,7 @@ export class WorkspaceIndex {
         }
         if (this.files >= this.opts.maxFiles) {
           this.truncated = true;
-          this.firstLeftOut ??= absDir + path.sep + name;
+          this.firstLeftOut ??= under + name;
           continue;
         }
         this.files++;
@@ -647,7 +647,7 @@ export function indexedFileAccess(index: WorkspaceIndex, inner: FileAccess, opti
     const l = side.get(dir);
     return l ? [...l.names].map(([name, kind]) => ({ name, kind })) : undefined;
   };
-  const absOf = (parts: string[], n: number) => index.root + path.sep + parts.slice(0, n).join(path.sep);
+  const absOf = (parts: string[], n: number) => index.abs(parts.slice(0, n).join('/'));
   const look = (p: string): Lookup => {
     const l = index.lookup(p);
     if (l.kind !== 'unknown' || !listIgnored) return l;
