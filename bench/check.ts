@@ -52,9 +52,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
-const wall = (args: string[], cwd = ROOT) => {
+const wall = (args: string[], cwd = ROOT, env?: NodeJS.ProcessEnv) => {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 10 * 60 * 1000 });
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 10 * 60 * 1000, ...(env && { env }) });
   return { ms: ms(t0), status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 };
 const walk = (root: string) => {
@@ -124,9 +124,15 @@ async function main(): Promise<number> {
     const t = trees[1]!;
     const lint: number[] = [];
     const floor: number[] = [];
+    // the CLI's code cache (src/cli/launch.ts) in a folder of this run: a first run writes it, then the measured runs take it
+    const cacheHome = path.join(TMP, 'code-cache-check');
+    fs.rmSync(cacheHome, { recursive: true, force: true });
+    const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+    const lintArgs = [path.join(ROOT, 'dist', 'cli.js'), 'lint', '--cwd', t.repo, '--home', t.home, '--managed-dir', t.managed, '--format', 'json'];
+    const first = wall(lintArgs, t.repo, env).ms;
     for (let i = 0; i < Math.min(runs, 4); i++) {
       floor.push(wall(['-e', '0'], t.repo).ms + walk(t.repo));
-      const r = wall([path.join(ROOT, 'dist', 'cli.js'), 'lint', '--cwd', t.repo, '--home', t.home, '--managed-dir', t.managed, '--format', 'json'], t.repo);
+      const r = wall(lintArgs, t.repo, env);
       if (r.status !== 0 && r.status !== 1) {
         problems.push(`lint exited ${r.status}: ${r.stderr.split('\n').slice(0, 3).join(' ')}`);
         break;
@@ -134,7 +140,7 @@ async function main(): Promise<number> {
       lint.push(r.ms);
     }
     if (lint.length)
-      figures.push({ what: 'lint, 100,000 files ÷ its floor', ratio: min(lint) / min(floor), target: 2, guard: LINT_GUARD, detail: `${f1(min(lint))} ms ÷ ${f1(min(floor))} ms (medians ${f1(median(lint))} ÷ ${f1(median(floor))})` });
+      figures.push({ what: 'lint, 100,000 files ÷ its floor', ratio: min(lint) / min(floor), target: 2, guard: LINT_GUARD, detail: `${f1(min(lint))} ms ÷ ${f1(min(floor))} ms (medians ${f1(median(lint))} ÷ ${f1(median(floor))}; the first run, writing the code cache, ${f1(first)} ms)` });
   }
 
   // 4. the live-session reader: a 20 MB transcript read cold, then one record appended, each against a raw

@@ -595,7 +595,8 @@ function measureBundle(runs: number): BundleResult {
 }
 
 interface LintResult {
-  ours?: { ms: number; rssMB: number; exit: number | null; findings?: number; note?: string };
+  /** ms: the median of the runs after the first, which wrote the CLI's code cache (its time: firstMs) */
+  ours?: { ms: number; firstMs: number; rssMB: number; exit: number | null; findings?: number; note?: string };
   theirs?: { ms: number; rssMB: number; exit: number | null; note?: string };
   /** `node -e 0`, the start of any Node program */
   nodeStart?: number;
@@ -622,12 +623,12 @@ function ensureClaudeCodeLint(): string | undefined {
 }
 
 /** run a node program, returning wall time, peak RSS (from a preloaded hook) and exit status */
-function timedNode(args: string[], cwd: string): { ms: number; rssMB: number; exit: number | null; stdout: string } {
+function timedNode(args: string[], cwd: string, env?: NodeJS.ProcessEnv): { ms: number; rssMB: number; exit: number | null; stdout: string } {
   const hook = path.join(TMP, 'rss-hook.cjs');
   if (!fs.existsSync(hook))
     fs.writeFileSync(hook, `process.on('exit', () => { try { require('fs').writeSync(2, '\\n@@RSS ' + process.resourceUsage().maxRSS + '\\n'); } catch {} });\n`);
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', hook, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 10 * 60 * 1000 });
+  const r = spawnSync(process.execPath, ['--require', hook, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 10 * 60 * 1000, ...(env && { env }) });
   const t = ms(t0);
   const m = /@@RSS (\d+)/.exec(r.stderr ?? '');
   return { ms: t, rssMB: m ? Number(m[1]) / 1024 : NaN, exit: r.status, stdout: r.stdout ?? '' };
@@ -640,12 +641,17 @@ function measureLint(tree: GeneratedTree, runs: number): LintResult {
   out.nodeStart = median(starts);
   const cli = path.join(ROOT, 'dist', 'cli.js');
   if (fs.existsSync(cli)) {
+    // the CLI's code cache (src/cli/launch.ts) in a folder of this run: the first run writes it, the others take it
+    const cacheHome = path.join(TMP, `code-cache-${tree.params.files}`);
+    fs.rmSync(cacheHome, { recursive: true, force: true });
+    const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
     const t: number[] = [];
     let last!: ReturnType<typeof timedNode>;
-    for (let i = 0; i < runs; i++) {
-      last = timedNode([cli, 'lint', '--cwd', tree.repo, '--home', tree.home, '--managed-dir', tree.managed, '--format', 'json'], tree.repo);
+    for (let i = 0; i <= runs; i++) {
+      last = timedNode([cli, 'lint', '--cwd', tree.repo, '--home', tree.home, '--managed-dir', tree.managed, '--format', 'json'], tree.repo, env);
       t.push(last.ms);
     }
+    const firstMs = t.shift()!;
     let findings: number | undefined;
     try {
       findings = (JSON.parse(last.stdout) as { diagnostics?: unknown[] }).diagnostics?.length;
@@ -653,7 +659,7 @@ function measureLint(tree: GeneratedTree, runs: number): LintResult {
       /* not JSON */
     }
     const implemented = last.exit === 0 || last.exit === 1;
-    out.ours = { ms: median(t), rssMB: last.rssMB, exit: last.exit, findings, note: implemented ? undefined : `exit ${last.exit}: not implemented or failed` };
+    out.ours = { ms: median(t), firstMs, rssMB: last.rssMB, exit: last.exit, findings, note: implemented ? undefined : `exit ${last.exit}: not implemented or failed` };
   }
   const theirs = ensureClaudeCodeLint();
   if (theirs) {
@@ -728,7 +734,7 @@ function targetSummary(S: SizeResult[], bundle: BundleResult, lint: Record<numbe
     out.push(`- \`dist/extension.js\` under 1 MB and loading in under 40 ms: ${(bundle.bytes! / 1024).toFixed(0)} KiB, ${f1(bundle.loadMs)} ms${l?.nodeStart ? ` (${((bundle.loadMs ?? NaN) / l.nodeStart).toFixed(2)} × \`node -e 0\`, ${f1(l.nodeStart)} ms)` : ''} — ${yes(bundle.bytes! < 1024 * 1024 && (bundle.loadMs ?? Infinity) < 40)}.`);
   if (l?.ours && l.nodeStart) {
     const floor = l.nodeStart + big.walk.fdir;
-    out.push(`- \`claude-layers lint\` on ${big.size.toLocaleString('en-US')} files within 2 × its floor (starting Node + one raw walk, ${f1(floor)} ms): ${f1(l.ours.ms)} ms, ${(l.ours.ms / floor).toFixed(2)} × — ${yes(l.ours.ms <= 2 * floor)}.`);
+    out.push(`- \`claude-layers lint\` on ${big.size.toLocaleString('en-US')} files within 2 × its floor (starting Node + one raw walk, ${f1(floor)} ms): ${f1(l.ours.ms)} ms, ${(l.ours.ms / floor).toFixed(2)} × — ${yes(l.ours.ms <= 2 * floor)} (with the CLI's code cache, as every run after the first has it; the first run: ${f1(l.ours.firstMs)} ms, ${(l.ours.firstMs / floor).toFixed(2)} ×).`);
   }
   return out;
 }
@@ -783,7 +789,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
     const o = l.ours;
     const t = l.theirs;
     const speed = o && t && !Number.isNaN(t.ms) ? `${(t.ms / o.ms).toFixed(1)}×` : '–';
-    return `| ${s.size.toLocaleString('en-US')} | ${o ? `${f1(o.ms)} ms (${f1(o.ms / s.walk.fdir)}× fdir), ${f1(o.rssMB)} MB, exit ${o.exit}${o.findings !== undefined ? `, ${o.findings} findings` : ''}${o.note ? `, ${o.note}` : ''}` : 'no dist/cli.js'} | ${t ? (t.note ?? `${f1(t.ms)} ms (${f1(t.ms / s.walk.fdir)}× fdir), ${f1(t.rssMB)} MB, exit ${t.exit}`) : '–'} | ${speed} | ≥ 10× | ${o && t && !Number.isNaN(t.ms) ? (t.ms / o.ms >= 10 ? 'yes' : 'no') : '–'} |`;
+    return `| ${s.size.toLocaleString('en-US')} | ${o ? `${f1(o.ms)} ms (${f1(o.ms / s.walk.fdir)}× fdir; the first run, which writes the code cache: ${f1(o.firstMs)} ms), ${f1(o.rssMB)} MB, exit ${o.exit}${o.findings !== undefined ? `, ${o.findings} findings` : ''}${o.note ? `, ${o.note}` : ''}` : 'no dist/cli.js'} | ${t ? (t.note ?? `${f1(t.ms)} ms (${f1(t.ms / s.walk.fdir)}× fdir), ${f1(t.rssMB)} MB, exit ${t.exit}`) : '–'} | ${speed} | ≥ 10× | ${o && t && !Number.isNaN(t.ms) ? (t.ms / o.ms >= 10 ? 'yes' : 'no') : '–'} |`;
   });
   const b = bundle.exists
     ? `\`dist/extension.js\`: ${(bundle.bytes! / 1024).toFixed(0)} KiB (target < 1 MiB: ${bundle.bytes! < 1024 * 1024 ? 'yes' : 'no'}); ${bundle.error ? `load failed: ${bundle.error}` : `load (require with a stub \`vscode\`, fresh process, median of ${bundle.loadRuns!.length}): ${f1(bundle.loadMs)} ms (target < 40 ms: ${bundle.loadMs! < 40 ? 'yes' : 'no'})`}; chunks loaded on first use (dist/chunks/): ${bundle.chunks?.map((c) => `${c.name} ${(c.bytes / 1024).toFixed(0)} KiB`).join(', ') || 'none'}`

@@ -7,10 +7,15 @@ import assert from 'node:assert/strict';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
+/** the CLI itself, which dist/cli.js (the code-cache launcher, src/cli/launch.ts) starts */
+export const CLI_MAIN = path.join(ROOT, 'dist', 'cli-main.js');
+/** the code caches of this test process's runs, away from the user's ~/.cache */
+export const TEST_CACHE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cache-'));
+process.on('exit', () => fs.rmSync(TEST_CACHE_HOME, { recursive: true, force: true }));
 
 /** build dist/cli.js when it is missing (the test script builds first anyway) */
 export function ensureBuilt(): void {
-  if (fs.existsSync(CLI)) return;
+  if (fs.existsSync(CLI) && fs.existsSync(CLI_MAIN)) return;
   const r = spawnSync(process.execPath, [path.join(ROOT, 'esbuild.config.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
 }
@@ -25,7 +30,7 @@ export interface Run {
 /** A clean environment: no color variables, no CI annotations, unless given. */
 export function run(args: string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Run {
   ensureBuilt();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...opts.env };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', XDG_CACHE_HOME: TEST_CACHE_HOME, ...opts.env };
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, cwd: opts.cwd ?? ROOT, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
@@ -75,14 +80,16 @@ export function lintJson(flags: string[], extra: string[] = []): { code: number 
   return { code: r.code, diagnostics: json.diagnostics, json };
 }
 
-/** a copy of the built CLI and the chunks it loads on first use (dist/chunks) in a fresh folder every
+/** a copy of the built CLI (its launcher and itself) and the chunks it loads on first use (dist/chunks) in a fresh folder every
  *  user can read, for the runs as an unprivileged user (the checkout may be under /root) */
 export function publicCliCopy(): { dir: string; cli: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cli-'));
   fs.chmodSync(dir, 0o755);
   const cli = path.join(dir, 'cli.js');
-  fs.copyFileSync(CLI, cli);
-  fs.chmodSync(cli, 0o644);
+  for (const [from, to] of [[CLI, cli], [CLI_MAIN, path.join(dir, 'cli-main.js')]] as const) {
+    fs.copyFileSync(from, to);
+    fs.chmodSync(to, 0o644);
+  }
   const chunks = path.join(path.dirname(CLI), 'chunks');
   if (fs.existsSync(chunks)) {
     fs.mkdirSync(path.join(dir, 'chunks'), { mode: 0o755 });

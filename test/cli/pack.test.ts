@@ -1,4 +1,4 @@
-// The npm package: `npm pack` ships the CLI bundle and the chunks it loads on first use (dist/chunks/,
+// The npm package: `npm pack` ships the CLI bundle (its code-cache launcher dist/cli.js and dist/cli-main.js) and the chunks it loads on first use (dist/chunks/,
 // esbuild.config.mjs), README, LICENSE and package.json, nothing else, and the CLI runs from the
 // unpacked tarball on its own (the bundle needs no node_modules; lint loads every chunk).
 import { test } from 'node:test';
@@ -19,7 +19,7 @@ test('npm pack: the CLI, its bundle, README and LICENSE; the CLI runs from the t
     const info = (JSON.parse(out) as { filename: string; files: { path: string }[] }[])[0]!;
     const chunks = fs.readdirSync(path.join(ROOT, 'dist', 'chunks')).map((f) => `dist/chunks/${f}`);
     assert.ok(chunks.length >= 4, `dist/chunks holds ${chunks.join(', ')}`);
-    assert.deepEqual(info.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', ...chunks, 'dist/cli.js', 'package.json'].sort());
+    assert.deepEqual(info.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', ...chunks, 'dist/cli.js', 'dist/cli-main.js', 'package.json'].sort());
     execFileSync('tar', ['-xzf', path.join(dir, info.filename), '-C', dir]);
     const bin = (JSON.parse(fs.readFileSync(path.join(dir, 'package/package.json'), 'utf8')) as { bin: Record<string, string> }).bin['claude-layers']!;
     const cli = path.join(dir, 'package', bin);
