@@ -10,7 +10,8 @@
 //     0700), never in a shared one; a cache file not owned by the user, over 32 MiB or whose
 //     checksum is wrong is not given to V8 (it does not verify a cache's contents itself);
 //   - written at exit, when the run had none or V8 refused it, to a temporary name then renamed
-//     (runs at the same time never see half a file); any error on the way means no cache, never a
+//     (runs at the same time never see half a file), replacing the cache of the same file and command
+//     made for other code or another Node; any error on the way means no cache, never a
 //     failure. CLAUDE_LAYERS_CODE_CACHE=0 turns it off; CLAUDE_LAYERS_CODE_CACHE=debug says on
 //     stderr what happened to each file.
 import * as crypto from 'node:crypto';
@@ -76,18 +77,35 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-function writeCache(dir: string, file: string, data: Buffer): void {
+/**
+ * Write `file` (its checksum, then `data`) through a temporary name. `stale`: the name's prefix
+ * shared by the caches it replaces (the same bundle file and command for another content or Node
+ * version), removed once it is written, so that the folder holds one cache per file and command.
+ */
+function writeCache(dir: string, file: string, data: Buffer, stale: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, Buffer.concat([sha256(data), data]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
   } catch {
-    // no cache this time
+    // no cache this time (and no half-written file left: a full disk, say)
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing to remove
+    }
+    return;
+  }
+  try {
+    const name = path.basename(file);
+    for (const f of fs.readdirSync(dir)) if (f !== name && f.startsWith(stale) && f.endsWith('.bin')) fs.rmSync(path.join(dir, f), { force: true });
+  } catch {
+    // the old ones stay
   }
 }
 
-const toWrite: { script: vm.Script; file: string; dir: string }[] = [];
+const toWrite: { script: vm.Script; file: string; dir: string; stale: string }[] = [];
 const loaded = new Map<string, unknown>();
 
 /** run a CommonJS file of ours compiled with its cache; its `./chunks/…` requires go through here too */
@@ -97,14 +115,15 @@ function run(file: string, command: string, dir: string | undefined): unknown {
   const source = fs.readFileSync(file, 'utf8');
   const code = source.startsWith('#!') ? `//${source.slice(2)}` : source;
   const wrapped = Module.wrap(code);
-  const cacheFile = dir && path.join(dir, `${path.basename(file, '.js')}-${command}-${process.version}-${process.arch}-${sha256(wrapped).toString('hex').slice(0, 32)}.bin`);
+  const stale = `${path.basename(file, '.js')}-${command}-`;
+  const cacheFile = dir && path.join(dir, `${stale}${process.version}-${process.arch}-${sha256(wrapped).toString('hex').slice(0, 32)}.bin`);
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   // (no importModuleDynamically: the one import() in our bundles, secretlint's P12 rule reading the
   // file its text came from, fails for the names lint gives its texts either way, and Node 20 warns
   // on stderr when the default loader is lent to a script)
   const script = new vm.Script(wrapped, { filename: file, ...(cachedData && { cachedData }) });
   if (debug) process.stderr.write(`code cache: ${path.basename(file)} ${cachedData ? (script.cachedDataRejected ? 'refused by V8' : 'used') : 'none'}\n`);
-  if (dir && cacheFile && (!cachedData || script.cachedDataRejected)) toWrite.push({ script, file: cacheFile, dir });
+  if (dir && cacheFile && (!cachedData || script.cachedDataRejected)) toWrite.push({ script, file: cacheFile, dir, stale });
   const mod = new Module(file);
   mod.filename = file;
   const base = createRequire(file);
@@ -124,7 +143,7 @@ process.on('exit', () => {
     } catch {
       continue;
     }
-    writeCache(w.dir, w.file, data);
+    writeCache(w.dir, w.file, data, w.stale);
     if (debug) process.stderr.write(`code cache: wrote ${path.basename(w.file)} (${data.length} bytes)\n`);
   }
 });
