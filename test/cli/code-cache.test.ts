@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CLI, CLI_MAIN, demo, ensureBuilt } from './helpers.js';
+import { CLI, demo, ensureBuilt } from './helpers.js';
+import { copyBuiltCli } from '../helpers/built-cli.js';
 
 /** a private copy of dist (launcher, CLI, chunks) and a cache home of its own */
 function sandbox(): { dist: string; cacheHome: string; cacheDir: string; cleanup: () => void } {
@@ -15,9 +16,7 @@ function sandbox(): { dist: string; cacheHome: string; cacheDir: string; cleanup
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cc-'));
   const dist = path.join(root, 'dist');
   fs.mkdirSync(dist);
-  fs.copyFileSync(CLI, path.join(dist, 'cli.js'));
-  fs.copyFileSync(CLI_MAIN, path.join(dist, 'cli-main.js'));
-  fs.cpSync(path.join(path.dirname(CLI), 'chunks'), path.join(dist, 'chunks'), { recursive: true });
+  copyBuiltCli(path.dirname(CLI), dist);
   const cacheHome = path.join(root, 'cache');
   return { dist, cacheHome, cacheDir: path.join(cacheHome, 'claude-layers', 'code-cache'), cleanup: () => fs.rmSync(root, { recursive: true, force: true }) };
 }

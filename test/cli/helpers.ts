@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import assert from 'node:assert/strict';
+import { copyBuiltCli } from '../helpers/built-cli.js';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -80,24 +81,10 @@ export function lintJson(flags: string[], extra: string[] = []): { code: number 
   return { code: r.code, diagnostics: json.diagnostics, json };
 }
 
-/** a copy of the built CLI (its launcher and itself) and the chunks it loads on first use (dist/chunks) in a fresh folder every
+/** a copy of the built CLI (copyBuiltCli: its launcher, itself and its chunks) in a fresh folder every
  *  user can read, for the runs as an unprivileged user (the checkout may be under /root) */
 export function publicCliCopy(): { dir: string; cli: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-cli-'));
   fs.chmodSync(dir, 0o755);
-  const cli = path.join(dir, 'cli.js');
-  for (const [from, to] of [[CLI, cli], [CLI_MAIN, path.join(dir, 'cli-main.js')]] as const) {
-    fs.copyFileSync(from, to);
-    fs.chmodSync(to, 0o644);
-  }
-  const chunks = path.join(path.dirname(CLI), 'chunks');
-  if (fs.existsSync(chunks)) {
-    fs.mkdirSync(path.join(dir, 'chunks'), { mode: 0o755 });
-    fs.chmodSync(path.join(dir, 'chunks'), 0o755);
-    for (const f of fs.readdirSync(chunks)) {
-      fs.copyFileSync(path.join(chunks, f), path.join(dir, 'chunks', f));
-      fs.chmodSync(path.join(dir, 'chunks', f), 0o644);
-    }
-  }
-  return { dir, cli };
+  return { dir, cli: copyBuiltCli(path.dirname(CLI), dir) };
 }

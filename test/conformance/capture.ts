@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MockApi, type RecordedRequest, type Step } from '../../src/ground-truth/mock-api.js';
 import { extract, lastMainLoopBody, type Extracted } from '../../src/engine/transcript/wire.js';
+import { copyBuiltCli } from '../helpers/built-cli.js';
 import { engineVersion, type ClaudeVersion, type EngineTool, type Scenario, type Touch, type Tree } from './scenario.js';
 
 export const REPO_DIR = path.resolve(__dirname, '../..');
@@ -361,20 +362,7 @@ export async function runScenario(s: Scenario, version: ClaudeVersion, opts: Run
     if (engineCli) {
       // nobody cannot reach a checkout under a private folder (/root, a mkdtemp clone): it runs a copy of
       // the self-contained bundle from the work folder (the launcher, the CLI it starts and the chunks)
-      let cli = engineCli;
-      if (asNobody) {
-        cli = path.join(work, 'cli.js');
-        const dist = path.dirname(engineCli);
-        for (const f of ['cli.js', 'cli-main.js']) {
-          fs.copyFileSync(path.join(dist, f), path.join(work, f));
-          fs.chmodSync(path.join(work, f), 0o644);
-        }
-        if (fs.existsSync(path.join(dist, 'chunks'))) {
-          fs.cpSync(path.join(dist, 'chunks'), path.join(work, 'chunks'), { recursive: true });
-          fs.chmodSync(path.join(work, 'chunks'), 0o755);
-          for (const f of fs.readdirSync(path.join(work, 'chunks'))) fs.chmodSync(path.join(work, 'chunks', f), 0o644);
-        }
-      }
+      const cli = asNobody ? copyBuiltCli(path.dirname(engineCli), work) : engineCli;
       // hermetic engine: HOME points nowhere, everything comes through its flags
       const engineArgv = [...priv, 'env', '-i', `PATH=${process.env.PATH}`, 'HOME=/nonexistent-conformance-home', `TMPDIR=${tmp}`,
         'timeout', String(CLAUDE_TIMEOUT_S), process.execPath, ...engineArgs(s, version, root, cli)];
