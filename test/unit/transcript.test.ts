@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { analyze, chooseProfile, hookKey, HookOutputs, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
 import { messageHash, rebuildRequests } from '../../src/engine/transcript/requests.js';
+import { extract, extractLastTouch } from '../../src/engine/transcript/wire.js';
 
 const profile = PROFILES[PROFILES.length - 1]!;
 const J = (o: unknown) => JSON.stringify(o);
@@ -112,6 +113,30 @@ describe('TranscriptFollower', () => {
     w.poll();
     assert.equal(w.records.length, 1);
     assert.equal((w.records[0]!.rec.message as { content: string }).content.length, 8_000_000);
+    fs.rmSync(d, { recursive: true });
+  });
+
+  test('pieces cut anywhere (inside a character, a line or at a newline) decode to the same records', () => {
+    const d = tmp();
+    const f = path.join(d, 's.jsonl');
+    // short and long lines of 1-, 2-, 3- and 4-byte characters, a few whole lines to a piece or none
+    const texts = ['a', '中文提示', 'é'.repeat(9), '😀x😀', '規則'.repeat(40), 'ascii only line', '\u0800\uffff'];
+    const lines = texts.map((t, i) => J({ type: 'user', uuid: `m${i}`, message: { role: 'user', content: t } }));
+    const bytes = Buffer.from(lines.join('\n') + '\n');
+    fs.writeFileSync(f, bytes);
+    for (let piece = 1; piece <= bytes.length; piece += piece < 200 ? 1 : 97) {
+      const fa: typeof nodeFileAccess = { ...nodeFileAccess, readRange: (p, offset, max) => nodeFileAccess.readRange!(p, offset, Math.min(max, piece)) };
+      const w = new TranscriptFollower(fa, f);
+      assert.equal(w.poll(), 'new');
+      assert.deepEqual(w.records.map((r) => (r.rec.message as { content: string }).content), texts, `pieces of ${piece} bytes`);
+    }
+    // an invalid sequence stays one replacement character, wherever the pieces are cut
+    fs.writeFileSync(f, Buffer.concat([Buffer.from('{"type":"user","uuid":"x","message":{"role":"user","content":"a'), Buffer.from([0xe4, 0xb8]), Buffer.from('"}}\n'), Buffer.from(lines[1]! + '\n')]));
+    for (const piece of [1, 2, 3, 4096]) {
+      const w = new TranscriptFollower({ ...nodeFileAccess, readRange: (p, offset, max) => nodeFileAccess.readRange!(p, offset, Math.min(max, piece)) }, f);
+      w.poll();
+      assert.deepEqual(w.records.map((r) => (r.rec.message as { content: string }).content), ['a\ufffd', '中文提示'], `pieces of ${piece} bytes`);
+    }
     fs.rmSync(d, { recursive: true });
   });
 
@@ -372,5 +397,35 @@ describe('the prediction over a version that records no request', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the wire reader', () => {
+  test('the last tool call of a request reads as extract() reads it, without the calls before it', () => {
+    const sr = (t: string) => `<system-reminder>\n${t}\n</system-reminder>`;
+    const use = (id: string, file: string) => ({ type: 'tool_use', id, name: 'Read', input: { file_path: file } });
+    const result = (id: string, text: string) => ({ type: 'tool_result', tool_use_id: id, content: text });
+    const body = {
+      messages: [
+        { role: 'user', content: 'a prompt' },
+        { role: 'assistant', content: [use('t1', '/w/a.ts'), use('t2', '/w/b.ts')] },
+        { role: 'user', content: [result('t1', 'A'), result('t2', 'B'), { type: 'text', text: sr('Contents of /w/b/CLAUDE.md:\n\nB RULE') + '\n' }, { type: 'text', text: 'other' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'thinking aloud' }] },
+        { role: 'assistant', content: [use('t3', '/w/c.ts'), use('t4', '/w/d/e.ts')] },
+        { role: 'user', content: [result('t3', 'C'), result('t4', 'E'), { type: 'text', text: sr('Contents of /w/d/CLAUDE.md:\n\nD RULE') + '\n' }, { type: 'text', text: sr('Contents of /w/.claude/rules/e.md:\n\nE RULE') }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+      ],
+    };
+    for (const p of PROFILES) {
+      const all = extract(body, p.version).touches;
+      assert.equal(all.length, 4);
+      const last = extractLastTouch(body, p.version);
+      assert.deepEqual(last?.touch, all.at(-1), p.version);
+      assert.equal(last?.use.id, 't4');
+      assert.deepEqual(last?.touch.injected, ['Contents of /w/d/CLAUDE.md:\n\nD RULE', 'Contents of /w/.claude/rules/e.md:\n\nE RULE']);
+      assert.equal(last?.touch.result, 'E');
+    }
+    assert.equal(extractLastTouch({ messages: [{ role: 'user', content: 'no call yet' }] }, profile.version), undefined);
+    assert.equal(extractLastTouch({}, profile.version), undefined);
   });
 });

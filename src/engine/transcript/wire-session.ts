@@ -3,13 +3,13 @@
 // start, what came back after a compaction, and per call the lazy injections, the skill body and the
 // subagent's instructions. Layouts of both wire formats (2.1.235's `# claudeMd` section and system
 // messages; 2.1.328's own reminders) are read.
-import { extract, findStartup } from './wire.js';
+import { extractLastTouch, findStartup } from './wire.js';
 
 type Part = { type?: string; text?: string; content?: unknown; tool_use_id?: string; id?: string; name?: string; input?: unknown };
 type Msg = { role?: string; content?: string | Part[] };
 export type Body = { messages?: Msg[] };
 /** the same request as extract.ts reads it (its message type is looser) */
-const wire = (b: Body) => b as Parameters<typeof extract>[0];
+const wire = (b: Body) => b as Parameters<typeof extractLastTouch>[0];
 
 /** one request of a session, as recorded by a driver or rebuilt from a transcript */
 export interface RecordedSessionRequest {
@@ -190,10 +190,6 @@ function skillTextOf(body: Body, toolUseId: string | undefined): { body: string 
   return { body: null, note: null };
 }
 
-function toolUses(body: Body): Part[] {
-  return (body.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content)).flatMap((m) => (m.content as Part[]).filter((p) => p.type === 'tool_use'));
-}
-
 /** the first request of a subagent: its first user message ends with the prompt it was given */
 function subagentFirst(others: RecordedSessionRequest[], needle: string, used: Set<number>): Body | undefined {
   for (const r of others) {
@@ -260,9 +256,9 @@ export function extractTurn(t: TurnInput, previousPrompt: string | undefined, mi
     const next = k >= 0 ? seq[k + 1] : undefined;
     if (!next) break;
     const after = bodyOf(next);
-    const touch = extract(wire(after), version).touches.slice(-1)[0];
-    const use = toolUses(after).slice(-1)[0];
-    if (!touch || !use) break;
+    const lastCall = extractLastTouch(wire(after), version);
+    if (!lastCall) break;
+    const { touch, use } = lastCall;
     let agent: ExtractedCall['agent'] = null;
     const skillText = c.name === 'Skill' ? skillTextOf(after, use.id) : { body: null, note: null };
     const skillBody = skillText.body;

@@ -161,57 +161,91 @@ export function extract(body: { messages?: Msg[] }, version: string): Extracted 
   const startup = extractStartup(body, version, warnings);
   const touches: ExtractedTouch[] = [];
   const msgs = body.messages ?? [];
-  for (const [i, m] of msgs.entries()) {
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i]!;
     if (m.role !== 'assistant') continue;
-    const uses = parts(m).filter((p) => p.type === 'tool_use');
-    for (const use of uses) {
-      const t: ExtractedTouch = { tool: use.name ?? '?', input: use.input, result: '', isError: false, injected: [], other: [] };
-      touches.push(t);
-      // the user message carrying this tool_result, then system messages up to the next assistant turn
-      for (const mm of msgs.slice(i + 1)) {
-        if (mm.role === 'assistant') break;
-        if (mm.role === 'user') {
-          const ps = parts(mm);
-          const k = ps.findIndex((p) => p.type === 'tool_result' && p.tool_use_id === use.id);
-          const res = ps[k];
-          if (res === undefined) continue;
-          t.result = flatText(res.content);
-          t.isError = res.is_error === true;
-          // with some models (e.g. --model claude-sonnet-4-5) both versions append the reminders to the
-          // tool_result text instead: "\n\n<system-reminder>\nENTRY\n</system-reminder>" per file
-          const segs = t.result.split(/\n\n(?=<system-reminder>\n)/);
-          for (const seg of segs.slice(1)) {
-            if (seg.startsWith(SR_OPEN + 'Contents of /') && seg.endsWith(SR_CLOSE)) t.injected.push(seg.slice(SR_OPEN.length, -SR_CLOSE.length));
-            else if (seg.includes('Contents of /')) warnings.push(`tool_result reminder with an unrecognised instruction shape: ${JSON.stringify(seg.slice(0, 200))}`);
-          }
-          const after = ps.slice(k + 1);
-          for (const [q, p] of after.entries()) {
-            if (p.type === 'tool_result') break;
-            if (p.type !== 'text' || typeof p.text !== 'string') continue;
-            const isLast = q === after.length - 1 || after.slice(q + 1).every((x) => x.type !== 'text');
-            if (p.text.startsWith(SR_OPEN + 'Contents of /')) {
-              let inner = p.text.slice(SR_OPEN.length);
-              if (inner.endsWith(SR_CLOSE + '\n')) {
-                inner = inner.slice(0, -(SR_CLOSE.length + 1));
-                if (isLast) warnings.push('last lazy block of a message ends with an extra \\n');
-              } else if (inner.endsWith(SR_CLOSE)) {
-                inner = inner.slice(0, -SR_CLOSE.length);
-                if (!isLast) warnings.push('non-last lazy block without the extra \\n');
-              } else warnings.push('lazy block without a closing </system-reminder>');
-              if (format === 'claude-md-section') warnings.push('lazy injection as a text block in the `# claudeMd` layout (expected a system message)');
-              t.injected.push(inner);
-            } else if (p.text.includes('Contents of /')) {
-              warnings.push(`text block with an unrecognised instruction shape: ${JSON.stringify(p.text.slice(0, 200))}`);
-              t.other.push(p.text);
-            } else t.other.push(p.text);
-          }
-        } else if (mm.role === 'system') {
-          systemInjection(flatText(mm.content), format, t, warnings);
-        }
-      }
-    }
+    for (const use of toolUsesOf(m)) touches.push(touchOf(msgs, i, use, format, warnings));
   }
   return { startup, touches, warnings };
+}
+
+/**
+ * The last tool call of a request (the last tool_use of its last assistant message that has one) as
+ * extract() reads it, without reading the calls before it: extract(body).touches.at(-1), its warnings
+ * aside. A session's reader asks this of every request, so it must not cost the whole conversation.
+ */
+export function extractLastTouch(body: { messages?: Msg[] }, version: string): { touch: ExtractedTouch; use: Part } | undefined {
+  const msgs = body.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i]!;
+    if (m.role !== 'assistant') continue;
+    const use = toolUsesOf(m).at(-1);
+    if (use) return { touch: touchOf(msgs, i, use, wireFormat(version), []), use };
+  }
+  return undefined;
+}
+
+const toolUsesOf = (m: Msg): Part[] => parts(m).filter((p) => p?.type === 'tool_use');
+
+/** one tool call: the tool_result that answers it in the messages after its assistant message `i`, and what was
+ *  injected with it there (text blocks after the result, system messages up to the next assistant message) */
+function touchOf(msgs: readonly Msg[], i: number, use: Part, format: WireFormat, warnings: string[]): ExtractedTouch {
+  const t: ExtractedTouch = { tool: use.name ?? '?', input: use.input, result: '', isError: false, injected: [], other: [] };
+  for (let j = i + 1; j < msgs.length; j++) {
+    const mm = msgs[j]!;
+    if (mm.role === 'assistant') break;
+    if (mm.role === 'user') {
+      const ps = parts(mm);
+      const k = ps.findIndex((p) => p?.type === 'tool_result' && p.tool_use_id === use.id);
+      const res = ps[k];
+      if (res === undefined) continue;
+      t.result = flatText(res.content);
+      t.isError = res.is_error === true;
+      // with some models (e.g. --model claude-sonnet-4-5) both versions append the reminders to the
+      // tool_result text instead: "\n\n<system-reminder>\nENTRY\n</system-reminder>" per file
+      const segs = t.result.split(/\n\n(?=<system-reminder>\n)/);
+      for (const seg of segs.slice(1)) {
+        if (seg.startsWith(SR_OPEN + 'Contents of /') && seg.endsWith(SR_CLOSE)) t.injected.push(seg.slice(SR_OPEN.length, -SR_CLOSE.length));
+        else if (seg.includes('Contents of /')) warnings.push(`tool_result reminder with an unrecognised instruction shape: ${JSON.stringify(seg.slice(0, 200))}`);
+      }
+      // the text blocks after the result, up to the next tool_result; the last text block of the message is told apart
+      let end = ps.length;
+      for (let q = k + 1; q < ps.length; q++)
+        if (ps[q]?.type === 'tool_result') {
+          end = q;
+          break;
+        }
+      let lastText = -1;
+      for (let q = ps.length - 1; q > k; q--)
+        if (ps[q]?.type === 'text') {
+          lastText = q;
+          break;
+        }
+      for (let q = k + 1; q < end; q++) {
+        const p = ps[q];
+        if (p?.type !== 'text' || typeof p.text !== 'string') continue;
+        const isLast = q === ps.length - 1 || q === lastText;
+        if (p.text.startsWith(SR_OPEN + 'Contents of /')) {
+          let inner = p.text.slice(SR_OPEN.length);
+          if (inner.endsWith(SR_CLOSE + '\n')) {
+            inner = inner.slice(0, -(SR_CLOSE.length + 1));
+            if (isLast) warnings.push('last lazy block of a message ends with an extra \\n');
+          } else if (inner.endsWith(SR_CLOSE)) {
+            inner = inner.slice(0, -SR_CLOSE.length);
+            if (!isLast) warnings.push('non-last lazy block without the extra \\n');
+          } else warnings.push('lazy block without a closing </system-reminder>');
+          if (format === 'claude-md-section') warnings.push('lazy injection as a text block in the `# claudeMd` layout (expected a system message)');
+          t.injected.push(inner);
+        } else if (p.text.includes('Contents of /')) {
+          warnings.push(`text block with an unrecognised instruction shape: ${JSON.stringify(p.text.slice(0, 200))}`);
+          t.other.push(p.text);
+        } else t.other.push(p.text);
+      }
+    } else if (mm.role === 'system') {
+      systemInjection(flatText(mm.content), format, t, warnings);
+    }
+  }
+  return t;
 }
 
 /** The last main-loop request body (tools include Read), parsed; null if none. */
