@@ -119,6 +119,8 @@ export interface SizeResult {
     ignoreAll: { median: number; p95: number; total: number };
     emuAll: { median: number; p95: number; total: number };
     heaviest: { pattern: string; ignore: number; emu: number; count: number };
+    /** the root pattern glob-count takes longest over (the figure its "slowest" row gives) */
+    slowest: { pattern: string; emu: number; count: number };
     deadCheck: { ms: number; dead: number };
   };
   rss?: { peakMB: number; baselineMB: number; tsxPeakMB?: number; tsxBaselineMB?: number };
@@ -422,6 +424,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   let pmRules = 0;
   let allRules = 0;
   let heaviest = { pattern: '', ignore: 0, emu: 0, count: 0 };
+  let slowest = { pattern: '', emu: 0, count: 0 };
   for (const it of items) {
     const relBase = path.relative(repo, it.base).split(path.sep).join('/');
     const pre = relBase ? `${relBase}/` : '';
@@ -452,6 +455,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
       ignoreRootT.push(ti);
       emuRootT.push(tm);
       if (ti > heaviest.ignore) heaviest = { pattern: `${it.label} → ${JSON.stringify(it.pats)}`, ignore: ti, emu: tm, count: want };
+      if (tm > slowest.emu) slowest = { pattern: `${it.label} → ${JSON.stringify(it.pats)}`, emu: tm, count: want };
     }
     if (got !== want) mismatches.push(`${it.label} under ${relBase || '.'}: ignore ${want}, glob-count ${got}`);
   }
@@ -482,6 +486,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
     ignoreAll: { median: median(ignoreT), p95: pct(ignoreT, 95), total: ignoreT.reduce((x, y) => x + y, 0) },
     emuAll: { median: median(emuT), p95: pct(emuT, 95), total: emuT.reduce((x, y) => x + y, 0) },
     heaviest,
+    slowest,
     deadCheck: { ms: median(deadT), dead },
   };
 
@@ -797,7 +802,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
   const rss = S.map((s) => `${s.size.toLocaleString('en-US')} files: ${s.rss ? `${f1(s.rss.peakMB)} MB peak, median of 3 (a process that only loads the code: ${f1(s.rss.baselineMB)} MB; the same session under tsx, as the other numbers are measured: ${f1(s.rss.tsxPeakMB)} MB, tsx alone ${f1(s.rss.tsxBaselineMB)} MB)` : '–'}`).join('; ');
   const hov = S.map(
     (s) =>
-      `${s.size.toLocaleString('en-US')} files: ${s.hover.items} hover items (${s.hover.rootItems} at the workspace root), ${(s.hover.picomatchShare * 100).toFixed(0)}% of their rules matched by picomatch, ${s.hover.mismatches.length} count mismatches; heaviest root pattern ${s.hover.heaviest.pattern}: ${s.hover.heaviest.count} files, \`ignore\` ${f1(s.hover.heaviest.ignore)} ms, glob-count ${f1(s.hover.heaviest.emu)} ms`,
+      `${s.size.toLocaleString('en-US')} files: ${s.hover.items} hover items (${s.hover.rootItems} at the workspace root), ${(s.hover.picomatchShare * 100).toFixed(0)}% of their rules matched by picomatch, ${s.hover.mismatches.length} count mismatches; heaviest root pattern ${s.hover.heaviest.pattern}: ${s.hover.heaviest.count} files, \`ignore\` ${f1(s.hover.heaviest.ignore)} ms, glob-count ${f1(s.hover.heaviest.emu)} ms; slowest for glob-count ${s.hover.slowest.pattern}: ${s.hover.slowest.count} files, ${f1(s.hover.slowest.emu)} ms`,
   );
   const verified = S.flatMap((s) => Object.entries(s.updates).filter(([, u]) => !u.verified).map(([k]) => `${s.size}: ${k}`));
   return [
