@@ -195,17 +195,17 @@ export async function firstTenSeconds(h) {
   const legacy = path.join(WS, '.claude', 'rules', 'legacy.md');
   keep(legacy);
   /**
-   * Go to Line, with the line typed only into Go to Line's own box (its value starts with ":"). When
-   * Ctrl+G reaches something else (on a slow machine the focus can still be moving from the side
-   * bar to the editor), the line and Enter are typed into the file instead: seen once, "201" and a
-   * new line at the top of MEMORY.md, which moved the quick fix's lines by one and failed two checks.
-   */
-  /**
    * A click in the editor's viewport (its overflow guard, which does not scroll): `.view-lines` moves
    * with the scroll, and with a short file scrolled past its end the point 120 px below its top lay
    * outside the window (a 30 s click timeout, seen once on legacy.md).
    */
   const clickEditor = () => page.locator('.part.editor .monaco-editor .overflow-guard').first().click({ position: { x: 400, y: 120 } });
+  /**
+   * Go to Line, with the line typed only into Go to Line's own box (its value starts with ":"). When
+   * Ctrl+G reaches something else (on a slow machine the focus can still be moving from the side
+   * bar to the editor), the line and Enter are typed into the file instead: seen once, "201" and a
+   * new line at the top of MEMORY.md, which moved the quick fix's lines by one and failed two checks.
+   */
   const goToLine = async (line, focusEditor) => {
     const input = page.locator('.quick-input-widget .quick-input-box input');
     const isGoToLine = async () => (await input.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')).startsWith(':');
@@ -270,7 +270,7 @@ export async function firstTenSeconds(h) {
     await page.keyboard.press('Escape');
     if ((await activeTab()) !== 'legacy.md') await quickOpen('legacy.md');
     // the keys go to the editor (as for the hover above: after a resize of the side bar the focus can stay there)
-    await goToLine(2, () => clickEditor());
+    await goToLine(2, clickEditor);
     await quickFixMenu('Write paths: as a YAML list (saves the file)');
   };
   await openFix();
