@@ -53,6 +53,26 @@ async function until(fn, what, timeout = 30_000, every = 150) {
   }
 }
 
+/**
+ * the MEMORY.md move once VS Code has saved both files: each differs from `before`, is not empty and reads
+ * the same on two polls in a row. VS Code's save truncates a file, then writes it, so a single read can see
+ * it empty (one CI run read MEMORY.md as 1 line right after Apply).
+ */
+async function movedOnDisk(memFile, topicFile, before, timeout = 20_000) {
+  const read = () => ({ mem: fs.readFileSync(memFile, 'utf8'), topic: fs.existsSync(topicFile) ? fs.readFileSync(topicFile, 'utf8') : '' });
+  let last;
+  return until(
+    () => {
+      const now = read();
+      const settled = last && now.mem === last.mem && now.topic === last.topic && now.mem && now.mem !== before && now.topic;
+      last = now;
+      return settled ? now : undefined;
+    },
+    'the move on disk',
+    timeout,
+  ).catch(read);
+}
+
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-e2e-chromium-'));
 fs.mkdirSync(path.join(profile, 'Default'));
 fs.writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }));
@@ -570,7 +590,7 @@ try {
     try {
       const shots22 = await firstTenSeconds({
         page, webview, sectionRows, sectionOpen, headline, until, check, shot, quickOpen, setSidebarWidth, setTheme, runCommand, editorText, toastText, pick, frames, activeTab,
-        WS, MEMORY_FILE, MACHINE_SETTINGS: machine,
+        WS, MEMORY_FILE, MACHINE_SETTINGS: machine, movedOnDisk,
       });
       fs.writeFileSync(`${SHOTS}/22-screenshots.txt`, `${shots22.join('\n')}\n`);
     } catch (e) {
@@ -879,14 +899,7 @@ try {
       const before = [];
       for (let i = memCut.from - 2; i >= 0 && before.length < kept.length + 1; i--) if (!isLink(lines[i]) && lines[i].trim() && !lines[i].startsWith('#')) before.unshift(lines[i]);
       const moved = [...before, ...past.filter((l) => !isLink(l))];
-      const onDisk = await until(
-        () => {
-          const m = fs.readFileSync(MEMORY_FILE, 'utf8');
-          return fs.existsSync(overflow) && m !== memRaw && fs.readFileSync(overflow, 'utf8') ? { mem: m, topic: fs.readFileSync(overflow, 'utf8') } : undefined;
-        },
-        'the move on disk',
-        20_000,
-      ).catch(() => ({ mem: fs.readFileSync(MEMORY_FILE, 'utf8'), topic: fs.existsSync(overflow) ? fs.readFileSync(overflow, 'utf8') : '' }));
+      const onDisk = await movedOnDisk(MEMORY_FILE, overflow, memRaw);
       const memAfter = onDisk.mem.split('\n');
       check(onDisk.topic === `${moved.join('\n')}\n`, `applied from the preview: overflow.md holds the ${moved.length} moved lines on disk (${onDisk.topic.split('\n').length - 1} lines): ${before.length} from before the cut, the ${past.length - kept.length} past it that are not topic links`);
       check(

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export async function firstTenSeconds(h) {
-  const { page, webview, sectionRows, sectionOpen, headline, until, check, shot, quickOpen, setSidebarWidth, setTheme, runCommand, editorText, toastText, pick, frames, activeTab, WS, MEMORY_FILE, MACHINE_SETTINGS } = h;
+  const { page, webview, sectionRows, sectionOpen, headline, until, check, shot, quickOpen, setSidebarWidth, setTheme, runCommand, editorText, toastText, pick, frames, activeTab, WS, MEMORY_FILE, MACHINE_SETTINGS, movedOnDisk } = h;
   const DEFAULT_WIDTH = Math.round((await page.locator('.part.sidebar').first().boundingBox()).width);
   const listed = [];
   let theme = 'dark';
@@ -347,7 +347,7 @@ export async function firstTenSeconds(h) {
   const panel = page.locator('.part.panel .bulk-edit-panel', { hasText: 'overflow.md' }).first();
   await panel.waitFor({ timeout: 15_000 });
   await panel.getByRole('button', { name: 'Apply', exact: true }).first().click();
-  const moved = await until(() => (fs.existsSync(overflow) && fs.readFileSync(MEMORY_FILE, 'utf8') !== originals.get(MEMORY_FILE) ? { mem: fs.readFileSync(MEMORY_FILE, 'utf8'), topic: fs.readFileSync(overflow, 'utf8') } : undefined), 'the move on disk', 20_000).catch(() => ({ mem: '', topic: '' }));
+  const moved = await movedOnDisk(MEMORY_FILE, overflow, originals.get(MEMORY_FILE));
   const memLines = moved.mem.trim().split('\n');
   check(memLines.length <= 200 && memLines.some((l) => l.includes('](gateway-retry.md)')) && !moved.topic.includes('gateway-retry.md') && memLines.some((l) => l.includes('](overflow.md)')), `after the move the index fits (${memLines.length} lines), keeps the Gateway retry policy link and points to overflow.md (${moved.topic.split('\n').length - 1} lines moved)`);
   await four('10b-memory-moved-link-kept', async () => {
