@@ -70,7 +70,7 @@ export default defineConfig(
     // the extension host and the ground-truth tools consume the engine's public surface only
     files: ['src/host/**/*.ts', 'src/ground-truth/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./engine/(?!index\\.js$)', message: 'import the engine through src/engine/index.ts' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+engine/(?!index\\.js$)', message: 'import the engine through src/engine/index.ts' }] }],
     },
   },
 );

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compilePatterns, countMatches } from '../src/engine/globs/glob-count.js';
 import { WorkspaceIndex } from '../src/engine/files/workspace-index.js';
-import { AnalysisService } from '../src/host/analysis-service.js';
+import { AnalysisService } from '../src/host/workspace/analysis-service.js';
 
 function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;

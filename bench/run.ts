@@ -155,7 +155,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
   const { processInstructionText } = await import('../src/engine/instructions/content.js');
   const { WorkspaceIndex, indexedFileAccess } = await import('../src/engine/files/workspace-index.js');
   const { compilePatterns, countMatches, firstMatch } = await import('../src/engine/globs/glob-count.js');
-  const { AnalysisService } = await import('../src/host/analysis-service.js');
+  const { AnalysisService } = await import('../src/host/workspace/analysis-service.js');
 
   const { repo, home, managed } = tree;
   const opts = { cwd: repo, home, env: { HOME: home }, managedDir: managed };
@@ -238,7 +238,7 @@ async function measureSize(tree: GeneratedTree, runs: number, errors: string[]):
       fsc.ops = ops; // the prefetch happens with the index, before any question
       svc.dispose();
       return { an, fsc };
-    }, 'src/host/analysis-service.ts: the engine reads through the workspace index (folders, absences, .claude listings, prefetched instruction files, pre-listed ignored folders) and a ReadRecorder'],
+    }, 'src/host/workspace/analysis-service.ts: the engine reads through the workspace index (folders, absences, .claude listings, prefetched instruction files, pre-listed ignored folders) and a ReadRecorder'],
   ];
   for (const [name, make, note] of variants) {
     const { an, fsc } = make();
@@ -849,7 +849,7 @@ function report(sizes: SizeResult[], bundle: BundleResult, lint: Record<number, 
       return p ? `- ${s.size.toLocaleString('en-US')} files, lazy plan after the per-file answers of the editor variant: ${p.units.toLocaleString('en-US')} loads kept (a folder's CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md or rules folder, with includes), ${p.recorded.toLocaleString('en-US')} recorded, ${p.replayed.toLocaleString('en-US')} replayed, ${p.loaded.toLocaleString('en-US')} loaded again because a replay would not have been exact.` : '';
     }).filter(Boolean),
     `- Per-file answers: 1,000 files drawn from every file of the tree (node_modules and git-ignored output included, as lazy injection does not honour .gitignore); "first touch" is the first question about each file in a fresh analysis, "warm" the same 1,000 again. Both variants gave ${S.every((s) => s.perFileSame) ? 'identical' : 'DIFFERENT'} answers.`,
-    `- Updates are measured on an analysis that has already answered 200 per-file questions; each change is verified in the new answer${verified.length ? ` (NOT verified: ${verified.join(', ')})` : ''}. "[editor]" is the extension host's path: the watcher event goes to WorkspaceIndex.apply and the indexed file access, then analysis.refresh (as src/host/analysis-service.ts does it, without the 250 ms debounce).`,
+    `- Updates are measured on an analysis that has already answered 200 per-file questions; each change is verified in the new answer${verified.length ? ` (NOT verified: ${verified.join(', ')})` : ''}. "[editor]" is the extension host's path: the watcher event goes to WorkspaceIndex.apply and the indexed file access, then analysis.refresh (as src/host/workspace/analysis-service.ts does it, without the 250 ms debounce).`,
     `- Hover counts run over every file of the tree (.gitignore off, the worst case), after a short warm-up of both matchers; \`ignore\` is timed once per pattern (compile + count), glob-count.ts as the median of ${Math.max(S[0]!.runs, 7)} cold compilations + counts. Identity with \`ignore\` is checked for every pattern here and proved in test/unit/glob-count.test.ts.`,
     ...(errors.length ? ['', '## Errors', '', ...errors.map((e) => `- ${e}`)] : []),
     '',

@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { claudePathSetting, SECTION } from './config.js';
 import { configure } from './configure.js';
 import type { Controller } from './controller.js';
-import { reportText } from './report.js';
-import { pickStep } from './session-commands.js';
-import { VIEW_ID } from './sidebar.js';
+import { reportText } from './sidebar/report.js';
+import { pickStep } from './session/session-commands.js';
+import { VIEW_ID } from './sidebar/sidebar.js';
 
 type Factory = (ctl: Controller) => (...args: unknown[]) => unknown;
 

@@ -4,13 +4,13 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands.js';
 import { Controller } from './controller.js';
-import { Decorations } from './decorations.js';
-import { FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, QuickFixProvider, registerSaveAfterFix, SELECTOR } from './providers.js';
-import { registerSaveNotice } from './session-commands.js';
-import { VIEW_ID } from './sidebar.js';
-import { PREVIEW_SCHEME } from './startup-preview.js';
+import { Decorations } from './editor/decorations.js';
+import { FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, LensProvider, QuickFixProvider, registerSaveAfterFix, SELECTOR } from './editor/providers.js';
+import { registerSaveNotice } from './session/session-commands.js';
+import { VIEW_ID } from './sidebar/sidebar.js';
+import { PREVIEW_SCHEME } from './sidebar/startup-preview.js';
 import { registerVerify } from './verify-command.js';
-import { LiveSessionView } from './live-session-view.js';
+import { LiveSessionView } from './session/live-session-view.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   const ctl = new Controller(context);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { analyze, nodeFileAccess, type EngineOptions, type FileAccess } from '../../../src/engine/index.js';
 import { PathTree, SnapshotFileAccess } from '../../../src/engine/files/snapshot.js';
 import { WorkspaceIndex } from '../../../src/engine/files/workspace-index.js';
-import { AnalysisService } from '../../../src/host/analysis-service.js';
+import { AnalysisService } from '../../../src/host/workspace/analysis-service.js';
 import { makeTree } from '../../helpers/fixture.js';
 
 function counting(inner: FileAccess): FileAccess & { ops: number } {

@@ -2,7 +2,7 @@
 // filters events by name; an event about any other entry of a busy folder (/tmp) passes nothing on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExactWatcher, planWatches, type Exists, type PollFn, type WatchFn } from '../../../src/host/exact-watch.js';
+import { ExactWatcher, planWatches, type Exists, type PollFn, type WatchFn } from '../../../src/host/workspace/exact-watch.js';
 
 const tree: Record<string, 'dir' | 'file'> = {
   '/': 'dir',

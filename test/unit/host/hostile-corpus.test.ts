@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { analyze, rulePatterns } from '../../../src/engine/index.js';
-import { fileLenses } from '../../../src/host/file-lens.js';
+import { fileLenses } from '../../../src/host/editor/file-lens.js';
 import { englishT } from '../../../src/host/format.js';
-import { scanFrontmatter } from '../../../src/host/frontmatter-scan.js';
-import { globReport } from '../../../src/host/glob-report.js';
-import { includeLinks } from '../../../src/host/include-links.js';
-import { present } from '../../../src/host/present.js';
-import { reportText } from '../../../src/host/report.js';
+import { scanFrontmatter } from '../../../src/host/editor/frontmatter-scan.js';
+import { globReport } from '../../../src/host/editor/glob-report.js';
+import { includeLinks } from '../../../src/host/editor/include-links.js';
+import { present } from '../../../src/host/sidebar/present.js';
+import { reportText } from '../../../src/host/sidebar/report.js';
 import { CASES, CONTROL, makeCaseDir, removeCaseDir } from '../../cli/hostile-corpus.js';
 
 /** the instruction files of a case's workspace (regular files only, at most 2 MiB read) */

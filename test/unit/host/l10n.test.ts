@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import './vscode-fake.js';
-import { RULE_KEYS, SKILL_KEYS } from '../../../src/host/frontmatter-scan.js';
+import { RULE_KEYS, SKILL_KEYS } from '../../../src/host/editor/frontmatter-scan.js';
 import { COMMANDS } from '../../../src/host/commands.js';
 import { VERIFY_COMMANDS } from '../../../src/host/verify-command.js';
-import { LIVE_COMMANDS } from '../../../src/host/live-session-view.js';
+import { LIVE_COMMANDS } from '../../../src/host/session/live-session-view.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (p: string) => fs.readFileSync(path.join(ROOT, p), 'utf8');
@@ -16,7 +16,7 @@ const read = (p: string) => fs.readFileSync(path.join(ROOT, p), 'utf8');
 function hostMessages(): Set<string> {
   const out = new Set<string>();
   const dir = path.join(ROOT, 'src/host');
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.ts'))) {
+  for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((x) => x.endsWith('.ts'))) {
     const s = fs.readFileSync(path.join(dir, f), 'utf8');
     for (const m of s.matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1/g)) out.add(m[2]!.replace(/\\(['"])/g, '$1').replace(/\\n/g, '\n'));
     for (const m of s.matchAll(/\bt\(\s*`((?:\\.|[^`$])*)`/g)) out.add(m[1]!);

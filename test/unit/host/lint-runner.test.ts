@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, type Analysis } from '../../../src/engine/index.js';
-import { LintRunner } from '../../../src/host/lint-runner.js';
+import { LintRunner } from '../../../src/host/workspace/lint-runner.js';
 import { makeTree } from '../../helpers/fixture.js';
 
 test('lint runner: debounced, kept per analysis, an overtaken run publishes nothing', async (tc) => {

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { mock, test } from 'node:test';
 import { memoryKey } from '../../../src/engine/index.js';
-import { LiveSessionTracker, TICK_MS, type LiveModel } from '../../../src/host/live-session.js';
+import { LiveSessionTracker, TICK_MS, type LiveModel } from '../../../src/host/session/live-session.js';
 import { l10n } from './vscode-fake.js';
-import { LiveSessionView } from '../../../src/host/live-session-view.js';
+import { LiveSessionView } from '../../../src/host/session/live-session-view.js';
 
 const J = (o: unknown) => JSON.stringify(o);
 const prompt = (i: number, text: string) => J({ type: 'user', uuid: `p${i}`, sessionId: 'S', version: '2.1.333', cwd: '/w', timestamp: new Date().toISOString(), message: { role: 'user', content: text } }) + '\n';

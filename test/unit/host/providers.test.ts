@@ -9,15 +9,15 @@ import * as path from 'node:path';
 import { analyze } from '../../../src/engine/index.js';
 import { claudePathSetting } from '../../../src/host/config.js';
 import { englishT } from '../../../src/host/format.js';
-import { codeSpan, FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, publishDiagnostics, QuickFixProvider, type HostContext } from '../../../src/host/providers.js';
-import { detectVersion, findOnPath } from '../../../src/host/version-detect.js';
-import { SidebarProvider, webviewHtml } from '../../../src/host/sidebar.js';
+import { codeSpan, FrontmatterCompletionProvider, GlobHoverProvider, ImportLinkProvider, publishDiagnostics, QuickFixProvider, type HostContext } from '../../../src/host/editor/providers.js';
+import { detectVersion, findOnPath } from '../../../src/host/workspace/version-detect.js';
+import { SidebarProvider, webviewHtml } from '../../../src/host/sidebar/sidebar.js';
 import { PROTOCOL_VERSION, type ViewState } from '../../../webview/protocol.js';
 import { makeTree } from '../../helpers/fixture.js';
-import { WorkspaceIndex } from '../../../src/host/workspace-index.js';
+import { WorkspaceIndex } from '../../../src/host/workspace/workspace-index.js';
 import YAML from 'yaml';
-import { foldersOf, literalPrefix, nearestFolder } from '../../../src/host/quick-fix-edits.js';
-import { inlineCosts } from '../../../src/host/decorations.js';
+import { foldersOf, literalPrefix, nearestFolder } from '../../../src/host/editor/quick-fix-edits.js';
+import { inlineCosts } from '../../../src/host/editor/decorations.js';
 import { DiagnosticCollection, state, textDocument, Uri, type WorkspaceEdit } from './vscode-fake.js';
 
 function host(a?: ReturnType<typeof analyze>): HostContext {
@@ -314,7 +314,7 @@ test('inline costs: an eager @import, a rule whose paths: match a file, a rule t
 });
 
 test('the MEMORY.md move keeps the lost topic links in the index and moves other lines to make room', async () => {
-  const { memoryMove } = await import('../../../src/host/quick-fix-edits.js');
+  const { memoryMove } = await import('../../../src/host/editor/quick-fix-edits.js');
   const lines = [...Array.from({ length: 200 }, (_, i) => `- entry ${i + 1}`), '- [Gateway retry policy](gateway-retry.md)', '- entry 202', '- [Auth](auth.md#top)', '- entry 204'];
   const m = memoryMove(lines, { from: 201, to: 204 }, '- [More notes](overflow.md)')!;
   assert.deepEqual(m.topic, ['- entry 198', '- entry 199', '- entry 200', '- entry 202', '- entry 204'], 'three lines before the cut make room for two links and the pointer');

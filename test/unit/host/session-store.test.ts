@@ -2,7 +2,7 @@
 // paths) reads as Read steps, invalid entries are dropped, a timeline keeps its last 200 steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionStore } from '../../../src/host/session-store.js';
+import { SessionStore } from '../../../src/host/session/session-store.js';
 
 function memento(initial: Record<string, unknown> = {}) {
   const data = new Map(Object.entries(initial));

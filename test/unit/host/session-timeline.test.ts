@@ -1,4 +1,4 @@
-// The sidebar's session timeline and the save notice (src/host/session-timeline.ts, running-session.ts)
+// The sidebar's session timeline and the save notice (src/host/session/session-timeline.ts, running-session.ts)
 // on fixture trees: steps → session script → rows; what a running session will see of a saved file.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { analyze } from '../../../src/engine/index.js';
 import { englishT } from '../../../src/host/format.js';
-import { findRunningSession, mayNotice, saveNotice } from '../../../src/host/running-session.js';
-import { agentRows, buildTimeline, stepsToScript, validSteps, type TimelineFormat, type TimelineStep } from '../../../src/host/session-timeline.js';
+import { findRunningSession, mayNotice, saveNotice } from '../../../src/host/session/running-session.js';
+import { agentRows, buildTimeline, stepsToScript, validSteps, type TimelineFormat, type TimelineStep } from '../../../src/host/session/session-timeline.js';
 import { makeTree } from '../../helpers/fixture.js';
 
 const fm = (yaml: string, body: string) => `---\n${yaml}\n---\n${body}`;

@@ -1,7 +1,7 @@
 // claudeLayers.lint.severity: the user's severity per rule, "off" leaves a rule out, unknown words are ignored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applySeverity, parseSeverityOverrides } from '../../../src/host/severity.js';
+import { applySeverity, parseSeverityOverrides } from '../../../src/host/editor/severity.js';
 import type { Diagnostic } from '../../../src/engine/index.js';
 
 const d = (rule: string, severity: Diagnostic['severity']): Diagnostic => ({ path: '/w/x.md', line: 2, rule, severity, message: rule });

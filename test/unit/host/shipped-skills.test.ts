@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findDescription, parseLiteral, readShippedDescriptions } from '../../../src/host/shipped-skills.js';
+import { findDescription, parseLiteral, readShippedDescriptions } from '../../../src/host/workspace/shipped-skills.js';
 
 test('string literals: quotes, escapes, templates without substitutions; none with ${}', () => {
   assert.equal(parseLiteral(String.raw`x="a\"b\u2014c\n"`, 2), 'a"b\u2014c\n');

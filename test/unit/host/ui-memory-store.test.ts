@@ -1,9 +1,9 @@
-// The host's copy of the sidebar's UI memory (src/host/ui-memory-store.ts): a file written at once
+// The host's copy of the sidebar's UI memory (src/host/sidebar/ui-memory-store.ts): a file written at once
 // beside the workspace state, the newer copy loaded.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { UiMemoryStore } from '../../../src/host/ui-memory-store.js';
+import { UiMemoryStore } from '../../../src/host/sidebar/ui-memory-store.js';
 import { makeTree } from '../../helpers/fixture.js';
 
 describe('UI memory on the host', () => {

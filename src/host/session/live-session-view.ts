@@ -7,9 +7,9 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LiveCall, LiveTurn, PredictionFinding } from '../engine/index.js';
-import { shown, type LiveHeadline } from '../../webview/protocol.js';
-import type { Translate } from './format.js';
+import type { LiveCall, LiveTurn, PredictionFinding } from '../../engine/index.js';
+import { shown, type LiveHeadline } from '../../../webview/protocol.js';
+import type { Translate } from '../format.js';
 import { LiveSessionTracker, type LiveModel, type TrackerHost } from './live-session.js';
 
 export const LIVE_VIEW_ID = 'claudeLayers.liveSession';

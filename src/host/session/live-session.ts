@@ -21,7 +21,7 @@ import {
   type NextSteps,
   type PredictionFinding,
   type TranscriptFile,
-} from '../engine/index.js';
+} from '../../engine/index.js';
 
 export const TICK_MS = 1000;
 const LIST_EVERY = 5;

@@ -1,10 +1,10 @@
 // MEMORY.md's figures for the gauge, the CodeLens and the quick fix, from the engine's memory
 // report (which maps the cut of the processed text back onto the file's own lines).
 import * as path from 'node:path';
-import type { Analysis } from '../engine/index.js';
-import { memoryReport } from '../engine/index.js';
-import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
-import { memoryIndex, type MemoryIndex } from '../engine/index.js';
+import type { Analysis } from '../../engine/index.js';
+import { memoryReport } from '../../engine/index.js';
+import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../../engine/index.js';
+import { memoryIndex, type MemoryIndex } from '../../engine/index.js';
 
 export interface MemoryFigures {
   path: string;

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findOnPath } from '../ground-truth/process.js';
+import { findOnPath } from '../../ground-truth/process.js';
 
 export { findOnPath };
 

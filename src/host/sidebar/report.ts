@@ -1,5 +1,5 @@
 // "Copy report": the sidebar as plain text (Markdown-friendly), from the same presentation model.
-import type { Row, ViewState } from '../../webview/protocol.js';
+import type { Row, ViewState } from '../../../webview/protocol.js';
 
 function rowLines(rows: Row[], depth: number, out: string[]): void {
   for (const r of rows) {

@@ -5,11 +5,11 @@
 // a count of our own.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Analysis } from '../engine/index.js';
+import type { Analysis } from '../../engine/index.js';
 import { isInstructionLike, isRuleFile } from './file-lens.js';
 import { includeLinks } from './include-links.js';
-import { memoryFigures } from './memory-view.js';
-import { makeCtx } from './present.js';
+import { memoryFigures } from '../sidebar/memory-view.js';
+import { makeCtx } from '../sidebar/present.js';
 import type { HostContext } from './providers.js';
 import { scanFrontmatter } from './frontmatter-scan.js';
 

@@ -5,16 +5,16 @@ import * as path from 'node:path';
 import {
   compileMatcher, renderLazy, renderStartupBlock, type Analysis, type Diagnostic, type InstructionEntry, type LazyInjection,
   type Origin, type TouchTool,
-} from '../engine/index.js';
-import { alwaysLoaded, decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, readAdds } from '../engine/index.js';
-import type { Gauge, GaugeLevel, LiveHeadline, Row, Section, Severity, TopAnswer, ViewState } from '../../webview/protocol.js';
-import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
-import { isInside, isStrictlyInside } from '../engine/index.js';
-import { checkedSummary, type Checked, type CheckedSuite } from '../engine/index.js';
-import { firstLine, Fmt, lineCount, type Translate } from './format.js';
+} from '../../engine/index.js';
+import { alwaysLoaded, decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, readAdds } from '../../engine/index.js';
+import type { Gauge, GaugeLevel, LiveHeadline, Row, Section, Severity, TopAnswer, ViewState } from '../../../webview/protocol.js';
+import { displayPath, skillsView, type SkillsView } from '../../engine/index.js';
+import { isInside, isStrictlyInside } from '../../engine/index.js';
+import { checkedSummary, type Checked, type CheckedSuite } from '../../engine/index.js';
+import { firstLine, Fmt, lineCount, type Translate } from '../format.js';
 import { memoryFigures } from './memory-view.js';
 import { RowIds, idPart, pathPart } from './row-ids.js';
-import { agentRows, buildTimeline, type TimelineStep } from './session-timeline.js';
+import { agentRows, buildTimeline, type TimelineStep } from '../session/session-timeline.js';
 
 
 export interface VersionInfo {
@@ -163,7 +163,7 @@ export function lazyRows(c: Ctx, idPrefix: string, inj: LazyInjection[]): Row[] 
   return rows;
 }
 
-export { readAdds, type ReadAdds } from '../engine/index.js';
+export { readAdds, type ReadAdds } from '../../engine/index.js';
 
 /** "Reading client.ts injects 3 files, 2,140 chars" */
 export function lazyHeadline(c: Ctx, tool: TouchTool, file: string, inj: LazyInjection[], extraChars = 0): string {

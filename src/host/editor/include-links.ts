@@ -1,6 +1,6 @@
 // @imports of an instruction file as Claude Code reads them (the engine's processing: code spans,
 // code blocks and comments do not count), located in the text so the editor can link them.
-import { processInstructionText } from '../engine/index.js';
+import { processInstructionText } from '../../engine/index.js';
 
 export interface IncludeLink {
   /** as written (after `#fragment` removal and `\ ` unescaping) */

@@ -3,10 +3,10 @@
 // engine's session model; each step then shows what it adds, the running total against the context
 // window, and which text of each instruction file the model holds at that point. No vscode import:
 // the host passes the analysis and its formatting.
-import { hookKey, renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../engine/index.js';
-import type { Row } from '../../webview/protocol.js';
-import type { Translate } from './format.js';
-import { idPart, RowIds } from './row-ids.js';
+import { hookKey, renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../../engine/index.js';
+import type { Row } from '../../../webview/protocol.js';
+import type { Translate } from '../format.js';
+import { idPart, RowIds } from '../sidebar/row-ids.js';
 
 export type TimelineStep =
   | { kind: 'read' | 'edit' | 'bash'; file: string }

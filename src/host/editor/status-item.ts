@@ -1,11 +1,11 @@
 // The status bar item (left, theme colours only, as VS Code's guidelines ask): what a Read of the
 // active file injects and the startup share of the context window; a click focuses the sidebar.
 import * as vscode from 'vscode';
-import type { Analysis } from '../engine/index.js';
-import type { Translate } from './format.js';
-import { statusFigures } from './present.js';
-import { SECTION } from './config.js';
-import { shown } from '../../webview/protocol.js';
+import type { Analysis } from '../../engine/index.js';
+import type { Translate } from '../format.js';
+import { statusFigures } from '../sidebar/present.js';
+import { SECTION } from '../config.js';
+import { shown } from '../../../webview/protocol.js';
 
 export class StatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;

@@ -3,9 +3,9 @@
 // (~/.claude/projects/<key>/<id>.jsonl of the launch directory) was written in the last minutes; the
 // transcript says which files it loaded lazily and which skills it invoked. No vscode import.
 import * as path from 'node:path';
-import { newestSession, parseTranscript, readBounded, transcriptDirs, type SessionReport } from '../ground-truth/transcript.js';
-import type { Analysis } from '../engine/index.js';
-import type { Translate } from './format.js';
+import { newestSession, parseTranscript, readBounded, transcriptDirs, type SessionReport } from '../../ground-truth/transcript.js';
+import type { Analysis } from '../../engine/index.js';
+import type { Translate } from '../format.js';
 
 /** a transcript written within this long counts as a running session */
 export const RUNNING_WINDOW_MS = 10 * 60 * 1000;

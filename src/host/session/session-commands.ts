@@ -2,8 +2,8 @@
 // when an instruction file is saved while a Claude Code session is running in the workspace.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentTypes, type Analysis } from '../engine/index.js';
-import type { Translate } from './format.js';
+import { agentTypes, type Analysis } from '../../engine/index.js';
+import type { Translate } from '../format.js';
 import { findRunningSession, mayNotice, saveNotice, type NoticeKind } from './running-session.js';
 import { validSteps, type TimelineStep } from './session-timeline.js';
 

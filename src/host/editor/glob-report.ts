@@ -5,9 +5,9 @@
 // The count comes from the workspace index (host/workspace-index.ts: glob-count.ts over the files
 // .gitignore and files.exclude leave, deciding as Claude Code's matcher does), and says so.
 import * as path from 'node:path';
-import { compileMatcher, rulePatterns } from '../engine/index.js';
-import { isInside, isStrictlyInside } from '../engine/index.js';
-import type { Translate } from './format.js';
+import { compileMatcher, rulePatterns } from '../../engine/index.js';
+import { isInside, isStrictlyInside } from '../../engine/index.js';
+import type { Translate } from '../format.js';
 
 export interface GlobReport {
   written: string;

@@ -3,7 +3,7 @@
 // reload can end the extension host before VS Code flushes its storage; the file is already on disk.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseUiMemory, type UiMemoryData } from '../../webview/protocol.js';
+import { parseUiMemory, type UiMemoryData } from '../../../webview/protocol.js';
 
 const MAX_BYTES = 256 * 1024;
 

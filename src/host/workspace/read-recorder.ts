@@ -2,7 +2,7 @@
 // is recomputed: a change to a path nobody read cannot change an analysis. It sits under the
 // engine's own snapshot (which memoizes and refreshes); it caches nothing itself.
 import * as path from 'node:path';
-import type { DirEntry, FileAccess, FsResult, LinkInfo, StatInfo } from '../engine/index.js';
+import type { DirEntry, FileAccess, FsResult, LinkInfo, StatInfo } from '../../engine/index.js';
 
 /** `.` or `..` segments, doubled or trailing separators: path.normalize would change the path */
 const NOT_NORMAL = /\/\.{1,2}(?:\/|$)|\/\/|.\/$/;

@@ -1,7 +1,7 @@
 // The workspace lint (the CLI's `lint`: names, ignored keys, dead globs, memory budget, secrets),
 // run after the analyses settle, never on an editor switch. A newer run makes an older one's result
 // moot; each folder's findings are kept with the analysis they were computed from.
-import { lintWorkspace, type Analysis, type Diagnostic } from '../engine/index.js';
+import { lintWorkspace, type Analysis, type Diagnostic } from '../../engine/index.js';
 
 export class LintRunner {
   private readonly results = new Map<string, { analysis: Analysis; diagnostics: readonly Diagnostic[] }>();

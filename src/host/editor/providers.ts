@@ -4,19 +4,19 @@
 // except the document it is given.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { shown } from '../../webview/protocol.js';
-import type { Analysis, Diagnostic } from '../engine/index.js';
+import { shown } from '../../../webview/protocol.js';
+import type { Analysis, Diagnostic } from '../../engine/index.js';
 import { fileLenses, isInstructionLike, isRuleFile, isSkillFile } from './file-lens.js';
-import { displayPath } from '../engine/index.js';
-import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../engine/index.js';
-import type { Translate } from './format.js';
+import { displayPath } from '../../engine/index.js';
+import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../../engine/index.js';
+import type { Translate } from '../format.js';
 import { RULE_KEYS, scanFrontmatter, SKILL_KEYS } from './frontmatter-scan.js';
 import { globReport } from './glob-report.js';
 import { foldersOf, isScalarValue, literalPrefix, memoryMove, nearestFolder, pathsListLine } from './quick-fix-edits.js';
 import { includeLinks } from './include-links.js';
-import { owningFolder } from './present.js';
-import { memoryFigures } from './memory-view.js';
-import type { WorkspaceIndex } from './workspace-index.js';
+import { owningFolder } from '../sidebar/present.js';
+import { memoryFigures } from '../sidebar/memory-view.js';
+import type { WorkspaceIndex } from '../workspace/workspace-index.js';
 
 export const DIAGNOSTIC_SOURCE = 'Claude Context Layers';
 

@@ -1,15 +1,15 @@
 // The one-line answers shown above an instruction file (CodeLens): is it eager, lazy (and when), or
 // not loaded, and for MEMORY.md where the 200-line / 25,000-unit cut falls in the file's own lines.
 import * as path from 'node:path';
-import type { Analysis } from '../engine/index.js';
-import { processInstructionText } from '../engine/index.js';
-import { parseFrontmatter } from '../engine/index.js';
-import { isStrictlyInside } from '../engine/index.js';
-import { lineCount } from './format.js';
-import { skillsView } from '../engine/index.js';
-import { memoryFigures } from './memory-view.js';
-import { makeCtx, owningFolder, whyEager } from './present.js';
-import type { Translate } from './format.js';
+import type { Analysis } from '../../engine/index.js';
+import { processInstructionText } from '../../engine/index.js';
+import { parseFrontmatter } from '../../engine/index.js';
+import { isStrictlyInside } from '../../engine/index.js';
+import { lineCount } from '../format.js';
+import { skillsView } from '../../engine/index.js';
+import { memoryFigures } from '../sidebar/memory-view.js';
+import { makeCtx, owningFolder, whyEager } from '../sidebar/present.js';
+import type { Translate } from '../format.js';
 
 export interface Lens {
   /** 0-based line */

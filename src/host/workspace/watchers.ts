@@ -5,7 +5,7 @@
 // whether the change can matter.
 import * as vscode from 'vscode';
 import type { AnalysisService } from './analysis-service.js';
-import { isInside } from '../engine/index.js';
+import { isInside } from '../../engine/index.js';
 import { ExactWatcher, nodeExists, planWatches } from './exact-watch.js';
 import type { WorkspaceIndex } from './workspace-index.js';
 

@@ -1,7 +1,7 @@
 // `claudeLayers.lint.severity`: the user's severity per rule id ("error", "warning", "information" or
 // "off"), applied to the engine's findings before they reach the Problems panel, the sidebar and the
 // CodeLens. The CLI keeps the engine's severities (its --fail-on is unchanged). Pure: no vscode.
-import type { Diagnostic } from '../engine/index.js';
+import type { Diagnostic } from '../../engine/index.js';
 
 export type SeverityOverride = Diagnostic['severity'] | 'off';
 export type SeverityOverrides = ReadonlyMap<string, SeverityOverride>;

@@ -6,9 +6,9 @@
 // lazy injection is computed for any path, as Claude Code does.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { compilePatterns, grouped, listMatches } from '../engine/index.js';
-import { WorkspaceIndex as EngineIndex, type IndexChange } from '../engine/index.js';
-import { locateBase } from '../engine/index.js';
+import { compilePatterns, grouped, listMatches } from '../../engine/index.js';
+import { WorkspaceIndex as EngineIndex, type IndexChange } from '../../engine/index.js';
+import { locateBase } from '../../engine/index.js';
 
 const MAX_FILES = 1_000_000;
 

@@ -9,9 +9,9 @@
 // question about a folder reads nothing from disk either. Events reach the index first (the host
 // applies them), then `pathsChanged` here forgets what the indexed file access cached for them.
 import * as path from 'node:path';
-import { analyze, nodeFileAccess, type Analysis, type EngineOptions, type FileAccess } from '../engine/index.js';
-import type { DirEntry, FsResult, LinkInfo, StatInfo } from '../engine/index.js';
-import { caseSensitive, indexedFileAccess, type IndexedFileAccess, type WorkspaceIndex } from '../engine/index.js';
+import { analyze, nodeFileAccess, type Analysis, type EngineOptions, type FileAccess } from '../../engine/index.js';
+import type { DirEntry, FsResult, LinkInfo, StatInfo } from '../../engine/index.js';
+import { caseSensitive, indexedFileAccess, type IndexedFileAccess, type WorkspaceIndex } from '../../engine/index.js';
 import { ReadRecorder } from './read-recorder.js';
 
 export interface FolderEntry {

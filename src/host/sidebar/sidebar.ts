@@ -2,7 +2,7 @@
 // extension's own dist/ and media/ folders, and the typed protocol both ways (validated here too).
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { openablePaths, parseWebviewMessage, PROTOCOL_VERSION, type CommandId, type HostMessage, type UiMemoryData, type ViewState } from '../../webview/protocol.js';
+import { openablePaths, parseWebviewMessage, PROTOCOL_VERSION, type CommandId, type HostMessage, type UiMemoryData, type ViewState } from '../../../webview/protocol.js';
 
 export const VIEW_ID = 'claudeLayers.sidebar';
 
