@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { knownModels, NEWEST_PROFILE, PROFILES } from '../engine/index.js';
 import { readConfig, SECTION } from './config.js';
 import type { Controller } from './controller.js';
-import { versionSource } from './sidebar/present.js';
+import { versionSource } from './sidebar/header.js';
 
 type Item = vscode.QuickPickItem & { id: 'version' | 'model' | 'launch' | 'sources' | 'addDirs' };
 

@@ -9,7 +9,7 @@ import type { Analysis } from '../../engine/index.js';
 import { isInstructionLike, isRuleFile } from './file-lens.js';
 import { includeLinks } from './include-links.js';
 import { memoryFigures } from '../sidebar/memory-view.js';
-import { makeCtx } from '../sidebar/present.js';
+import { makeCtx } from '../sidebar/present-context.js';
 import type { HostContext } from './providers.js';
 import { scanFrontmatter } from './frontmatter-scan.js';
 

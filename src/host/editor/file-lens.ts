@@ -8,7 +8,9 @@ import { isStrictlyInside } from '../../engine/index.js';
 import { lineCount } from '../format.js';
 import { skillsView } from '../../engine/index.js';
 import { memoryFigures } from '../sidebar/memory-view.js';
-import { makeCtx, owningFolder, whyEager } from '../sidebar/present.js';
+import { owningFolder } from '../sidebar/file-sections.js';
+import { makeCtx } from '../sidebar/present-context.js';
+import { whyEager } from '../sidebar/startup-section.js';
 import type { Translate } from '../format.js';
 
 export interface Lens {

@@ -14,7 +14,7 @@ import { RULE_KEYS, scanFrontmatter, SKILL_KEYS } from './frontmatter-scan.js';
 import { globReport } from './glob-report.js';
 import { foldersOf, isScalarValue, literalPrefix, memoryMove, nearestFolder, pathsListLine } from './quick-fix-edits.js';
 import { includeLinks } from './include-links.js';
-import { owningFolder } from '../sidebar/present.js';
+import { owningFolder } from '../sidebar/file-sections.js';
 import { memoryFigures } from '../sidebar/memory-view.js';
 import type { WorkspaceIndex } from '../workspace/workspace-index.js';
 

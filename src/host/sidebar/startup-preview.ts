@@ -5,9 +5,8 @@
 // in this repository); where they cannot be, the preview says so plainly.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { renderLazy, renderStartupBlock, skillsView, type Analysis } from '../../engine/index.js';
+import { readAdds, renderLazy, renderStartupBlock, skillsView, type Analysis } from '../../engine/index.js';
 import type { Translate } from '../format.js';
-import { readAdds } from './present.js';
 
 export const PREVIEW_SCHEME = 'claude-layers';
 
