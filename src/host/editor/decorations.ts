@@ -8,8 +8,7 @@ import * as vscode from 'vscode';
 import type { Analysis } from '../../engine/index.js';
 import { isInstructionLike, isRuleFile } from './file-lens.js';
 import { includeLinks } from './include-links.js';
-import { memoryFigures } from '../sidebar/memory-view.js';
-import { makeCtx } from '../sidebar/present-context.js';
+import { makeCtx, memoryFigures } from '../sidebar/index.js';
 import type { HostContext } from './providers.js';
 import { scanFrontmatter } from './frontmatter-scan.js';
 

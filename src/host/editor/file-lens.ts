@@ -7,10 +7,7 @@ import { parseFrontmatter } from '../../engine/index.js';
 import { isStrictlyInside } from '../../engine/index.js';
 import { lineCount } from '../format.js';
 import { skillsView } from '../../engine/index.js';
-import { memoryFigures } from '../sidebar/memory-view.js';
-import { owningFolder } from '../sidebar/file-sections.js';
-import { makeCtx } from '../sidebar/present-context.js';
-import { whyEager } from '../sidebar/startup-section.js';
+import { makeCtx, memoryFigures, owningFolder, whyEager } from '../sidebar/index.js';
 import type { Translate } from '../format.js';
 
 export interface Lens {

@@ -14,9 +14,8 @@ import { RULE_KEYS, scanFrontmatter, SKILL_KEYS } from './frontmatter-scan.js';
 import { globReport } from './glob-report.js';
 import { foldersOf, isScalarValue, literalPrefix, memoryMove, nearestFolder, pathsListLine } from './quick-fix-edits.js';
 import { includeLinks } from './include-links.js';
-import { owningFolder } from '../sidebar/file-sections.js';
-import { memoryFigures } from '../sidebar/memory-view.js';
-import type { WorkspaceIndex } from '../workspace/workspace-index.js';
+import { memoryFigures, owningFolder } from '../sidebar/index.js';
+import type { WorkspaceIndex } from '../workspace/index.js';
 
 export const DIAGNOSTIC_SOURCE = 'Claude Context Layers';
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Analysis } from '../../engine/index.js';
 import type { Translate } from '../format.js';
-import { statusFigures } from '../sidebar/status-figures.js';
+import { statusFigures } from '../sidebar/index.js';
 import { SECTION } from '../config.js';
 import { shown } from '../../../webview/protocol.js';
 

@@ -1,7 +1,7 @@
 // The session timeline's steps, per workspace folder, kept in the workspace state so they survive
 // window reloads. Earlier versions stored plain paths: a plain path is a read of that file.
 import { validSteps, type TimelineStep } from './session-timeline.js';
-import type { MementoLike } from '../sidebar/ui-memory-store.js';
+import type { MementoLike } from '../sidebar/index.js';
 
 const KEY = 'claudeLayers.sessions';
 /** a timeline is a what-if, not a transcript: the oldest steps go past this many */

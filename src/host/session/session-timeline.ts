@@ -6,7 +6,7 @@
 import { hookKey, renderLazy, simulateSessionOver, type Analysis, type LazyInjection, type SessionResult, type TurnResult } from '../../engine/index.js';
 import type { Row } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
-import { idPart, RowIds } from '../sidebar/row-ids.js';
+import { idPart, RowIds } from '../sidebar/index.js';
 
 export type TimelineStep =
   | { kind: 'read' | 'edit' | 'bash'; file: string }

@@ -6,7 +6,7 @@
 import { decodeUtf8, MAX_INSTRUCTION_BYTES, renderStartupBlock, skillsView, type Analysis, type Diagnostic } from '../../engine/index.js';
 import type { LiveHeadline, ViewState } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
-import type { TimelineStep } from '../session/session-timeline.js';
+import type { TimelineStep } from '../session/index.js';
 import { activeSection, elsewhereSection, notLoadedSection } from './file-sections.js';
 import { gauges, startupFigures } from './gauges.js';
 import { topAnswer, viewHeader, type VersionInfo } from './header.js';

@@ -2,7 +2,7 @@
 // the total against the context window, and what each subagent type gets in its first request.
 import type { LazyInjection } from '../../engine/index.js';
 import type { Row, Section } from '../../../webview/protocol.js';
-import { agentRows, buildTimeline, type TimelineStep } from '../session/session-timeline.js';
+import { agentRows, buildTimeline, type TimelineStep } from '../session/index.js';
 import type { StartupFigures } from './gauges.js';
 import { lazyRows } from './lazy-rows.js';
 import type { Ctx } from './present-context.js';
