@@ -10,7 +10,6 @@ import { alwaysLoaded, decodeUtf8, LARGE_FILE_CHARS, MAX_INSTRUCTION_BYTES, read
 import type { Gauge, GaugeLevel, LiveHeadline, Row, Section, Severity, TopAnswer, ViewState } from '../../webview/protocol.js';
 import { displayPath, skillsView, type SkillsView } from '../engine/index.js';
 import { isInside, isStrictlyInside } from '../engine/index.js';
-import { checkedSummary, type Checked, type CheckedSuite } from '../engine/index.js';
 import { firstLine, Fmt, lineCount, type Translate } from './format.js';
 import { memoryFigures } from './memory-view.js';
 import { RowIds, idPart, pathPart } from './row-ids.js';
@@ -671,13 +670,11 @@ export function present(input: PresentInput): ViewState {
   };
   const session = sessionSection(c, input.sessionSteps ?? [], saved, fig, input.hookOutputs);
 
-  const suiteName: Record<CheckedSuite, string> = { instructions: t('instructions'), 'memory-skills': t('memory and skills'), sessions: t('sessions'), 'fixed-sizes': t('fixed sizes') };
-  const passedSuites = (c: Checked) => checkedSummary(c, (s) => suiteName[s]);
   const fb = a.version.fallback;
   const fallbackNote: Record<NonNullable<typeof fb>['why'], (f: NonNullable<typeof fb>) => string> = {
     'not-a-version': (f) => t('"{0}" is not a Claude Code version; using {1}\'s profile', f.requested, f.using),
-    newer: (f) => t('{0}: no profile yet; using {1}\'s (checked on {2} scenarios; {1} passed {3} on {4})', f.requested, f.using, f.checkedScenarios, passedSuites(f.usingChecked), f.usingChecked.on),
-    older: (f) => t('{0}: no profile (older than every profile); using {1}\'s (checked on {2} scenarios; {1} passed {3} on {4})', f.requested, f.using, f.checkedScenarios, passedSuites(f.usingChecked), f.usingChecked.on),
+    newer: (f) => t('{0}: no profile yet; using {1}\'s; `claude-layers verify` checks it against the installed claude', f.requested, f.using),
+    older: (f) => t('{0}: no profile (older than every profile); using {1}\'s; `claude-layers verify` checks it against the installed claude', f.requested, f.using),
   };
   // shown: only what needs the user (another profile is used, claude not found); where the version came
   // from and the launch folder are behind "Change…"
