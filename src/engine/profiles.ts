@@ -362,6 +362,15 @@ const V2_1_333: ClaudeProfile = {
   skills: { ...V2_1_332.skills, protectedNames: ['claude-api', 'workflow-authoring'], addDirFrontmatterClash: 'nested-after-shipped' },
 };
 
+/** 2.1.334 (2026-12-01): 2.1.333 but for the tool definitions, 3 characters shorter (`npm run profile:check -- 2.1.334`,
+ *  docs/profiles.md). Measured once, not in the suites' VERSIONS (2.1.335 followed the next day). */
+const V2_1_334: ClaudeProfile = {
+  ...V2_1_333,
+  version: '2.1.334',
+  checked: { on: '2026-12-03', suites: { instructions: 98, 'memory-skills': 73, sessions: 78, 'fixed-sizes': 1 } },
+  request: { ...V2_1_333.request, tools: 35_028 },
+};
+
 /** 2.1.335 (2026-12-02): 2.1.333 but for three measured figures (`npm run profile:check -- 2.1.335`, docs/profiles.md):
  *  the shipped claude-api skill's description is 13 units longer (its second raw newline moved from 802 to 815), so
  *  its entry and the empty project's listing grow by 13; the tool definitions are 3 characters shorter. Every rule
@@ -378,7 +387,7 @@ const V2_1_335: ClaudeProfile = {
 };
 
 /** oldest first */
-export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333, V2_1_335];
+export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333, V2_1_334, V2_1_335];
 export const NEWEST_PROFILE = PROFILES[PROFILES.length - 1]!;
 
 function parseVersion(v: string): number[] | undefined {
