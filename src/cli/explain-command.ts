@@ -200,7 +200,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
   const out: string[] = [];
   const p = (s = '') => out.push(s);
   p(`${st.bold('Claude Code ' + x.claudeVersion)} · launch directory ${safe(x.cwd)} · HOME ${safe(x.home)}`);
-  if (x.profile.note) p(st.yellow(`${safe(x.profile.note)} · \`claude-layers verify\` compares it with the installed claude`));
+  if (x.profile.note) p(st.yellow(safe(x.profile.note)));
   p(st.dim(`model ${safe(x.model)}: context window ${n(x.contextWindow)} tokens; ≈tok = chars ÷ ${x.charsPerToken} (Claude Code's own ratio for this model; the real count depends on the tokenizer)`));
   p();
 

@@ -57,6 +57,9 @@ export const SKILL_LOADED_EARLIER = (name: string, args = '') =>
 const SKILL_ARGUMENTS_NOTE = (args: string) => (args ? ` Arguments: ${args}` : '');
 /** a skill invoked again with a body that differs (other arguments): a text block of its own before the body */
 export const SKILL_REINVOKED = (name: string) => `(Re-invocation of /${name} — the skill instructions were previously loaded; the arguments or dynamic output below are new.)\n`;
+/** the same when the copy the conversation holds is the one a compaction cut (its invoked-skills section): with
+ *  any arguments, the same ones too (measured on 2.1.235 to 2.1.335) */
+export const SKILL_REINVOKED_AFTER_CUT = (name: string) => `(Re-invocation of /${name} — the previously loaded copy was truncated by compaction; the full instructions follow.)\n`;
 /** after the body of a skill whose name nested skills found by a touch share (listed as `dir:name`) */
 export const SKILL_VARIANTS = (name: string, variants: { name: string; dir: string }[]) =>
   `Directory-scoped variants of the "${name}" skill exist in this repo:\n${variants.map((v) => `- \`${v.name}\` — for files under ${v.dir}/`).join('\n')}\nThe bare name always resolves to this unscoped skill; the variants are reachable only by their exact qualified names. If the files you are working on are under a variant's directory, invoke that variant now with the Skill tool and follow it instead — it carries that subtree's own instructions. If your changes span more than one variant's directory, run each matching variant.`;

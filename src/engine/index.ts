@@ -5,7 +5,7 @@ export type { Diagnostic, Severity } from './diagnostics.js';
 export type { FileAccess } from './files/file-access.js';
 export { nodeFileAccess } from './files/file-access.js';
 export * from './model.js';
-export { chooseProfile, PROFILES, NEWEST_PROFILE, versionList, checkedSummary, CHECKED_SUITES, type Checked, type CheckedSuite, type ProfileChoice, type ClaudeProfile, type ModelTable, type FixedRequestSizes } from './profiles.js';
+export { chooseProfile, PROFILES, NEWEST_PROFILE, versionList, CHECKED_SUITES, type Checked, type CheckedSuite, type ProfileChoice, type ClaudeProfile, type ModelTable, type FixedRequestSizes } from './profiles.js';
 export { modelFacts, canonicalModel, knownModels, type ModelChoice } from './skills/models.js';
 export { renderStartupBlock, renderStartupSection, renderLazy } from './instructions/render.js';
 export { compileMatcher, rulePatterns, splitPatterns } from './globs/globs.js';

@@ -16,7 +16,7 @@ export interface Checked {
 
 export interface ClaudeProfile {
   version: string;
-  /** the suites that passed on this version's binary with this profile (shown when a newer version falls back to it) */
+  /** the suites that passed on this version's binary with this profile (the record of what the profile was measured on) */
   checked: Checked;
   /** where the startup block goes: its own reminder (328) or the `# claudeMd` section (235) */
   startupPlacement: 'own-reminder' | 'claude-md-section';
@@ -221,8 +221,9 @@ export interface BundledSkill {
   survivesDisable?: boolean;
 }
 
-/** every suite holds the same scenarios for every version (2026-12-01); `npm test` runs them all on each */
-const CHECKED_2026_12_01: Checked = { on: '2026-12-01', suites: { instructions: 98, 'memory-skills': 73, sessions: 72, 'fixed-sizes': 1 } };
+/** every suite holds the same scenarios for every version (2026-12-01; the six sess_reinvoke_* sessions were added
+ *  and passed on each on 2026-12-03); `npm test` runs them all on each */
+const CHECKED_2026_12_01: Checked = { on: '2026-12-01', suites: { instructions: 98, 'memory-skills': 73, sessions: 78, 'fixed-sizes': 1 } };
 
 const V2_1_235: ClaudeProfile = {
   version: '2.1.235',
@@ -361,8 +362,32 @@ const V2_1_333: ClaudeProfile = {
   skills: { ...V2_1_332.skills, protectedNames: ['claude-api', 'workflow-authoring'], addDirFrontmatterClash: 'nested-after-shipped' },
 };
 
+/** 2.1.334 (2026-12-01): 2.1.333 but for the tool definitions, 3 characters shorter (`npm run profile:check -- 2.1.334`,
+ *  docs/profiles.md). Measured once, not in the suites' VERSIONS (2.1.335 followed the next day). */
+const V2_1_334: ClaudeProfile = {
+  ...V2_1_333,
+  version: '2.1.334',
+  checked: { on: '2026-12-03', suites: { instructions: 98, 'memory-skills': 73, sessions: 78, 'fixed-sizes': 1 } },
+  request: { ...V2_1_333.request, tools: 35_028 },
+};
+
+/** 2.1.335 (2026-12-02): 2.1.333 but for three measured figures (`npm run profile:check -- 2.1.335`, docs/profiles.md):
+ *  the shipped claude-api skill's description is 13 units longer (its second raw newline moved from 802 to 815), so
+ *  its entry and the empty project's listing grow by 13; the tool definitions are 3 characters shorter. Every rule
+ *  of the suites (instructions, memory and skills, sessions, their live read-back) held unchanged. */
+const V2_1_335: ClaudeProfile = {
+  ...V2_1_333,
+  version: '2.1.335',
+  checked: { on: '2026-12-03', suites: { instructions: 98, 'memory-skills': 73, sessions: 78, 'fixed-sizes': 1 } },
+  request: { ...V2_1_333.request, tools: 35_028, defaultSkillsListing: 6_288 },
+  skills: {
+    ...V2_1_333.skills,
+    bundled: V2_1_333.skills.bundled.map((b) => (b.name === 'claude-api' ? { ...b, width: 1182, descriptionChars: 1170, zeroWidthAt: [150, 815] } : b)),
+  },
+};
+
 /** oldest first */
-export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333];
+export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333, V2_1_334, V2_1_335];
 export const NEWEST_PROFILE = PROFILES[PROFILES.length - 1]!;
 
 function parseVersion(v: string): number[] | undefined {
@@ -384,37 +409,31 @@ export interface ProfileChoice {
   /** what headers show: the version asked for when it is one (with a profile or not), else the profile's */
   shown: string;
   /** set when the requested version has no profile of its own, e.g.
-   *  `2.1.340: no profile yet; using 2.1.333's (checked on 0 scenarios; 2.1.333 passed instructions 98, …)` */
+   *  `2.1.340: no profile yet; using 2.1.335's; \`claude-layers verify\` checks it against the installed claude` */
   note?: string;
   /** the same, as facts (hosts translate them): why there is no exact profile, and whose is used */
-  fallback?: { why: 'not-a-version' | 'newer' | 'older'; requested: string; using: string; checkedScenarios: number; usingChecked: Checked };
+  fallback?: { why: 'not-a-version' | 'newer' | 'older'; requested: string; using: string };
 }
 
 type Fallback = NonNullable<ProfileChoice['fallback']>;
 
-const SUITE_NAMES: Record<CheckedSuite, string> = { instructions: 'instructions', 'memory-skills': 'memory and skills', sessions: 'sessions', 'fixed-sizes': 'fixed sizes' };
-
-/** `instructions 98, memory and skills 73, sessions 72, fixed sizes 1 on 2026-12-01` */
-export function checkedSummary(c: Checked, name: (s: CheckedSuite) => string = (s) => SUITE_NAMES[s]): string {
-  return CHECKED_SUITES.map((s) => `${name(s)} ${c.suites[s]}`).join(', ');
-}
-
 /** the English note of a fallback (the CLI prints it; hosts word the facts themselves) */
 function fallbackNote(f: Fallback): string {
   if (f.why === 'not-a-version') return `"${f.requested}" is not a Claude Code version; using ${f.using}'s profile`;
-  const passed = `${f.using} passed ${checkedSummary(f.usingChecked)} on ${f.usingChecked.on}`;
-  if (f.why === 'newer') return `${f.requested}: no profile yet; using ${f.using}'s (checked on ${f.checkedScenarios} scenarios; ${passed})`;
-  return `${f.requested}: no profile (older than every profile); using ${f.using}'s (checked on ${f.checkedScenarios} scenarios; ${passed})`;
+  const verify = '`claude-layers verify` checks it against the installed claude';
+  if (f.why === 'newer') return `${f.requested}: no profile yet; using ${f.using}'s; ${verify}`;
+  return `${f.requested}: no profile (older than every profile); using ${f.using}'s; ${verify}`;
 }
 
 /** The profile for a version: exact match, else the nearest older one (else the oldest), with a note. */
 export function chooseProfile(version: string | undefined): ProfileChoice {
   const requested = version?.trim() || undefined;
   if (!requested) return { profile: NEWEST_PROFILE, exact: false, shown: NEWEST_PROFILE.version };
-  // a version without a profile of its own was checked on no scenario: the conformance suites ran on
-  // the profiled versions only (`npm run profile:check -- VERSION` measures it)
+  // a version without a profile of its own was checked on no scenario (the conformance suites run on the
+  // profiled versions; `npm run profile:check -- VERSION` measures it): the note says whose profile is used and
+  // that `claude-layers verify` compares it with the installed binary
   const fallback = (profile: ClaudeProfile, why: Fallback['why'], asked: string, shown: string): ProfileChoice => {
-    const f: Fallback = { why, requested: asked, using: profile.version, checkedScenarios: 0, usingChecked: profile.checked };
+    const f: Fallback = { why, requested: asked, using: profile.version };
     return { profile, requested: asked, exact: false, shown, note: fallbackNote(f), fallback: f };
   };
   const v = parseVersion(requested);

@@ -62,13 +62,10 @@ describe('session conformance: the engine predicts every request of a whole sess
       assert.deepEqual(errs, [], errs.join('\n\n'));
     });
   for (const { s, v } of jobs)
-    it(`live read-back: ${s.name} @ ${v}: claude-layers session --json on its transcript equals what the requests carried; --check silent`, async (t) => {
+    // every session is read back on every version: no known gap is skipped (what a version's transcript cannot hold,
+    // 2.1.235's startup block and compaction requests, is left out of the comparison in live.ts, which says why)
+    it(`live read-back: ${s.name} @ ${v}: claude-layers session --json on its transcript equals what the requests carried; --check silent`, async () => {
       await ran;
-      const gap = s.liveGap && (!s.liveGap.versions || s.liveGap.versions.includes(expectationVersion(v))) ? s.liveGap.why : undefined;
-      if (gap) {
-        t.skip(`known gap of the reader: ${gap}`);
-        return;
-      }
       const errs = results.get(`${s.name}@${v}#live`) ?? ['did not run'];
       assert.deepEqual(errs, [], errs.join('\n\n'));
     });

@@ -44,13 +44,14 @@ test('model table: every profile has a default model, the usual aliases and meas
 
 test('profile choice: a version without a profile is said plainly, the version asked for is what is shown', () => {
   const newest = PROFILES[PROFILES.length - 1]!.version;
-  assert.deepEqual(chooseProfile('2.1.340'), { profile: P(newest), requested: '2.1.340', exact: false, shown: '2.1.340', note: `2.1.340: no profile yet; using ${newest}'s (checked on 0 scenarios; ${newest} passed instructions 98, memory and skills 73, sessions 72, fixed sizes 1 on 2026-12-01)`, fallback: { why: 'newer', requested: '2.1.340', using: newest, checkedScenarios: 0, usingChecked: P(newest).checked } });
+  assert.deepEqual(chooseProfile('2.1.340'), { profile: P(newest), requested: '2.1.340', exact: false, shown: '2.1.340', note: `2.1.340: no profile yet; using ${newest}'s; \`claude-layers verify\` checks it against the installed claude`, fallback: { why: 'newer', requested: '2.1.340', using: newest } });
   for (const p of PROFILES) {
     const c = chooseProfile(` ${p.version} `);
     assert.deepEqual([c.profile.version, c.exact, c.shown, c.note], [p.version, true, p.version, undefined]);
   }
   assert.equal(chooseProfile('2.1.332 (Claude Code)').exact, true);
-  assert.equal(chooseProfile('2.1.300').note, "2.1.300: no profile yet; using 2.1.235's (checked on 0 scenarios; 2.1.235 passed instructions 98, memory and skills 73, sessions 72, fixed sizes 1 on 2026-12-01)");
+  assert.equal(chooseProfile('2.1.300').note, "2.1.300: no profile yet; using 2.1.235's; `claude-layers verify` checks it against the installed claude");
+  assert.equal(chooseProfile('2.1.300').note!.match(/claude-layers verify/g)?.length, 1);
   assert.match(chooseProfile('2.0.1').note!, /^2\.0\.1: no profile \(older than every profile\); using 2\.1\.235's/);
   const bad = chooseProfile('latest');
   assert.deepEqual([bad.profile.version, bad.exact, bad.shown], [newest, false, newest]);

@@ -11,8 +11,12 @@ import { VERSIONS } from '../conformance/scenario.js';
 
 const runsOn = (v: string) => (s: { versions?: readonly string[] }) => !s.versions || s.versions.includes(v);
 
-test('profiles: every supported version has a profile of its own, every profile a supported version', () => {
-  assert.deepEqual(PROFILES.map((p) => p.version).sort(), [...VERSIONS].sort());
+/** profiles of releases measured once with `npm run profile:check -- V` and left out of the suites' VERSIONS (a newer
+ *  release followed at once); their `checked` is what that run passed */
+const MEASURED_ONCE = ['2.1.334'];
+
+test('profiles: every supported version has a profile of its own, every other profile was measured once', () => {
+  assert.deepEqual(PROFILES.map((p) => p.version).sort(), [...VERSIONS, ...MEASURED_ONCE].sort());
 });
 
 test('profiles: checked counts are the scenarios each suite runs on the version', () => {

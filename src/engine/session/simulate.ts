@@ -18,7 +18,7 @@ import { decodeUtf8 } from '../instructions/content.js';
 import { grouped, type Diagnostic } from '../diagnostics.js';
 import { nodeFileAccess } from '../files/file-access.js';
 import type { EngineOptions } from '../environment.js';
-import { CHANGED_NOTE, SKILL_ALREADY_LOADED, SKILL_LOADED_EARLIER, SKILL_REINVOKED, SKILL_VARIANTS } from '../format-strings.js';
+import { CHANGED_NOTE, SKILL_VARIANTS } from '../format-strings.js';
 import type { Environment } from '../environment.js';
 import type { SkillDef, SkillsAnalysis } from '../skills/index.js';
 import type { LazyMemory } from '../instructions/lazy.js';
@@ -30,7 +30,7 @@ import { hookSteps, readHooks, type HookDef, type HookStep } from './hooks.js';
 import { OverlayFileAccess } from './overlay.js';
 import { autoCompactRule } from './auto-compact.js';
 import { RESUME_REREAD_HEAD } from '../format-strings.js';
-import { skillBody } from './skill-invocation.js';
+import { invocation, skillBody } from './skill-invocation.js';
 import { parseTurns, slashCommand, type SessionCall, type SessionTurn } from './turns.js';
 
 const MAX_HELD_BYTES = 4 * 1024 * 1024;
@@ -164,6 +164,8 @@ class Simulation {
   private loaded = new Map<string, string>();
   /** the bodies the last compaction brought back (invoked-skills section) */
   private restoredBodies = new Map<string, string>();
+  /** the skills the last compaction brought back cut (over the per-skill limit) */
+  private cutBodies = new Set<string>();
   /** path-gated skills a touch has made available */
   private activatedSkills = new Set<string>();
   private pendingRestore: Restoration | null = null;
@@ -407,22 +409,14 @@ class Simulation {
       this.invoked.push({ name: key, source: skillSource(def.source), content: body.text, at: this.steps++, path: def.path });
     };
     // measured: a repeat is told apart by the body it would get (arguments that leave the body as it was count as the same)
-    const last = this.loaded.get(key);
-    if (last === body.text) {
-      remember();
-      return result({ ...info, status: 'already-loaded' }, { skillBody: SKILL_ALREADY_LOADED(key, args) });
-    }
-    if (last === undefined && this.restoredBodies.get(key) === body.text) {
-      remember();
-      return result({ ...info, status: 'loaded-earlier' }, { skillBody: SKILL_LOADED_EARLIER(key, args) });
-    }
-    const again = last !== undefined || this.restoredBodies.has(key);
-    this.loaded.set(key, body.text);
+    const call = invocation(key, args, body.text, { last: this.loaded.get(key), restored: this.restoredBodies.get(key), cut: this.cutBodies.has(key) });
     remember();
+    if (call.status === 'already-loaded' || call.status === 'loaded-earlier') return result({ ...info, status: call.status }, { skillBody: call.text });
+    this.loaded.set(key, body.text);
     // a bare name that nested variants share: a reminder naming them follows the body
     const variants = nested ? [] : [...this.discovered].filter(([n, d]) => n !== d.def.name && d.def.name === key).map(([n, d]) => ({ name: n, dir: d.dir }));
     const skillNote = variants.length ? SKILL_VARIANTS(key, variants) : null;
-    return result({ ...info, status: again ? 'reinvoked' : 'loaded' }, { skillBody: ((again ? SKILL_REINVOKED(key) : '') + body.text).trimEnd(), skillNote });
+    return result({ ...info, status: call.status }, { skillBody: call.text, skillNote });
   }
 
   private agentResult(type: string): AgentCallResult {
@@ -455,6 +449,7 @@ class Simulation {
     // what the conversation holds of the skills from now on: the bodies that came back, nothing loaded since
     const back = new Set(skills.skillEntries.filter((e) => !e.truncated).map((e) => e.name));
     this.restoredBodies = new Map(this.invoked.filter((i) => back.has(i.name)).map((i) => [i.name, i.content]));
+    this.cutBodies = new Set(skills.skillEntries.filter((e) => e.truncated).map((e) => e.name));
     this.loaded.clear();
     // what the session holds after the compaction: the files that came back, as they are now, and
     // nothing else (a rule or nested file that did not come back is injected again by a later touch);
@@ -480,6 +475,7 @@ class Simulation {
     this.loadSkillSet();
     this.loaded.clear();
     this.restoredBodies.clear();
+    this.cutBodies.clear();
     this.invoked = [];
     this.activatedSkills.clear();
     this.pendingRestore = null;
@@ -529,6 +525,7 @@ class Simulation {
       this.invoked = [];
       this.loaded.clear();
       this.restoredBodies.clear();
+      this.cutBodies.clear();
       // measured: /clear loads the skills again from the disk (a /compact does not)
       this.loadSkillSet();
       this.pendingRestore = null;

@@ -4,7 +4,7 @@
 // loads: the engine never runs it, keeps the command in the text and reports it as unknown.
 import { decodeUtf8 } from '../instructions/content.js';
 import type { Environment } from '../environment.js';
-import { SKILL_ARGUMENTS_TAIL, SKILL_BASE_DIR_PREFIX } from '../format-strings.js';
+import { SKILL_ALREADY_LOADED, SKILL_ARGUMENTS_TAIL, SKILL_BASE_DIR_PREFIX, SKILL_LOADED_EARLIER, SKILL_REINVOKED, SKILL_REINVOKED_AFTER_CUT } from '../format-strings.js';
 import { parseFrontmatter } from '../instructions/frontmatter.js';
 import type { ClaudeProfile } from '../profiles.js';
 import type { SkillDef } from '../skills/index.js';
@@ -71,4 +71,38 @@ export function skillBody(env: Environment, profile: ClaudeProfile, def: SkillDe
   const unknownCommands = [...body.matchAll(/!`([^`\n]+)`/g)].map((m) => m[1]!);
   const text = def.source === 'command' || !def.dir ? body : `${SKILL_BASE_DIR_PREFIX}${def.dir}\n\n${body}`;
   return { text, unknownCommands, usesSessionId: body.includes('${CLAUDE_SESSION_ID}'), ...(context === 'fork' && { fork: { agent } }) };
+}
+
+/** what the conversation holds of a skill when it is called (since the start, the last compaction or /clear) */
+export interface PriorCopy {
+  /** the body it was last given in the conversation since then */
+  last?: string;
+  /** the body the last compaction brought back whole (its invoked-skills section) */
+  restored?: string;
+  /** the last compaction brought it back cut (over the per-skill limit) */
+  cut: boolean;
+}
+
+export interface Invocation {
+  status: 'loaded' | 'reinvoked' | 'already-loaded' | 'loaded-earlier';
+  /** what the call puts into the conversation after `Launching skill: NAME` */
+  text: string;
+}
+
+/**
+ * The re-invocation rule (measured the same on 2.1.235, 2.1.328, 2.1.332, 2.1.333, 2.1.334 and 2.1.335; docs/session.md):
+ * Claude Code compares the body a call renders (arguments, `${CLAUDE_SKILL_DIR}` and `` !`cmd` `` output filled in,
+ * an `ARGUMENTS:` tail when the body has no placeholder) with the copy the conversation holds.
+ * - no copy held (first call, after /clear, or not brought back by a compaction): the body;
+ * - the same body: one line instead of it, "already loaded" (the copy is a message) or "loaded earlier" (the copy is
+ *   in a compaction's invoked-skills section), naming the arguments;
+ * - another body: a re-invocation line, then the whole body (also without a placeholder: the `ARGUMENTS:` tail
+ *   differs); when the held copy is one a compaction cut, the line says so, with the same arguments too.
+ */
+export function invocation(name: string, args: string, body: string, prior: PriorCopy): Invocation {
+  if (prior.last === body) return { status: 'already-loaded', text: SKILL_ALREADY_LOADED(name, args) };
+  const cut = prior.last === undefined && prior.cut;
+  if (prior.last === undefined && !cut && prior.restored === body) return { status: 'loaded-earlier', text: SKILL_LOADED_EARLIER(name, args) };
+  const line = cut ? SKILL_REINVOKED_AFTER_CUT(name) : prior.last !== undefined || prior.restored !== undefined ? SKILL_REINVOKED(name) : '';
+  return { status: line ? 'reinvoked' : 'loaded', text: (line + body).trimEnd() };
 }

@@ -23,6 +23,28 @@ export interface TranscriptFile {
   sessionId: string;
   mtimeMs: number;
   size: number;
+  /** the newest record time (`"timestamp"`) in the file's last TAIL_BYTES, in ms since the epoch, when it has one */
+  lastRecordMs?: number;
+}
+
+/** how much of a transcript's end is read for its newest record time */
+const TAIL_BYTES = 64 * 1024;
+/** transcripts (newest by modification time) whose record times are read on each listing; older ones keep that order */
+const MAX_TAILS = 64;
+const RECORD_TIME = /"timestamp":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)"/g;
+
+/** the newest `"timestamp"` key in a transcript's tail (any record kind; a string inside a record's text is escaped
+ *  and so never matches) */
+function lastRecordMs(fa: FileAccess, t: TranscriptFile): number | undefined {
+  if (!fa.readRange) return undefined;
+  const r = fa.readRange(t.file, Math.max(0, t.size - TAIL_BYTES), TAIL_BYTES);
+  if (!r.ok) return undefined;
+  let best: number | undefined;
+  for (const m of new TextDecoder().decode(r.value.data).matchAll(RECORD_TIME)) {
+    const at = Date.parse(m[1]!);
+    if (Number.isFinite(at) && (best === undefined || at > best)) best = at;
+  }
+  return best;
 }
 
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude */
@@ -40,7 +62,9 @@ export function transcriptDirs(fa: FileAccess, cwd: string, config: string): str
   return dirs;
 }
 
-/** the session transcripts of these folders, newest first (subagents' files are not sessions) */
+/** the session transcripts of these folders, newest first (subagents' files are not sessions): by the time of their
+ *  newest record, not the file's: Claude Code writes to the transcript a `/clear` left at the end of the process too,
+ *  so both files of a session continued after `/clear` end with (nearly) the same modification time */
 export function listTranscripts(fa: FileAccess, dirs: string[]): TranscriptFile[] {
   const out: TranscriptFile[] = [];
   for (const d of dirs) {
@@ -54,7 +78,13 @@ export function listTranscripts(fa: FileAccess, dirs: string[]): TranscriptFile[
       out.push({ file: f, sessionId: e.name.slice(0, -'.jsonl'.length), mtimeMs: st.value.mtimeMs, size: st.value.size });
     }
   }
-  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const t of out.slice(0, MAX_TAILS)) {
+    const at = lastRecordMs(fa, t);
+    if (at !== undefined) t.lastRecordMs = at;
+  }
+  const head = out.slice(0, MAX_TAILS).sort((a, b) => (b.lastRecordMs ?? b.mtimeMs) - (a.lastRecordMs ?? a.mtimeMs) || b.mtimeMs - a.mtimeMs);
+  return [...head, ...out.slice(MAX_TAILS)];
 }
 
 /** one subagent's transcript (`<session>/subagents/agent-*.jsonl`) with its `.meta.json` */

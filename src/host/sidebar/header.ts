@@ -1,7 +1,7 @@
 // The view's header (the Claude Code version and where it came from, the model, the launch
 // directory) and its top answer (what is always loaded, what reading the open file adds).
 import * as path from 'node:path';
-import { checkedSummary, readAdds, type Checked, type CheckedSuite } from '../../engine/index.js';
+import { readAdds } from '../../engine/index.js';
 import type { Header, TopAnswer } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import type { StartupFigures } from './gauges.js';
@@ -56,13 +56,11 @@ export function topAnswer(c: Ctx, fig: StartupFigures, file: string | undefined)
 
 export function viewHeader(c: Ctx, input: { version: VersionInfo; trusted: boolean; model: string; folderName?: string }): Header {
   const { a, t } = c;
-  const suiteName: Record<CheckedSuite, string> = { instructions: t('instructions'), 'memory-skills': t('memory and skills'), sessions: t('sessions'), 'fixed-sizes': t('fixed sizes') };
-  const passedSuites = (c: Checked) => checkedSummary(c, (s) => suiteName[s]);
   const fb = a.version.fallback;
   const fallbackNote: Record<NonNullable<typeof fb>['why'], (f: NonNullable<typeof fb>) => string> = {
     'not-a-version': (f) => t('"{0}" is not a Claude Code version; using {1}\'s profile', f.requested, f.using),
-    newer: (f) => t('{0}: no profile yet; using {1}\'s (checked on {2} scenarios; {1} passed {3} on {4})', f.requested, f.using, f.checkedScenarios, passedSuites(f.usingChecked), f.usingChecked.on),
-    older: (f) => t('{0}: no profile (older than every profile); using {1}\'s (checked on {2} scenarios; {1} passed {3} on {4})', f.requested, f.using, f.checkedScenarios, passedSuites(f.usingChecked), f.usingChecked.on),
+    newer: (f) => t('{0}: no profile yet; using {1}\'s; `claude-layers verify` checks it against the installed claude', f.requested, f.using),
+    older: (f) => t('{0}: no profile (older than every profile); using {1}\'s; `claude-layers verify` checks it against the installed claude', f.requested, f.using),
   };
   // shown: only what needs the user (another profile is used, claude not found); where the version came
   // from and the launch folder are behind "Change…"

@@ -171,4 +171,33 @@ export const probes: SessionScenario[] = [
       T('turn three', [], [put('.claude/rules/api.md', fm('paths:\n  - "src/api/**"', 'MARK_PRE_API3\n'))], { restart: 'resume' }),
     ],
   },
+  {
+    name: 'p_reinvoke',
+    description: 'a skill called again with other arguments: without a placeholder, with $ARGUMENTS, with $0 only, with ${CLAUDE_SKILL_DIR}, with !`cmd` output that changes, and after /compact',
+    files: {
+      ...base('PRI'),
+      'repo/.claude/skills/tail/SKILL.md': skillFile('MARK_PRI_TDESC', 'MARK_PRI_TBODY no placeholder\nsecond line\n'),
+      'repo/.claude/skills/rep/SKILL.md': skillFile('MARK_PRI_RDESC', 'MARK_PRI_RBODY [$ARGUMENTS]\n'),
+      'repo/.claude/skills/pos/SKILL.md': skillFile('MARK_PRI_PDESC', 'MARK_PRI_PBODY [$0]\n'),
+      'repo/.claude/skills/dir/SKILL.md': skillFile('MARK_PRI_DDESC', 'MARK_PRI_DBODY at ${CLAUDE_SKILL_DIR}/x\n'),
+      'repo/.claude/skills/bang/SKILL.md': skillFile('MARK_PRI_BDESC', 'MARK_PRI_BBODY now: !`cat {ROOT}/repo/counter.txt` end\n'),
+      'repo/counter.txt': 'MARK_PRI_COUNT_1',
+    },
+    turns: [
+      T('turn one', [skill('tail', 'T1'), skill('tail', 'T2'), skill('tail'), skill('tail', 'T2'), skill('rep', 'A1'), skill('rep', 'B2'), skill('pos', 'X'), skill('pos', 'Y'), skill('dir', 'd1'), skill('dir', 'd2'), skill('bang'), skill('bang', 'Q1')]),
+      T('turn two', [skill('bang', 'Q1'), skill('bang'), skill('tail', 'T3')], [put('counter.txt', 'MARK_PRI_COUNT_2')]),
+      T('/compact'),
+      T('turn four', [skill('tail', 'T4'), skill('tail', 'T5'), skill('rep', 'C3'), skill('dir', 'd3')]),
+    ],
+  },
+  {
+    name: 'p_reinvoke_cut',
+    description: 'a skill over the per-skill limit of the compaction (brought back cut), called again after /compact: with the same (no) arguments, then with others',
+    files: {
+      ...base('PRC'),
+      'repo/.claude/skills/big/SKILL.md': skillFile('MARK_PRC_BIG', Array.from({ length: 1500 }, (_, i) => `skill line yyyyyyyyyy ${i + 1}`).join('\n') + '\n'),
+      'repo/.claude/skills/big2/SKILL.md': skillFile('MARK_PRC_BIG2', Array.from({ length: 1500 }, (_, i) => `other line zzzzzzzzzz ${i + 1}`).join('\n') + '\n'),
+    },
+    turns: [T('turn one', [skill('big'), skill('big2', 'A1')]), T('/compact'), T('turn three', [skill('big'), skill('big2', 'A2'), skill('big2', 'A2')])],
+  },
 ];

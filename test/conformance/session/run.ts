@@ -29,9 +29,6 @@ export interface SessionScenario {
   versions?: SessionVersion[];
   /** checks of the binary's own output (the fixture shows what it claims), given the extracted turns */
   guard?: (turns: ExtractedTurn[], root: string, version: SessionVersion) => string[];
-  /** the transcript read-back cannot yet give what the requests carried on these versions (all when
-   *  `versions` is absent): the live test is reported as skipped with the reason, never as passed */
-  liveGap?: { versions?: SessionVersion[]; why: string };
 }
 
 export interface SessionOutcome {

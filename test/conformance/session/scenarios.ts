@@ -415,6 +415,57 @@ export const sessionScenarios: SessionScenario[] = [
     ],
     guard: all(bodyHas(0, 1, 'already loaded'), skillsRestored(2, 'a', 'b', 'pos'), bodyHas(2, 0, 'Re-invocation'), bodyHas(2, 2, 'loaded earlier')),
   },
+  // ---------------------------------------------------------------- the re-invocation rule (issue 33), each case on every version
+  {
+    name: 'sess_reinvoke_no_placeholder',
+    description: 'a skill without a placeholder called again: other arguments, none, the earlier ones again: a re-invocation line, then the whole body with its ARGUMENTS: tail (not a short note alone: BINARY vs ISSUE 33); the same arguments twice: already loaded',
+    files: { ...base('RNP'), 'repo/.claude/skills/tail/SKILL.md': skillFile('MARK_RNP_DESC', 'MARK_RNP_BODY no placeholder\nsecond line\n') },
+    turns: [T('turn one', [skill('tail', 'T1'), skill('tail', 'T2'), skill('tail'), skill('tail', 'T2'), skill('tail', 'T2')]), T('turn two', [skill('tail', 'T3')])],
+    guard: all(bodyHas(0, 1, '(Re-invocation of /tail'), bodyHas(0, 1, 'MARK_RNP_BODY'), bodyHas(0, 1, 'ARGUMENTS: T2'), bodyHas(0, 2, 'MARK_RNP_BODY'), bodyHas(0, 4, 'already loaded'), bodyHas(1, 0, 'ARGUMENTS: T3')),
+  },
+  {
+    name: 'sess_reinvoke_positional',
+    description: 'a skill with $0 only called again: another first argument re-invokes it (line, then the body); only a later argument changed leaves the body as it was: already loaded',
+    files: { ...base('RPO'), 'repo/.claude/skills/pos/SKILL.md': skillFile('MARK_RPO_DESC', 'MARK_RPO_BODY first [$0]\n') },
+    turns: [T('turn one', [skill('pos', 'X'), skill('pos', 'Y'), skill('pos', 'Y Z')])],
+    guard: all(bodyHas(0, 1, '(Re-invocation of /pos'), bodyHas(0, 1, 'first [Y]'), bodyHas(0, 2, 'already loaded')),
+  },
+  {
+    name: 'sess_reinvoke_skill_dir',
+    description: 'a skill with ${CLAUDE_SKILL_DIR} and no placeholder called again with other arguments and without: the folder filled in, a re-invocation line, the whole body',
+    files: { ...base('RSD'), 'repo/.claude/skills/dir/SKILL.md': skillFile('MARK_RSD_DESC', 'MARK_RSD_BODY at ${CLAUDE_SKILL_DIR}/x\n') },
+    turns: [T('turn one', [skill('dir', 'd1'), skill('dir', 'd2'), skill('dir')])],
+    guard: all(bodyHas(0, 1, '(Re-invocation of /dir'), bodyHas(0, 1, '.claude/skills/dir/x'), bodyHas(0, 2, 'MARK_RSD_BODY')),
+  },
+  {
+    name: 'sess_reinvoke_dynamic',
+    description: 'a skill with !`cmd` (output that does not change) called again: the same arguments: already loaded; others: a re-invocation line and the body with the output run again (the engine leaves the command unknown)',
+    files: { ...base('RDY'), 'repo/.claude/skills/bang/SKILL.md': skillFile('MARK_RDY_DESC', 'MARK_RDY_BODY now: !`echo MARK_RDY_OUT_$((40+2))` end\n') },
+    turns: [T('turn one', [skill('bang'), skill('bang'), skill('bang', 'Q1')]), T('turn two', [skill('bang', 'Q1')])],
+    guard: all(bodyHas(0, 0, 'MARK_RDY_OUT_42'), bodyHas(0, 1, 'already loaded'), bodyHas(0, 2, '(Re-invocation of /bang'), bodyHas(0, 2, 'MARK_RDY_OUT_42'), bodyHas(1, 0, 'already loaded')),
+  },
+  {
+    name: 'sess_reinvoke_after_compact',
+    description: 'after /compact: the body the compaction brought back: loaded earlier; other arguments: a re-invocation line and the body; then the same again: already loaded',
+    files: {
+      ...base('RAC'),
+      'repo/.claude/skills/tail/SKILL.md': skillFile('MARK_RAC_TDESC', 'MARK_RAC_TBODY no placeholder\n'),
+      'repo/.claude/skills/rep/SKILL.md': skillFile('MARK_RAC_RDESC', 'MARK_RAC_RBODY [$ARGUMENTS]\n'),
+    },
+    turns: [T('turn one', [skill('tail', 'T1'), skill('rep', 'A1')]), T('/compact'), T('turn three', [skill('tail', 'T1'), skill('tail', 'T2'), skill('rep', 'B2'), skill('rep', 'B2')])],
+    guard: all(skillsRestored(2, 'rep', 'tail'), bodyHas(2, 0, 'loaded earlier'), bodyHas(2, 1, '(Re-invocation of /tail'), bodyHas(2, 2, '[B2]'), bodyHas(2, 3, 'already loaded')),
+  },
+  {
+    name: 'sess_reinvoke_cut',
+    description: 'skills over the per-skill limit, brought back cut by /compact, called again: with the same arguments too, a line saying the copy was cut, then the whole body; then the same again: already loaded',
+    files: {
+      ...base('RCU'),
+      'repo/.claude/skills/big/SKILL.md': skillFile('MARK_RCU_BIG', lines('skill line yyyyyyyyyy', 1500)),
+      'repo/.claude/skills/big2/SKILL.md': skillFile('MARK_RCU_BIG2', lines('other line zzzzzzzzzz', 1500)),
+    },
+    turns: [T('turn one', [skill('big'), skill('big2', 'A1')]), T('/compact'), T('turn three', [skill('big'), skill('big2', 'A2'), skill('big2', 'A2')])],
+    guard: all(bodyHas(2, 0, 'truncated by compaction'), bodyHas(2, 1, 'truncated by compaction'), bodyHas(2, 1, 'ARGUMENTS: A2'), bodyHas(2, 2, 'already loaded')),
+  },
   // ---------------------------------------------------------------- resume (issue 21): a new process on the same session
   {
     name: 'sess_resume_continue',
