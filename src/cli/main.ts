@@ -81,13 +81,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     switch (cmd) {
       case 'render': {
-        const { json, request } = renderCommand(rest);
+        const { json, request } = await renderCommand(rest);
         // --request is the request text byte for byte (for a pipe): only the JSON is escaped
         write(request !== undefined ? request : `${jsonText(json)}\n`);
         return 0;
       }
       case 'explain': {
-        const r = explainCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        const r = await explainCommand(rest, makeStyle(colorEnabled(process.stdout)));
         write(r.asJson ? `${jsonText(r.json)}\n` : r.text);
         return 0;
       }
