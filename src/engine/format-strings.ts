@@ -93,3 +93,15 @@ export const MCP_SERVER_HEAD = (name: string) => `## ${name}\n`;
 export const MCP_TRUNCATED = '… [truncated]';
 /** sections of the system message are joined by a blank line */
 export const SECTION_JOINER = '\n\n';
+/** after the deferred-tools listing, the servers that did not make it (2.1.328 on; measured on 2.1.335), each section
+ *  this line, one line per server (sorted), then a paragraph of Claude Code's (its width: FirstRequestProfile.mcpStatus):
+ *  servers still connecting (no answer yet: hung, slow, or writing what is not JSON-RPC), */
+export const MCP_PENDING_HEAD =
+  'The following MCP servers are still connecting — their tools (typically named mcp__<server>__*) are not yet available but will appear shortly:\n';
+/** servers that exited before answering (`NAME (CONNECTION_CLOSED): "Connection closed"`) */
+export const MCP_FAILED_HEAD =
+  'The following MCP servers are configured but failed to connect — their tools (typically named mcp__<server>__*) are unavailable for this session:\n';
+export const MCP_FAILED_LINE = (name: string) => `${name} (CONNECTION_CLOSED): "Connection closed"`;
+/** servers that answered tools/list with an error or with what is not a list of tools (2.1.332 on) */
+export const MCP_LIST_FAILED_HEAD =
+  'The following MCP servers are connected, but listing their tools failed — their tools (typically named mcp__<server>__*) are unavailable for now:\n';

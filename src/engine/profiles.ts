@@ -465,6 +465,10 @@ export interface FirstRequestProfile {
   mcpTextCap?: number;
   /** every built-in tool, by name */
   builtInTools: readonly BuiltInToolWidth[];
+  /** the sections naming servers that did not make it (format-strings MCP_FAILED_HEAD, MCP_LIST_FAILED_HEAD,
+   *  MCP_PENDING_HEAD): the width of each one's closing paragraph, its two leading newlines included; a section
+   *  without a width is not in the version (its servers are left out silently) */
+  mcpStatus?: { failedTail: number; listFailedTail?: number; pendingTail: number };
 }
 
 export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
@@ -479,6 +483,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     builtInTools: [['Agent', 2905], ['Bash', 2753], ['CronCreate', 4029], ['CronDelete', 427], ['CronList', 277], ['Edit', 964], ['EnterWorktree', 4013], ['ExitWorktree', 2505], ['Glob', 731], ['Grep', 3224], ['NotebookEdit', 1623], ['Read', 1636], ['ReportFindings', 2177], ['ScheduleWakeup', 4065], ['SendMessage', 1454], ['Skill', 1803], ['TaskOutput', 1546], ['TaskStop', 805], ['WebFetch', 745], ['WebSearch', 838], ['Workflow', 21337], ['Write', 639]],
   },
   '2.1.328': {
+    mcpStatus: { failedTail: 398, pendingTail: 297 },
     model: 'claude-opus-5-5',
     systemBlocks: [74,62],
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
@@ -489,6 +494,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.332': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
     model: 'claude-opus-5-5',
     systemBlocks: [74,62],
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
@@ -499,6 +505,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.333': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
     model: 'claude-opus-5-5',
     systemBlocks: [74,62],
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
@@ -509,6 +516,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.334': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
     model: 'claude-opus-5-5',
     systemBlocks: [74,62],
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
@@ -519,6 +527,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.335': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
     model: 'claude-opus-5-5',
     systemBlocks: [74,62],
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},

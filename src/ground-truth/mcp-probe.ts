@@ -31,7 +31,7 @@ function validTools(v: unknown): McpTool[] | undefined {
 
 export function probeMcpServer(server: McpServer, o: ProbeOptions): Promise<McpServerFacts> {
   const c = server.config;
-  const fail = (error: string): McpServerFacts => ({ from: 'server', error: `MCP server "${server.name}" (${server.scope}): ${error}` });
+  const fail = (error: string, status: McpServerFacts['status'] = 'failed'): McpServerFacts => ({ from: 'server', status, error: `MCP server "${server.name}" (${server.scope}): ${error}` });
   if (!c.command || (c.type && c.type !== 'stdio')) return Promise.resolve(fail(`a ${c.type ?? 'remote'} server at ${c.url ?? '?'}: only stdio servers are run`));
   const vars = { ...o.env };
   const env: Record<string, string> = {};
@@ -59,7 +59,11 @@ export function probeMcpServer(server: McpServer, o: ProbeOptions): Promise<McpS
       }
       resolve(r);
     };
-    const timer = setTimeout(() => finish(fail(`no answer within ${o.timeoutMs ?? 10_000} ms (${pages ? 'tools/list' : 'initialize'})`)), o.timeoutMs ?? 10_000);
+    let notJson = 0;
+    const timer = setTimeout(
+      () => finish(fail(`no answer within ${o.timeoutMs ?? 10_000} ms (${pages ? 'tools/list' : 'initialize'})${notJson ? `; it wrote ${notJson} lines that are not JSON-RPC` : ''}`, 'pending')),
+      o.timeoutMs ?? 10_000,
+    );
     const send = (m: unknown) => {
       try {
         child.stdin.write(JSON.stringify(m) + '\n');
@@ -68,7 +72,7 @@ export function probeMcpServer(server: McpServer, o: ProbeOptions): Promise<McpS
       }
     };
     child.on('error', (e) => finish(fail(`cannot start ${command}: ${e.message}`)));
-    child.on('exit', (code, signal) => finish(fail(`exited (${signal ?? `code ${code}`}) before answering${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`)));
+    child.on('exit', (code, signal) => finish(fail(`exited (${signal ?? `code ${code}`}) before answering${stderr ? `: ${stderr.trim().slice(0, 200)}` : ''}`, pages ? 'list-failed' : 'failed')));
     child.stdin.on('error', () => undefined);
     child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < 4096) stderr += d.toString('utf8');
@@ -86,7 +90,8 @@ export function probeMcpServer(server: McpServer, o: ProbeOptions): Promise<McpS
         try {
           msg = JSON.parse(line) as typeof msg;
         } catch {
-          return finish(fail(`wrote a line that is not JSON-RPC: ${JSON.stringify(line.slice(0, 80))}`));
+          notJson++; // Claude Code skips such a line and keeps waiting: so does this
+          continue;
         }
         if (msg.id === 1) {
           if (msg.error) return finish(fail(`initialize failed: ${String(msg.error.message ?? '')}`));
@@ -96,9 +101,9 @@ export function probeMcpServer(server: McpServer, o: ProbeOptions): Promise<McpS
           send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
           pages = 1;
         } else if (typeof msg.id === 'number' && msg.id >= 2) {
-          if (msg.error) return finish(fail(`tools/list failed: ${String(msg.error.message ?? '')}`));
+          if (msg.error) return finish(fail(`tools/list failed: ${String(msg.error.message ?? '')}`, 'list-failed'));
           const list = validTools(msg.result);
-          if (!list) return finish(fail('answered tools/list with something that is not a list of tools'));
+          if (!list) return finish(fail('answered tools/list with something that is not a list of tools', 'list-failed'));
           tools.push(...list);
           const next = (msg.result as { nextCursor?: unknown }).nextCursor;
           if (typeof next === 'string' && next && pages < MAX_PAGES) {

@@ -83,9 +83,10 @@ const SCENARIOS: McpScenario[] = [
         crash: fixtureServer({ crash: 'start' }),
         liar: fixtureServer({ lie: 'shape' }),
         garbage: fixtureServer({ lie: 'garbage' }),
+        hang: fixtureServer({ lie: 'hang' }),
       }),
     },
-    failing: ['crash', 'liar', 'garbage'],
+    failing: ['crash', 'liar', 'garbage', 'hang'],
   },
 ];
 
@@ -114,6 +115,11 @@ for (const v of versions) {
         t.diagnostic(`${v} ${s.name}: binary tools ${got.toolsChars} (${c.body.tools.length}), system ${got.systemChars}, messages ${got.messagesChars}; engine tools ${req.tools.chars}, system ${req.system.chars}, total ${req.totalChars}`);
         assert.deepEqual(engineWhole, sentWhole, 'MCP tools sent whole');
         assert.deepEqual(req.deferredToolNames, got.deferredNames, 'the deferred-tools listing');
+        for (const kind of ['mcp-failed', 'mcp-list-failed', 'mcp-pending']) {
+          const e = req.sections.find((x) => x.kind === kind);
+          assert.equal(e?.text, got.status[kind]?.text, `${kind}: the servers named`);
+          assert.equal(e?.chars, got.status[kind]?.chars, `${kind}: the section's width`);
+        }
         const mi = req.sections.find((x) => x.kind === 'mcp-instructions');
         assert.equal(mi?.text, got.mcpInstructions, 'the MCP instructions section, byte for byte');
         near(req.tools.chars, got.toolsChars, 'tools array');

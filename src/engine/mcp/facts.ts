@@ -19,6 +19,9 @@ export interface McpServerFacts {
   toolNames?: string[];
   /** the server failed, hung or answered something that is not MCP: why */
   error?: string;
+  /** how it failed: exited before answering `initialize` (failed), answered tools/list with an error or what is not a
+   *  tool list (list-failed), or no answer in time (pending) */
+  status?: 'failed' | 'list-failed' | 'pending';
 }
 
 /** one tool's definition as the request carries it, as compact JSON: `{"name","description","input_schema"}` */

@@ -2,7 +2,7 @@
 // text of the messages, section by section with its size, and MCP per server. Claude Code's own texts are measured
 // widths (FIRST_REQUESTS in profiles.ts); what comes from the user's disk, settings and MCP servers is computed.
 import type { Analysis } from '../analysis.js';
-import { DEFERRED_TOOLS_LEAD, MCP_INSTRUCTIONS_HEAD, MCP_SERVER_HEAD, SECTION_JOINER } from '../format-strings.js';
+import { DEFERRED_TOOLS_LEAD, MCP_FAILED_HEAD, MCP_FAILED_LINE, MCP_INSTRUCTIONS_HEAD, MCP_LIST_FAILED_HEAD, MCP_PENDING_HEAD, MCP_SERVER_HEAD, SECTION_JOINER } from '../format-strings.js';
 import { renderStartupBlock } from '../instructions/render.js';
 import { skillsView } from '../checks/skills-check.js';
 import { mcpToolName, type McpResolution, type McpScope } from '../mcp/config.js';
@@ -17,6 +17,9 @@ export type SectionKind =
   | 'startup'
   | 'fixed-messages'
   | 'deferred-tools'
+  | 'mcp-failed'
+  | 'mcp-list-failed'
+  | 'mcp-pending'
   | 'mcp-instructions'
   | 'skills'
   | 'prompt';
@@ -48,6 +51,7 @@ export interface McpServerRequest {
   error?: string;
   /** the instructions were longer than the version's cap (characters before the cut) */
   cutFrom?: number;
+  status?: McpServerFacts['status'];
 }
 
 export type ToolSearchMode = { kind: 'on' } | { kind: 'off' } | { kind: 'auto'; percent: number };
@@ -87,6 +91,7 @@ export interface FirstRequestOptions {
   today?: string;
 }
 
+const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 const arrayChars = (parts: number[]) => (parts.length ? 2 + parts.reduce((a, n) => a + n, 0) + parts.length - 1 : 2);
 
 export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstRequest {
@@ -102,7 +107,7 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     const toolNames = f?.tools ? f.tools.map((t) => mcpToolName(s.name, t.name)) : (f?.toolNames ?? []);
     const instr = f?.instructions;
     servers.push({
-      server: s.name, scope: s.scope, toolNames, deferred: false, toolChars: 0, from: f?.from, ...(f?.error && { error: f.error }),
+      server: s.name, scope: s.scope, toolNames, deferred: false, toolChars: 0, from: f?.from, ...(f?.error && { error: f.error }), ...(f?.status && { status: f.status }),
       ...(instr !== undefined && { instructions: capText(instr, fp.mcpTextCap) }),
       ...(instr !== undefined && fp.mcpTextCap !== undefined && instr.length > fp.mcpTextCap && { cutFrom: instr.length }),
       whole, alwaysLoad: s.config.alwaysLoad === true,
@@ -158,7 +163,7 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
   const toolsChars = arrayChars(toolWidths);
 
   const deferredToolNames = listing
-    ? [...deferrableBuiltIns.map((t) => t[0]), ...deferrableMcp.flatMap((s) => s.toolNames)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
+    ? [...deferrableBuiltIns.map((t) => t[0]), ...deferrableMcp.flatMap((s) => s.toolNames)].sort(byCodeUnit)
     : [];
 
   // system blocks
@@ -179,7 +184,23 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     const text = DEFERRED_TOOLS_LEAD + deferredToolNames.join('\n');
     sections.push({ kind: 'deferred-tools', chars: text.length + SECTION_JOINER.length, text, in: 'messages' });
   }
-  const withInstr = servers.filter((s) => s.instructions !== undefined && s.instructions !== '');
+  // servers that did not make it, each kind a section of its own (measured on 2.1.335 in -p)
+  const st = fp.mcpStatus;
+  if (listing && st) {
+    const kinds = [
+      ['mcp-failed', 'failed', MCP_FAILED_HEAD, st.failedTail, MCP_FAILED_LINE],
+      ['mcp-list-failed', 'list-failed', MCP_LIST_FAILED_HEAD, st.listFailedTail, (n: string) => n],
+      ['mcp-pending', 'pending', MCP_PENDING_HEAD, st.pendingTail, (n: string) => n],
+    ] as const;
+    for (const [kind, status, head, tail, line] of kinds) {
+      const names = servers.filter((s) => s.status === status).map((s) => s.server).sort(byCodeUnit);
+      if (!names.length || tail === undefined) continue;
+      const text = head + names.map(line).join('\n');
+      sections.push({ kind, chars: text.length + tail + SECTION_JOINER.length, text, in: 'messages' });
+    }
+  }
+  // servers in name order (measured: not the configuration's order)
+  const withInstr = servers.filter((s) => s.instructions !== undefined && s.instructions !== '').sort((x, y) => byCodeUnit(x.server, y.server));
   if (withInstr.length) {
     const text = MCP_INSTRUCTIONS_HEAD + withInstr.map((s) => MCP_SERVER_HEAD(s.server) + s.instructions!).join(SECTION_JOINER);
     sections.push({ kind: 'mcp-instructions', chars: text.length + SECTION_JOINER.length, text, in: 'messages' });

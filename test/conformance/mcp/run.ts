@@ -7,7 +7,7 @@ import path from 'node:path';
 import { run } from '../../../src/ground-truth/process.js';
 import { MockApi } from '../../../src/ground-truth/mock-api.js';
 import { lastMainLoopBody } from '../../../src/engine/transcript/wire.js';
-import { DEFERRED_TOOLS_LEAD, MCP_INSTRUCTIONS_HEAD, SKILLS_LISTING_HEADER } from '../../../src/engine/format-strings.js';
+import { DEFERRED_TOOLS_LEAD, MCP_FAILED_HEAD, MCP_INSTRUCTIONS_HEAD, MCP_LIST_FAILED_HEAD, MCP_PENDING_HEAD, SKILLS_LISTING_HEADER } from '../../../src/engine/format-strings.js';
 import { claudeBin, materialise, REPO_DIR, shq, subst } from '../capture.js';
 import type { Scenario } from '../scenario.js';
 import { memorySectionOf } from '../memory-skills/run.js';
@@ -85,6 +85,9 @@ export async function captureFirstRequest(r: McpRun): Promise<Captured> {
       `PATH=${process.env.PATH}`, `HOME=${home}`, 'USER=root', 'LOGNAME=root', 'SHELL=/bin/bash', `TMPDIR=${work}/tmp`,
       `ANTHROPIC_BASE_URL=http://127.0.0.1:${port}`, 'ANTHROPIC_API_KEY=sk-conformance-dummy', 'DISABLE_TELEMETRY=1',
       'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
+      // the binary waits for its servers up to this long before the first request (2.1.328 on): on a loaded machine a
+      // server slow to start would otherwise be "still connecting"; the engine's probe gives up after 15 s
+      'CLAUDE_CODE_MCP_STARTUP_WAIT_MS=20000',
       ...Object.entries(r.env ?? {}).map(([k, v]) => `${k}=${v}`),
     ];
     const args = ['-p', 'say hi', '--allowedTools', 'Read,Glob,Grep', ...mcpArgs];
@@ -148,12 +151,18 @@ export interface Parts {
   deferredListing?: string;
   deferredNames: string[];
   mcpInstructions?: string;
+  /** the sections naming servers that did not make it, by kind: their text up to the closing paragraph, and their
+   *  width with it and its joining blank line */
+  status: Record<string, { text: string; chars: number }>;
+  /** servers named in them */
+  statusNames: string[];
   /** every message text besides the prompt, the skills listing, the deferred-tools listing, the MCP instructions
    *  (each with the blank line joining it) */
   messagesFixed: number;
   messagesChars: number;
 }
 
+const STATUS_HEADS = [['mcp-failed', MCP_FAILED_HEAD], ['mcp-list-failed', MCP_LIST_FAILED_HEAD], ['mcp-pending', MCP_PENDING_HEAD]] as const;
 const SKILLS_ENDS = ["\n\nToday's date is ", '\n\n<total_tokens>'];
 
 export function firstRequestParts(c: Captured): Parts {
@@ -170,6 +179,8 @@ export function firstRequestParts(c: Captured): Parts {
   let deferredListing: string | undefined;
   let mcpInstructions: string | undefined;
   let messagesChars = 0;
+  const status: Parts['status'] = {};
+  const statusNames: string[] = [];
   for (const t of all) {
     messagesChars += t.length;
     if (t === 'say hi') continue;
@@ -178,6 +189,16 @@ export function firstRequestParts(c: Captured): Parts {
     if (d !== undefined) {
       deferredListing = d;
       n -= d.length + 2;
+    }
+    for (const [kind, head] of STATUS_HEADS) {
+      const pAt = t.indexOf(head);
+      if (pAt < 0) continue;
+      const namesEnd = t.indexOf('\n\n', pAt);
+      const end = t.indexOf('\n\n', namesEnd + 2);
+      const whole = t.slice(pAt, end < 0 ? t.length : end);
+      status[kind] = { text: t.slice(pAt, namesEnd), chars: whole.length + 2 };
+      statusNames.push(...t.slice(pAt + head.length, namesEnd).split('\n').map((l) => l.replace(/ \(.*$/, '')));
+      n -= whole.length + 2;
     }
     const m = section(t, MCP_INSTRUCTIONS_HEAD, ['\n\n' + SKILLS_LISTING_HEADER, ...SKILLS_ENDS]);
     if (m !== undefined) {
@@ -197,6 +218,8 @@ export function firstRequestParts(c: Captured): Parts {
     deferredListing,
     deferredNames: deferredListing ? deferredListing.slice(DEFERRED_TOOLS_LEAD.length).split('\n') : [],
     mcpInstructions,
+    status,
+    statusNames,
     messagesFixed: fixed,
     messagesChars,
   };
