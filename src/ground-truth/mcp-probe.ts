@@ -94,14 +94,14 @@ export function probeMcpServer(server: McpServer, o: ProbeOptions): Promise<McpS
           continue;
         }
         if (msg.id === 1) {
-          if (msg.error) return finish(fail(`initialize failed: ${String(msg.error.message ?? '')}`));
+          if (msg.error) return finish(fail(`initialize failed: ${typeof msg.error.message === 'string' ? msg.error.message.slice(0, 200) : 'no message'}`));
           const r = msg.result as { instructions?: unknown } | undefined;
           if (typeof r?.instructions === 'string') instructions = r.instructions;
           send({ jsonrpc: '2.0', method: 'notifications/initialized' });
           send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
           pages = 1;
         } else if (typeof msg.id === 'number' && msg.id >= 2) {
-          if (msg.error) return finish(fail(`tools/list failed: ${String(msg.error.message ?? '')}`, 'list-failed'));
+          if (msg.error) return finish(fail(`tools/list failed: ${typeof msg.error.message === 'string' ? msg.error.message.slice(0, 200) : 'no message'}`, 'list-failed'));
           const list = validTools(msg.result);
           if (!list) return finish(fail('answered tools/list with something that is not a list of tools', 'list-failed'));
           tools.push(...list);

@@ -108,7 +108,7 @@ for (const v of versions) {
       const c = await captureFirstRequest({ ...s, version: v, engine: true });
       try {
         assert.equal(c.engine?.code, 0, `engine failed: ${c.engine?.stderr.slice(0, 500)}`);
-        const req = (c.engine!.json as { request: EngineRequest }).request;
+        const req = (c.engine.json as { request: EngineRequest }).request;
         const got = firstRequestParts(c);
         const sentWhole = c.body.tools.filter((x) => x.name.startsWith('mcp__')).map((x) => x.name).sort();
         const engineWhole = req.mcp.filter((m) => !m.deferred).flatMap((m) => m.toolNames).sort();

@@ -9,7 +9,6 @@ import { MockApi } from '../../../src/ground-truth/mock-api.js';
 import { lastMainLoopBody } from '../../../src/engine/transcript/wire.js';
 import { DEFERRED_TOOLS_LEAD, MCP_FAILED_HEAD, MCP_INSTRUCTIONS_HEAD, MCP_LIST_FAILED_HEAD, MCP_PENDING_HEAD, SKILLS_LISTING_HEADER } from '../../../src/engine/format-strings.js';
 import { claudeBin, materialise, REPO_DIR, shq, subst } from '../capture.js';
-import type { Scenario } from '../scenario.js';
 import { memorySectionOf } from '../memory-skills/run.js';
 
 export const FIXTURE_SERVER = path.join(REPO_DIR, 'test/fixtures/mcp/server.mjs');
@@ -66,7 +65,7 @@ export async function captureFirstRequest(r: McpRun): Promise<Captured> {
   try {
     const files: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.files)) files[k] = sub(v, root);
-    materialise({ name: 'mcp', spec: [], git: ['repo'], cwd: 'repo', files } as Scenario, root);
+    materialise({ name: 'mcp', spec: [], git: ['repo'], cwd: 'repo', files }, root);
     const cwd = path.join(root, 'repo');
     const home = path.join(root, 'home');
     const work = path.join(root, 'work');
