@@ -456,9 +456,9 @@ export interface FirstRequestProfile {
    *  deferred-tools listing and the MCP instructions (each with its joining blank line), without the launch
    *  directory's path: environment, model line, git status, attribution, agent types, date */
   messagesFixed: number;
-  /** tool search: the ToolSearch tool's and the deferred-loading placeholder's widths; undefined: not in this
-   *  version (every tool is sent whole, no deferred-tools listing) */
-  toolSearch?: { tool: number; placeholder: number };
+  /** tool search: the ToolSearch tool's and the deferred-loading placeholder's widths, and whether it is on when
+   *  ENABLE_TOOL_SEARCH is unset (2.1.235: off; `true`, `auto:N` turn it on); undefined: not in this version */
+  toolSearch?: { tool: number; placeholder: number; unset: 'on' | 'off' };
   /** MCP server instructions and tool descriptions past this many characters are cut and end with
    *  MCP_TRUNCATED (235); undefined: sent whole (measured with 3,300 characters of instructions and 3,000 of a
    *  tool description) */
@@ -478,9 +478,9 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5': 7575, 'claude-sonnet-5': 14882},
     cwdIn: 'system',
     messagesFixed: 1764,
-    toolSearch: undefined,
+    toolSearch: { tool: 1440, placeholder: 204, unset: 'off' },
     mcpTextCap: 2048,
-    builtInTools: [['Agent', 2905], ['Bash', 2753], ['CronCreate', 4029], ['CronDelete', 427], ['CronList', 277], ['Edit', 964], ['EnterWorktree', 4013], ['ExitWorktree', 2505], ['Glob', 731], ['Grep', 3224], ['NotebookEdit', 1623], ['Read', 1636], ['ReportFindings', 2177], ['ScheduleWakeup', 4065], ['SendMessage', 1454], ['Skill', 1803], ['TaskOutput', 1546], ['TaskStop', 805], ['WebFetch', 745], ['WebSearch', 838], ['Workflow', 21337], ['Write', 639]],
+    builtInTools: [['Agent', 2905], ['Bash', 2753], ['CronCreate', 4029, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2505, true], ['Glob', 731], ['Grep', 3224], ['NotebookEdit', 1623, true], ['Read', 1636], ['ReportFindings', 2177], ['ScheduleWakeup', 4065, true], ['SendMessage', 1454, true], ['Skill', 1803], ['TaskOutput', 1546, true], ['TaskStop', 805, true], ['WebFetch', 745, true], ['WebSearch', 838, true], ['Workflow', 21337], ['Write', 639]],
   },
   '2.1.328': {
     mcpStatus: { failedTail: 398, pendingTail: 297 },
@@ -489,7 +489,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
     cwdIn: 'messages',
     messagesFixed: 3669,
-    toolSearch: { tool: 1439, placeholder: 204 },
+    toolSearch: { tool: 1439, placeholder: 204, unset: 'on' },
     mcpTextCap: undefined,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
@@ -500,7 +500,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
     cwdIn: 'messages',
     messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204 },
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
     mcpTextCap: undefined,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
@@ -511,7 +511,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
     cwdIn: 'messages',
     messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204 },
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
     mcpTextCap: undefined,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
@@ -522,7 +522,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
     cwdIn: 'messages',
     messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204 },
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
     mcpTextCap: undefined,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
@@ -533,7 +533,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
     cwdIn: 'messages',
     messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204 },
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
     mcpTextCap: undefined,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },

@@ -99,13 +99,28 @@ interface EngineRequest {
   totalChars: number;
 }
 
+/** servers the engine found healthy (tools known) that the binary's request shows no trace of */
+function missing(c: Awaited<ReturnType<typeof captureFirstRequest>>): string[] {
+  const req = (c.engine?.json as { request?: EngineRequest } | null)?.request;
+  if (!req) return [];
+  const body = JSON.stringify(c.body);
+  return req.mcp.filter((m) => !m.error && m.toolNames.length && !body.includes(m.toolNames[0]!)).map((m) => m.server);
+}
+
 const near = (got: number, want: number, what: string) => assert.ok(Math.abs(got - want) <= want * SLACK, `${what}: engine ${got}, binary ${want} (${(((got - want) / want) * 100).toFixed(2)} %)`);
 
 for (const v of versions) {
   for (const s of SCENARIOS) {
     if (filter && !s.name.includes(filter)) continue;
     test(`mcp ${v} ${s.name}`, async (t) => {
-      const c = await captureFirstRequest({ ...s, version: v, engine: true });
+      // 2.1.235 sends its request without waiting for a server slow to start (on this loaded machine, now and then a
+      // healthy fixture); later versions are given CLAUDE_CODE_MCP_STARTUP_WAIT_MS. Such a run is taken again.
+      let c = await captureFirstRequest({ ...s, version: v, engine: true });
+      for (let i = 0; i < 2 && missing(c).length; i++) {
+        t.diagnostic(`${v} ${s.name}: ${missing(c).join(', ')} not connected yet when the binary sent its request: run again`);
+        c.cleanup();
+        c = await captureFirstRequest({ ...s, version: v, engine: true });
+      }
       try {
         assert.equal(c.engine?.code, 0, `engine failed: ${c.engine?.stderr.slice(0, 500)}`);
         const req = (c.engine.json as { request: EngineRequest }).request;

@@ -71,9 +71,11 @@ export interface FirstRequest {
   totalChars: number;
 }
 
-/** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.335): unset/true on, false off, `auto[:N]` */
-export function toolSearchMode(value: string | undefined): ToolSearchMode {
+/** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.235 and 2.1.335): true on, false off, `auto[:N]`,
+ *  unset as the version does it */
+export function toolSearchMode(value: string | undefined, unset: 'on' | 'off' = 'on'): ToolSearchMode {
   const v = (value ?? '').trim().toLowerCase();
+  if (!v) return { kind: unset };
   if (v === 'false' || v === '0' || v === 'no' || v === 'off') return { kind: 'off' };
   const m = /^auto(?::(\d+(?:\.\d+)?))?$/.exec(v);
   if (m) return { kind: 'auto', percent: m[1] === undefined ? 10 : Number(m[1]) };
@@ -96,7 +98,7 @@ const arrayChars = (parts: number[]) => (parts.length ? 2 + parts.reduce((a, n) 
 
 export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstRequest {
   const { profile: fp, version: profileVersion, exact } = firstRequestProfile(a.version.requested ?? a.profile.version);
-  const mode = toolSearchMode(a.env.env.ENABLE_TOOL_SEARCH);
+  const mode = toolSearchMode(a.env.env.ENABLE_TOOL_SEARCH, fp.toolSearch?.unset);
   const today = o.today ?? '2000-01-01';
 
   // MCP servers: names and schemas
@@ -120,10 +122,10 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
   let active = false;
   let why: string;
   if (!fp.toolSearch) why = `Claude Code ${profileVersion} has no tool search: every tool is sent whole`;
-  else if (mode.kind === 'off') why = 'ENABLE_TOOL_SEARCH is false: every tool is sent whole';
+  else if (mode.kind === 'off') why = a.env.env.ENABLE_TOOL_SEARCH ? 'ENABLE_TOOL_SEARCH is false: every tool is sent whole' : `tool search is off in Claude Code ${profileVersion} unless ENABLE_TOOL_SEARCH turns it on: every tool is sent whole`;
   else if (mode.kind === 'on') {
     active = true;
-    why = 'tool search is on (the default): deferred tools are named, their schemas loaded on demand';
+    why = `tool search is on${a.env.env.ENABLE_TOOL_SEARCH ? '' : ' (the default)'}: deferred tools are named, their schemas loaded on demand`;
   } else {
     // Claude Code asks the count-tokens endpoint for the deferrable tools; estimated here at the model's ratio
     const tokens = Math.ceil(deferrableChars / a.model.bytesPerToken);
