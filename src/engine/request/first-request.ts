@@ -151,7 +151,6 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     builtIn.push('ToolSearch');
     toolWidths.push(fp.toolSearch.tool, fp.toolSearch.placeholder);
   }
-  const builtInChars = toolWidths.reduce((n, w) => n + w, 0);
   for (const s of servers) {
     const chars = s.whole.reduce((n, w) => n + w.length, 0);
     if (active && !s.alwaysLoad) {
@@ -163,6 +162,8 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     }
   }
   const toolsChars = arrayChars(toolWidths);
+  // the built-in row takes the array's brackets and commas, so that the tools rows add up to the array
+  const builtInChars = toolsChars - servers.reduce((n, s) => n + s.toolChars, 0);
 
   const deferredToolNames = listing
     ? [...deferrableBuiltIns.map((t) => t[0]), ...deferrableMcp.flatMap((s) => s.toolNames)].sort(byCodeUnit)
