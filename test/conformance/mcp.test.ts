@@ -18,7 +18,15 @@ interface McpScenario extends Omit<McpRun, 'version' | 'engine'> {
   name: string;
   /** a server that must show an error in the engine's answer */
   failing?: string[];
+  /** versions the scenario is compared on (default: all) */
+  versions?: string[];
 }
+
+/** Versions that wait for their servers when told (CLAUDE_CODE_MCP_STARTUP_WAIT_MS, 2.1.328 on). 2.1.235 sends its
+ *  first request when a short wait ends: on this loaded 2-core machine, with three servers or with failing ones beside
+ *  a healthy one, the healthy one was left out in 5 of 6 runs and included in 1 (docs/profiles.md). What it sends
+ *  then depends on timing, not on the configuration: those scenarios are compared on the versions that wait. */
+const WAITS = ['2.1.328', '2.1.332', '2.1.333', '2.1.334', '2.1.335'];
 
 const mcpJson = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
 const demo = fixtureServer({ tools: 5, instructions: 'Use the demo tools for widgets.\nNever guess a widget id.' });
@@ -47,6 +55,7 @@ const SCENARIOS: McpScenario[] = [
       'repo/.mcp.json': mcpJson({ zeta: fixtureServer({ tools: 2, instructions: 'zeta first in the file' }), alpha: fixtureServer({ tools: 3, instructions: 'alpha second' }) }),
       'home/.claude.json': JSON.stringify({ mcpServers: { mid: fixtureServer({ tools: 1, instructions: 'user scope' }) } }),
     },
+    versions: WAITS,
   },
   {
     name: 'unapproved-and-disabled',
@@ -87,6 +96,7 @@ const SCENARIOS: McpScenario[] = [
       }),
     },
     failing: ['crash', 'liar', 'garbage', 'hang'],
+    versions: WAITS,
   },
 ];
 
@@ -112,6 +122,7 @@ const near = (got: number, want: number, what: string) => assert.ok(Math.abs(got
 for (const v of versions) {
   for (const s of SCENARIOS) {
     if (filter && !s.name.includes(filter)) continue;
+    if (s.versions && !s.versions.includes(v)) continue;
     test(`mcp ${v} ${s.name}`, async (t) => {
       // 2.1.235 sends its request without waiting for a server slow to start (on this loaded machine, now and then a
       // healthy fixture); later versions are given CLAUDE_CODE_MCP_STARTUP_WAIT_MS. Such a run is taken again.
