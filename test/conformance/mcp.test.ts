@@ -5,10 +5,13 @@
 // deferred-tools listing's names and the MCP instructions section byte for byte, the tools sent whole by name, the
 // `tools` array, the system blocks and the whole request within 0.5 %.
 //   node --import tsx --test test/conformance/mcp.test.ts     (MCP_VERSIONS=2.1.335 MCP_FILTER=substring)
-import { test } from 'node:test';
+import { before, test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { captureFirstRequest, firstRequestParts, fixtureServer, type McpRun } from './mcp/run.js';
 import { VERSIONS } from './scenario.js';
+import { REPO_DIR } from './capture.js';
 
 const versions = process.env.MCP_VERSIONS?.split(',') ?? ['2.1.335', '2.1.334', ...VERSIONS];
 const filter = process.env.MCP_FILTER;
@@ -118,6 +121,11 @@ function missing(c: Awaited<ReturnType<typeof captureFirstRequest>>): string[] {
 }
 
 const near = (got: number, want: number, what: string) => assert.ok(Math.abs(got - want) <= want * SLACK, `${what}: engine ${got}, binary ${want} (${(((got - want) / want) * 100).toFixed(2)} %)`);
+
+before(() => {
+  // the binaries, into the cache (nothing happens for those already there)
+  execFileSync('bash', [path.join(REPO_DIR, 'scripts/install-claude.sh'), ...versions], { stdio: ['ignore', 'ignore', 'inherit'] });
+});
 
 for (const v of versions) {
   for (const s of SCENARIOS) {
