@@ -11,6 +11,7 @@ import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
 import { safe, type Style } from './style.js';
 import { explainUse, renderUse, USE_FLAGS, type UseJson } from './explain-use.js';
+import { buildRequest, contextRows, MCP_FLAGS, renderRequestText, requestJson, type RequestJson } from './request-view.js';
 
 export interface SizedLayer {
   path: string;
@@ -59,6 +60,8 @@ export interface ExplainJson {
   diagnostics: { error: number; warning: number; info: number };
   /** with --skill NAME or --agent TYPE */
   use?: UseJson;
+  /** the whole first request (render --json's `request`) and its split like `/context`, in tokens at the model's ratio */
+  request?: RequestJson & { context: { window: number; rows: { label: string; chars: number; tokens: number }[] } };
 }
 
 const lineCount = (s: string) => (s ? s.split('\n').length : 0);
@@ -321,7 +324,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
 
 // ---------------------------------------------------------------- command
 
-export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, json: {} };
+export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, ...MCP_FLAGS, json: {} };
 
 /** the first folder on the way to `p` that this user cannot enter */
 function blockedFolder(p: string): string | undefined {
@@ -353,7 +356,7 @@ export function resolveFile(arg: string, cwd: string): string {
   throw new UsageError(`FILE ${arg} does not exist${path.isAbsolute(arg) ? '' : ` (looked in ${cwd}${path.resolve(arg) !== path.resolve(cwd, arg) ? ` and ${process.cwd()}` : ''})`}`);
 }
 
-export function explainCommand(argv: string[], style: Style): { text: string; json: ExplainJson; asJson: boolean } {
+export async function explainCommand(argv: string[], style: Style): Promise<{ text: string; json: ExplainJson; asJson: boolean }> {
   const p = parseArgs(argv, EXPLAIN_FLAGS);
   if (p.positionals.length > 1) throw new UsageError(`explain takes one FILE at most (got ${p.positionals.length}: ${p.positionals.map((x) => JSON.stringify(x)).join(' ')})`);
   checkPathFlags(p);
@@ -365,7 +368,13 @@ export function explainCommand(argv: string[], style: Style): { text: string; js
   for (const d of a.diagnostics) counts[d.severity]++; // after the touches: nested files' findings count too
   const use = explainUse(p, opts, file, json.charsPerToken);
   if (use) json.use = use;
+  const req = await buildRequest(p, a);
+  for (const d of req.diagnostics) counts[d.severity]++;
+  const { rows, window } = contextRows(req.request, a, a.model.bytesPerToken);
+  json.request = { ...requestJson(req.request), context: { window, rows } };
   const asJson = has(p, 'json');
   const disp = (x: string) => displayPath(x, a.env.cwd, a.env.home);
-  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + (use ? renderUse(use, style, disp) + '\n' : '') };
+  const findings = req.diagnostics.map((d) => `  ${d.severity}: ${safe(d.message)}`).join('\n');
+  const whole = renderRequestText(req.request, a, style) + (findings ? `${findings}\n` : '');
+  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + '\n' + whole + (use ? renderUse(use, style, disp) + '\n' : '') };
 }

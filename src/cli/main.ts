@@ -19,16 +19,16 @@ const COMMON = `[--cwd DIR] [--home DIR] [--claude-version ${KNOWN_VERSIONS}] [-
 /** each command: its synopsis (options) and what it does, for `claude-layers CMD --help` and the overview */
 const COMMANDS: Record<string, { synopsis: string; what: string }> = {
   explain: {
-    synopsis: `explain  [FILE] ${COMMON} [--json]`,
-    what: 'the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured)',
+    synopsis: `explain  [FILE] ${COMMON}\n           [--mcp-config FILE]... [--strict-mcp-config] [--mcp run] [--json]`,
+    what: 'the startup layers in order, what touching FILE injects, gauges, the whole first request split like /context\n(colors on a terminal; NO_COLOR honoured); --mcp run asks the MCP servers for their tools (nothing runs otherwise)',
   },
   lint: {
     synopsis: `lint     ${COMMON}\n           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]`,
     what: 'every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error;\n--verbose prints the stack of a check that crashed and the time of each phase (to stderr)',
   },
   render: {
-    synopsis: `render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}\n           [--touch TOOL:ABS_PATH]... --json`,
-    what: 'the exact request text as JSON',
+    synopsis: `render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}\n           [--touch TOOL:ABS_PATH]... [--mcp-config FILE]... [--strict-mcp-config] [--mcp run] --json`,
+    what: 'the exact request text as JSON, and the whole first request (`request`)',
   },
   verify: {
     synopsis: 'verify   [FILE] [--cwd DIR] [--claude PATH] [--claude-version V] [--timeout SECONDS] [--yes] [--json]',
@@ -81,13 +81,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     switch (cmd) {
       case 'render': {
-        const { json, request } = renderCommand(rest);
+        const { json, request } = await renderCommand(rest);
         // --request is the request text byte for byte (for a pipe): only the JSON is escaped
         write(request !== undefined ? request : `${jsonText(json)}\n`);
         return 0;
       }
       case 'explain': {
-        const r = explainCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        const r = await explainCommand(rest, makeStyle(colorEnabled(process.stdout)));
         write(r.asJson ? `${jsonText(r.json)}\n` : r.text);
         return 0;
       }

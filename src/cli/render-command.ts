@@ -4,6 +4,7 @@ import { many, has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions, parseTouch } from './engine-options.js';
 import { checkPathFlags } from './path-flags.js';
 import { sessionJson, simulateFromFile, type SessionJson } from './session-json.js';
+import { buildRequest, MCP_FLAGS, requestJson, type RequestJson } from './request-view.js';
 
 export interface RenderJson {
   /** the version asked for (--claude-version), else the newest profile's */
@@ -18,16 +19,19 @@ export interface RenderJson {
   diagnostics: { path: string; line: number | null; severity: string; rule: string; message: string }[];
   /** with --session TURNS.json */
   session?: SessionJson;
+  /** the whole first request, section by section (docs/cli.md) */
+  request: RequestJson;
 }
 
-export function renderCommand(argv: string[]): { json: RenderJson; request?: string } {
-  const p = parseArgs(argv, { ...ENGINE_FLAGS, touch: { value: true, repeat: true }, json: {}, request: {}, session: { value: true } });
+export async function renderCommand(argv: string[]): Promise<{ json: RenderJson; request?: string }> {
+  const p = parseArgs(argv, { ...ENGINE_FLAGS, ...MCP_FLAGS, touch: { value: true, repeat: true }, json: {}, request: {}, session: { value: true } });
   if (p.positionals.length) throw new UsageError(`render takes no positional arguments (got "${p.positionals[0]}")`);
   checkPathFlags(p);
   const touches = many(p, 'touch').map(parseTouch);
   const options = engineOptions(p);
   const a = analyze(options);
   const session = a.session();
+  const req = await buildRequest(p, a);
   const json: RenderJson = {
     claudeVersion: a.version.shown,
     profile: { version: a.profile.version, note: a.version.note },
@@ -37,7 +41,8 @@ export function renderCommand(argv: string[]): { json: RenderJson; request?: str
       return { name: e.name, text: e.text, demoted: reason !== undefined, ...(reason && { reason }), bundled: e.bundled };
     }) },
     touches: touches.map((t) => ({ tool: t.tool, path: t.path, injected: session.touch(t.tool, t.path).map((i) => ({ path: i.path, text: i.text })) })),
-    diagnostics: a.diagnostics.map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
+    diagnostics: [...a.diagnostics, ...req.diagnostics].map((d) => ({ path: d.path, line: d.line ?? null, severity: d.severity, rule: d.rule, message: d.message })),
+    request: requestJson(req.request),
   };
   const script = one(p, 'session');
   if (script !== undefined) {

@@ -83,3 +83,28 @@ export const RESUME_REREAD_HEAD =
   'Instruction files were re-read when this session started; these differ from their earlier copies — each replaces its earlier copy, and the instructions preamble above still applies:\n\n';
 /** the Read tool's numbered lines: `N\tline` */
 export const numberedLine = (n: number, line: string) => `${n}\t${line}`;
+
+// The first request's MCP and tool-search sections (issue 32; measured on 2.1.235 to 2.1.335, docs/profiles.md)
+/** the deferred-tools listing: this line, then one name per line (sorted), a section of the system message */
+export const DEFERRED_TOOLS_LEAD =
+  'The following deferred tools are now available via ToolSearch. Their schemas are NOT loaded — calling them directly will fail with InputValidationError. Use ToolSearch with query "select:<name>[,<name>...]" to load tool schemas before calling them:\n';
+/** the MCP server instructions section: this head, then `## NAME\nINSTRUCTIONS` per server joined by a blank line */
+export const MCP_INSTRUCTIONS_HEAD =
+  '# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n';
+export const MCP_SERVER_HEAD = (name: string) => `## ${name}\n`;
+/** what replaces the rest of an MCP text past the cap (2.1.235: instructions and tool descriptions over 2,048) */
+export const MCP_TRUNCATED = '… [truncated]';
+/** sections of the system message are joined by a blank line */
+export const SECTION_JOINER = '\n\n';
+/** after the deferred-tools listing, the servers that did not make it (2.1.328 on; measured on 2.1.335), each section
+ *  this line, one line per server (sorted), then a paragraph of Claude Code's (its width: FirstRequestProfile.mcpStatus):
+ *  servers still connecting (no answer yet: hung, slow, or writing what is not JSON-RPC), */
+export const MCP_PENDING_HEAD =
+  'The following MCP servers are still connecting — their tools (typically named mcp__<server>__*) are not yet available but will appear shortly:\n';
+/** servers that exited before answering (`NAME (CONNECTION_CLOSED): "Connection closed"`) */
+export const MCP_FAILED_HEAD =
+  'The following MCP servers are configured but failed to connect — their tools (typically named mcp__<server>__*) are unavailable for this session:\n';
+export const MCP_FAILED_LINE = (name: string) => `${name} (CONNECTION_CLOSED): "Connection closed"`;
+/** servers that answered tools/list with an error or with what is not a list of tools (2.1.332 on) */
+export const MCP_LIST_FAILED_HEAD =
+  'The following MCP servers are connected, but listing their tools failed — their tools (typically named mcp__<server>__*) are unavailable for now:\n';

@@ -36,3 +36,8 @@ export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, w
 export { extractSession, type ExtractedTurn, type ExtractedCall, type RecordedSessionRequest } from './transcript/wire-session.js';
 export { alwaysLoaded, approxTokens, readAdds, type AlwaysLoaded, type ReadAdds } from './figures.js';
 export { grouped } from './diagnostics.js';
+export * from './mcp/config.js';
+export * from './mcp/facts.js';
+export * from './request/first-request.js';
+export * from './mcp/transcript-facts.js';
+export { DiagnosticSink } from './diagnostics.js';

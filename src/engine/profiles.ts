@@ -451,3 +451,121 @@ export function versionList(has: (p: ClaudeProfile) => boolean): string {
   const v = PROFILES.filter(has).map((p) => p.version);
   return v.length <= 1 ? (v[0] ?? 'no version') : `${v.slice(0, -1).join(', ')} and ${v[v.length - 1]!}`;
 }
+
+// ---------------------------------------------------------------- the first request, whole (issue 32)
+// Kept apart from the profiles above: sizes and names only, never Claude Code's text. Measured with
+// test/conformance/mcp/measure.ts (an empty git repository, a fresh HOME, no MCP server, the loopback stand-in;
+// docs/profiles.md "The first request") and checked by test/conformance/mcp.test.ts.
+
+/** one built-in tool: its name, its definition's width as compact JSON, and whether tool search defers it */
+export type BuiltInToolWidth = readonly [name: string, chars: number, deferred?: true];
+
+export interface FirstRequestProfile {
+  /** the request's model when none is chosen (the key of `systemMain` used for unmeasured models) */
+  model: string;
+  /** widths of the system blocks before the main one (billing header, identity line) */
+  systemBlocks: readonly number[];
+  /** width of the main system block without the memory section and without the launch directory's path, by the
+   *  request's model id */
+  systemMain: Readonly<Record<string, number>>;
+  /** where the environment section (with the launch directory's path, once) is: the system prompt (235) or the
+   *  system message (328 on) */
+  cwdIn: 'system' | 'messages';
+  /** message texts of an empty repository besides the prompt, the startup block, the skills listing, the
+   *  deferred-tools listing and the MCP instructions (each with its joining blank line), without the launch
+   *  directory's path: environment, model line, git status, attribution, agent types, date */
+  messagesFixed: number;
+  /** tool search: the ToolSearch tool's and the deferred-loading placeholder's widths, and whether it is on when
+   *  ENABLE_TOOL_SEARCH is unset (2.1.235: off; `true`, `auto:N` turn it on); undefined: not in this version */
+  toolSearch?: { tool: number; placeholder: number; unset: 'on' | 'off' };
+  /** MCP server instructions and tool descriptions past this many characters are cut and end with
+   *  MCP_TRUNCATED (235); undefined: sent whole (measured with 3,300 characters of instructions and 3,000 of a
+   *  tool description) */
+  mcpTextCap?: number;
+  /** every built-in tool, by name */
+  builtInTools: readonly BuiltInToolWidth[];
+  /** the sections naming servers that did not make it (format-strings MCP_FAILED_HEAD, MCP_LIST_FAILED_HEAD,
+   *  MCP_PENDING_HEAD): the width of each one's closing paragraph, its two leading newlines included; a section
+   *  without a width is not in the version (its servers are left out silently) */
+  mcpStatus?: { failedTail: number; listFailedTail?: number; pendingTail: number };
+}
+
+export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
+  '2.1.235': {
+    model: 'claude-opus-5',
+    systemBlocks: [74,62],
+    systemMain: {'claude-opus-5': 7575, 'claude-sonnet-5': 14882},
+    cwdIn: 'system',
+    messagesFixed: 1764,
+    toolSearch: { tool: 1440, placeholder: 204, unset: 'off' },
+    mcpTextCap: 2048,
+    builtInTools: [['Agent', 2905], ['Bash', 2753], ['CronCreate', 4029, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2505, true], ['Glob', 731], ['Grep', 3224], ['NotebookEdit', 1623, true], ['Read', 1636], ['ReportFindings', 2177], ['ScheduleWakeup', 4065, true], ['SendMessage', 1454, true], ['Skill', 1803], ['TaskOutput', 1546, true], ['TaskStop', 805, true], ['WebFetch', 745, true], ['WebSearch', 838, true], ['Workflow', 21337], ['Write', 639]],
+  },
+  '2.1.328': {
+    mcpStatus: { failedTail: 398, pendingTail: 297 },
+    model: 'claude-opus-5-5',
+    systemBlocks: [74,62],
+    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
+    cwdIn: 'messages',
+    messagesFixed: 3669,
+    toolSearch: { tool: 1439, placeholder: 204, unset: 'on' },
+    mcpTextCap: undefined,
+    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
+  },
+  '2.1.332': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
+    model: 'claude-opus-5-5',
+    systemBlocks: [74,62],
+    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
+    cwdIn: 'messages',
+    messagesFixed: 3669,
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
+    mcpTextCap: undefined,
+    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
+  },
+  '2.1.333': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
+    model: 'claude-opus-5-5',
+    systemBlocks: [74,62],
+    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
+    cwdIn: 'messages',
+    messagesFixed: 3669,
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
+    mcpTextCap: undefined,
+    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
+  },
+  '2.1.334': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
+    model: 'claude-opus-5-5',
+    systemBlocks: [74,62],
+    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
+    cwdIn: 'messages',
+    messagesFixed: 3669,
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
+    mcpTextCap: undefined,
+    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
+  },
+  '2.1.335': {
+    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
+    model: 'claude-opus-5-5',
+    systemBlocks: [74,62],
+    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
+    cwdIn: 'messages',
+    messagesFixed: 3669,
+    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
+    mcpTextCap: undefined,
+    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
+  },
+};
+
+/** the first-request profile of a version: its own, else the nearest older (else the oldest) */
+export function firstRequestProfile(version: string): { profile: FirstRequestProfile; version: string; exact: boolean } {
+  const want = parseVersion(version);
+  const keys = Object.keys(FIRST_REQUESTS).sort((a, b) => compare(parseVersion(a)!, parseVersion(b)!));
+  let best = keys[keys.length - 1]!;
+  if (want) {
+    const older = keys.filter((k) => compare(parseVersion(k)!, want) <= 0);
+    best = older.length ? older[older.length - 1]! : keys[0]!;
+  }
+  return { profile: FIRST_REQUESTS[best]!, version: best, exact: !!want && compare(parseVersion(best)!, want) === 0 };
+}

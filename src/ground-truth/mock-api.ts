@@ -54,6 +54,8 @@ export class MockApi {
   readonly connects: string[] = [];
   private server: http.Server | undefined;
   private n = 0;
+  /** the count-tokens endpoint's answer; undefined: a quarter of the body's length */
+  countTokens: number | undefined;
 
   /** mainMatch: only main-loop requests whose first message contains this text follow the script. */
   constructor(private readonly steps: Step[], private readonly mainMatch?: string) {}
@@ -119,7 +121,7 @@ export class MockApi {
       }
       if (url.includes('count_tokens')) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: Math.ceil(body.length / 4) }));
+        res.end(JSON.stringify({ input_tokens: this.countTokens ?? Math.ceil(body.length / 4) }));
         return;
       }
       let isMain = isMainLoopBody(p);

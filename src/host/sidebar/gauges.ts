@@ -2,6 +2,7 @@
 // skills listing against its budget, the largest file, and the whole first request.
 import * as path from 'node:path';
 import { alwaysLoaded, LARGE_FILE_CHARS, type Analysis, type InstructionEntry, type SkillsView } from '../../engine/index.js';
+import { DiagnosticSink, firstRequest, resolveMcpServers } from '../../engine/index.js';
 import type { Gauge, GaugeLevel } from '../../../webview/protocol.js';
 import { memoryFigures } from './memory-view.js';
 import type { Ctx } from './present-context.js';
@@ -129,10 +130,12 @@ export function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefin
     });
   }
 
-  const fx = a.profile.request;
-  const memSection = mem.systemSectionChars;
-  const fixed = fx.system + fx.tools + fx.messages + memSection + (fig.skills ? 0 : fx.defaultSkillsListing);
+  // the whole first request (engine/request): Claude Code's measured parts, the MCP servers the configuration
+  // connects (tools named only: the host runs no server), the user's files
+  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, {}, new DiagnosticSink()) });
   const yours = fig.total;
+  const fixed = Math.max(0, fr.totalChars - yours);
+  const other = Math.max(0, fixed - fr.system.chars - fr.tools.chars);
   // the total is the sum of its two rounded parts, so that the line below adds up
   const totalTok = f.tokens(yours) + f.tokens(fixed);
   const share = totalTok ? Math.round((f.tokens(yours) / totalTok) * 100) : 0;
@@ -142,9 +145,9 @@ export function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefin
     value: totalTok,
     max: win.tokens,
     text: t('≈{0} of {1} tokens · {2}% yours', f.num(totalTok), f.num(win.tokens), share),
-    note: t('fixed parts as measured on Claude Code {0}', a.profile.version),
+    note: t('fixed parts as measured on Claude Code {0}', fr.profileVersion),
     counts: t("yours = the Startup rows (≈{0} tokens); the rest (≈{1} tokens) is Claude Code's system prompt and tools", f.num(f.tokens(yours)), f.num(f.tokens(fixed))),
-    detail: t('fixed parts measured on Claude Code {0}: system prompt {1}, tools {2}, other parts {3} chars', a.profile.version, f.num(fx.system + memSection), f.num(fx.tools), f.num(fx.messages + (fig.skills ? 0 : fx.defaultSkillsListing))),
+    detail: t('fixed parts measured on Claude Code {0}: system prompt {1}, tools {2}, other parts {3} chars', fr.profileVersion, f.num(fr.system.chars), f.num(fr.tools.chars), f.num(other)),
     level: level(totalTok, win.tokens, 0.5),
     aria: t('Whole first request: about {0} of {1} tokens, {2} percent from your files', f.num(totalTok), f.num(win.tokens), share),
   });
