@@ -55,7 +55,8 @@ export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES
     // the engine works in the launch directory's real path (environment.ts): index that
     const given = path.resolve(options.cwd);
     const real = (options.fs ?? nodeFileAccess).realpath(given);
-    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline);
+    // a caller's FileAccess (diff's view of a commit) is crawled as it is
+    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline, options.fs);
   } catch {
     return { options };
   }
@@ -138,7 +139,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   };
   const display = (p: string) => displayPath(p, env.cwd, env.home);
   const given = opts.index && opts.index.root === path.resolve(env.cwd) ? opts.index : undefined;
-  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline));
+  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline, env.fs));
   if (!index) return { diagnostics: merge(a.diagnostics, located(checks, env.cwd)), filesScanned: 0, truncated: false };
   if (index.stoppedAt)
     checks.push({
