@@ -129,7 +129,7 @@ export function formatDiffMarkdown(v: DiffView): string {
   if (r.findings.added.length || r.findings.removed.length)
     out.push(...details(`Lint findings (+${r.findings.added.length} / −${r.findings.removed.length})`, [...r.findings.added.map((x) => f(x).replace(/^- /, '- new: ')), ...r.findings.removed.map((x) => f(x).replace(/^- /, '- gone: '))]));
   if (r.notes.length) out.push('', ...r.notes.map((n) => `> ${md(n)}`));
-  out.push('', `<sub>${md(r.base)}..${md(r.head)} · Claude Code ${md(r.version)} · sizes in UTF-16 characters, ≈tokens at ${r.charsPerToken} characters per token · ${TOOL.name} ${TOOL.version}</sub>`);
+  out.push('', `<sub>${md(r.base)}..${md(r.head)} · Claude Code ${md(r.version)} · sizes in UTF-16 characters, ≈tokens at ${r.charsPerToken} characters per token · ${TOOL.name}</sub>`);
   return out.join('\n') + '\n';
 }
 
