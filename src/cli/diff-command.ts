@@ -22,6 +22,8 @@ export interface DiffCommandResult {
   /** the other formats, for the action (which writes a comment and a SARIF file from one run) */
   markdown?: string;
   sarif?: string;
+  /** each budget exceeded, one line */
+  budgetMessages: string[];
 }
 
 export async function diffCommand(argv: string[], style: Style, git?: GitRunner): Promise<DiffCommandResult> {
@@ -47,10 +49,10 @@ export async function diffCommand(argv: string[], style: Style, git?: GitRunner)
     budgets: (file) => mergeBudgets(file, parsedBudget, growth),
     deadline: { at: started + RUN_BUDGET_MS, now: Date.now },
   });
-  if (!result.ok) return { output: '', exitCode: 2, details: `claude-layers diff: ${result.message.split('\n').join('\nclaude-layers diff: ')}\n` };
+  if (!result.ok) return { output: '', exitCode: 2, details: `claude-layers diff: ${result.message.split('\n').join('\nclaude-layers diff: ')}\n`, budgetMessages: [] };
   const exitCode = result.violations.length ? 1 : 0;
   const view = { report: result.report, violations: result.violations, exitCode, cwd: result.after.analysis.env.cwd, home: result.after.analysis.env.home };
   const output = format === 'json' ? formatDiffJson(view) : format === 'markdown' ? formatDiffMarkdown(view) : format === 'sarif' ? formatDiffSarif(view) : formatDiffText(view, style);
   const details = format === 'text' ? '' : result.violations.map((v) => `claude-layers diff: budget: ${v.message}\n`).join('');
-  return { output, exitCode, details, markdown: formatDiffMarkdown(view), sarif: formatDiffSarif(view) };
+  return { output, exitCode, details, markdown: formatDiffMarkdown(view), sarif: formatDiffSarif(view), budgetMessages: result.violations.map((v) => v.message) };
 }
