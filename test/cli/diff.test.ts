@@ -248,3 +248,10 @@ test('not a repository, a revision given as an option: exit 2, never a crash', a
     u.cleanup();
   }
 });
+
+test('the README shows the golden comment of the startup fixture as it is', () => {
+  const readme = fs.readFileSync(path.join(FIXTURES, '..', '..', '..', 'README.md'), 'utf8');
+  const m = /<!-- diff-comment: startup -->\n([\s\S]*?)<!-- \/diff-comment -->/.exec(readme);
+  assert.ok(m, 'README has the diff-comment block');
+  assert.equal(m[1], fs.readFileSync(path.join(FIXTURES, 'startup', 'comment.md'), 'utf8'));
+});
