@@ -122,6 +122,9 @@ test('default revisions: the merge base with main against the working tree (unco
   const t = fixtureRepo('startup');
   try {
     fs.appendFileSync(path.join(t.repo, 'CLAUDE.md'), 'One more line, not committed.\n');
+    // a personal file git does not hold is the same on both sides (read from disk for the commit too)
+    fs.writeFileSync(path.join(t.repo, '.gitignore'), 'CLAUDE.local.md\n');
+    fs.writeFileSync(path.join(t.repo, 'CLAUDE.local.md'), 'My own notes.\n');
     const { r, code } = await json(t);
     assert.equal(code, 0);
     assert.equal(r.head, 'working tree');
@@ -129,9 +132,14 @@ test('default revisions: the merge base with main against the working tree (unco
     const committed = (await json(t, 'main', 'pr')).r;
     const claude = (x: DiffReport) => x.startup.files.find((f) => f.path === 'CLAUDE.md')!.afterChars;
     assert.equal(claude(r) - claude(committed), 'One more line, not committed.\n'.length);
+    assert.ok(!r.startup.files.some((f) => f.path === 'CLAUDE.local.md'), JSON.stringify(r.startup.files));
     // the user's tree is not touched: still on pr, the edit still there
     assert.equal(git(t.repo, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'pr');
     assert.match(git(t.repo, 'status', '--porcelain'), /M CLAUDE\.md/);
+    // the same with both sides commits: CLAUDE.local.md from disk on both
+    const both = (await json(t, 'main', 'pr')).r;
+    assert.ok(!both.startup.files.some((f) => f.path === 'CLAUDE.local.md'));
+    assert.ok(!both.findings.added.some((f) => f.path === 'CLAUDE.local.md'));
   } finally {
     t.cleanup();
   }

@@ -10,8 +10,7 @@ import type { EngineOptions } from '../environment.js';
 import { isStrictlyInside } from '../environment.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { displayPath, lintPrepare, lintWorkspace } from '../checks/index.js';
-import { buildInventory, type Inventory } from '../checks/inventory.js';
-import { fileChecks } from '../checks/file-checks.js';
+import type { Inventory } from '../checks/inventory.js';
 import { locateBase } from '../checks/workspace.js';
 import { skillsView } from '../checks/skills-check.js';
 import { compilePatterns, countMatches, listMatches } from '../globs/glob-count.js';
@@ -96,6 +95,8 @@ export interface RevisionFacts {
 
 export interface RevisionOptions {
   secrets?: boolean;
+  /** `options.fs` is a commit's tree (exact, case-sensitive): lint may answer from its index over it */
+  treeFs?: boolean;
   /** the whole run's deadline */
   deadline?: { at: number; now: () => number };
 }
@@ -122,7 +123,7 @@ function unreadable(a: Analysis, inv: Inventory, display: (p: string) => string)
 }
 
 export async function revisionFacts(options: EngineOptions, o: RevisionOptions = {}): Promise<RevisionFacts> {
-  const { options: opts, index } = lintPrepare(options, undefined, o.deadline);
+  const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true);
   const a = analyze(opts);
   const env = a.env;
   const display = (p: string) => displayPath(p, env.cwd, env.home);
@@ -143,16 +144,13 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
     skills: sv.entries.map((e) => ({ name: e.name, path: e.path === undefined ? undefined : display(e.path), demoted: e.demoted, cut: e.cut, chars: e.chars })),
   };
 
-  const inv = index ? buildInventory(env, index) : { candidates: [], names: [], files: 0 };
+  // the inventory and the conditional rules lint worked on (the same files, no second pass)
+  const inv: Inventory = lint.inventory ?? { candidates: [], names: [], files: 0 };
   const session = a.session();
   const rules: RuleFact[] = [];
   const nested: NestedFact[] = [];
   if (index) {
-    const files = fileChecks(env, a.profile, inv, (p, text) => session.processText(p, text));
-    const gated = [...a.conditionalRules];
-    const seen = new Set(gated.map((r) => r.path));
-    for (const r of files.conditional) if (!seen.has(r.path) && r.type === 'Project' && isStrictlyInside(r.base, env.cwd)) gated.push(r);
-    for (const r of gated) {
+    for (const r of lint.gated ?? []) {
       const at = locateBase(index.tree, index.root, r.base);
       const compiled = compilePatterns(r.patterns);
       let matches = 0;

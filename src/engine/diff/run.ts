@@ -95,8 +95,8 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
-  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline });
-  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline });
+  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
+  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs });
 
   const bad = unreadableFiles(before, after);
   if (bad.length)

@@ -6,7 +6,7 @@
 // Git is run through an injected `GitRunner` (the Node one is src/cli/git-runner.ts): nothing here
 // starts a process. Bounded: a blob larger than the reader's limit is refused from its listed size.
 import * as path from 'node:path';
-import { listed, type DirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
+import { type DirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
 
 export type GitResult = { ok: true; stdout: Uint8Array } | { ok: false; message: string };
 
@@ -20,7 +20,8 @@ export type TreeKind = 'file' | 'dir' | 'symlink' | 'submodule';
 export interface TreeEntry {
   kind: TreeKind;
   oid: string;
-  /** blob size in bytes (0 for folders and submodules) */
+  /** blob size in bytes (0 for folders and submodules); -1 until asked (`ls-tree --long` reads every
+   *  object's header: most of the listing's time on a repository of loose objects) */
   size: number;
 }
 
@@ -47,7 +48,7 @@ export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree
   const c = git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], undefined, 4096);
   const commit = c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '';
   if (!commit) return { ok: false, message: `revision ${JSON.stringify(rev)} does not exist in this repository` };
-  const ls = git.run(['ls-tree', '-r', '-t', '-z', '--long', '--full-tree', commit], undefined, MAX_LISTING_BYTES);
+  const ls = git.run(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], undefined, MAX_LISTING_BYTES);
   if (!ls.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${ls.message}` };
   const entries = new Map<string, TreeEntry>();
   const dirs = new Map<string, DirEntry[]>([['', []]]);
@@ -57,15 +58,20 @@ export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree
     const end = text.indexOf('\0', at);
     const rec = text.slice(at, end < 0 ? text.length : end);
     at = end < 0 ? text.length : end + 1;
-    // `<mode> SP <type> SP <object> SP+ <size>\t<path>`
+    // `<mode> SP <type> SP <object>\t<path>`
     const tab = rec.indexOf('\t');
     if (tab < 0) continue;
-    const [mode, type, oid, size] = rec.slice(0, tab).split(/ +/);
+    // (split by hand: a regular expression per entry cost a third of a 100,000-file listing)
+    const s1 = rec.indexOf(' ');
+    const s2 = rec.indexOf(' ', s1 + 1);
+    const mode = rec.slice(0, s1);
+    const type = rec.slice(s1 + 1, s2);
+    const oid = rec.slice(s2 + 1, tab);
     const rel = rec.slice(tab + 1);
     let kind = KIND[type ?? ''];
     if (!kind || !oid) continue;
     if (kind === 'file' && mode === '120000') kind = 'symlink';
-    entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? Number(size) || 0 : 0 });
+    entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
     const slash = rel.lastIndexOf('/');
     const parent = slash < 0 ? '' : rel.slice(0, slash);
     let list = dirs.get(parent);
@@ -76,11 +82,24 @@ export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree
   return { ok: true, tree: { rev, commit, entries, dirs } };
 }
 
-/** names whose blobs are read up front: what the engine reads on every analysis */
+/** instruction files, settings, .gitignore and .mcp.json: read by every analysis */
 export function instructionLike(rel: string): boolean {
   const name = rel.slice(rel.lastIndexOf('/') + 1);
   if (name === 'CLAUDE.md' || name === 'CLAUDE.local.md' || name === 'AGENTS.md' || name === '.gitignore' || name === '.mcp.json') return true;
   return rel.startsWith('.claude/') || rel.includes('/.claude/');
+}
+
+/** Sizes of objects in one `git cat-file --batch-check` run: oid → bytes. */
+export function blobSizes(git: GitRunner, oids: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!oids.length) return out;
+  const r = git.run(['cat-file', '--batch-check'], oids.join('\n') + '\n', oids.length * 128 + 4096);
+  if (!r.ok) return out;
+  for (const line of Buffer.from(r.stdout).toString('latin1').split('\n')) {
+    const [oid, type, size] = line.split(' ');
+    if (oid && type && type !== 'missing' && size !== undefined) out.set(oid, Number(size));
+  }
+  return out;
 }
 
 /** Reads blobs in one `git cat-file --batch` run: oid → bytes. */
@@ -114,23 +133,56 @@ export interface GitTreeAccessOptions {
   personalFromDisk?: boolean;
 }
 
+/** a listed entry without a closure per entry (a crawl makes one per file) */
+class Listed implements ListedEntry {
+  readonly name: string;
+  private readonly kind: DirEntry['kind'];
+  constructor(e: DirEntry) {
+    this.name = e.name;
+    this.kind = e.kind;
+  }
+  isFile(): boolean {
+    return this.kind === 'file';
+  }
+  isDirectory(): boolean {
+    return this.kind === 'dir';
+  }
+  isSymbolicLink(): boolean {
+    return this.kind === 'symlink';
+  }
+}
+
 const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
 
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
 /** A FileAccess that shows `tree` checked out at `root`. */
-export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number } {
+export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
   const root = o.root;
   const blobs = new Map<string, Uint8Array>();
   let read = 0;
-  // the instruction-like files, up front
+  // the instruction-like files and Markdown files, up front: their sizes, then those within bounds
+  const candidates: TreeEntry[] = [];
+  for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
+  const sizes = blobSizes(git, [...new Set(candidates.map((e) => e.oid))]);
   const want: string[] = [];
   let bytes = 0;
-  for (const [rel, e] of tree.entries)
-    if ((e.kind === 'file' || e.kind === 'symlink') && instructionLike(rel) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+  for (const e of candidates) {
+    e.size = sizes.get(e.oid) ?? -1;
+    if (e.size >= 0 && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
       want.push(e.oid);
       bytes += e.size;
     }
+  }
+  let sizeAsked = 0;
+  /** a blob's size, asked of git once when the listing did not say */
+  const sizeOf = (e: TreeEntry): number => {
+    if (e.size < 0) {
+      e.size = blobSizes(git, [e.oid]).get(e.oid) ?? 0;
+      sizeAsked++;
+    }
+    return e.size;
+  };
   for (const [k, v] of readBlobs(git, [...new Set(want)])) blobs.set(k, v);
   read += want.length ? 1 : 0;
 
@@ -144,8 +196,16 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
     return b;
   };
 
+  const below = root.endsWith(path.sep) ? root : root + path.sep;
+  /** a path with nothing to normalize (no `.`/`..` segment, no doubled or trailing separator) */
+  const needsNormal = path.sep === '/' ? /\/\.{1,2}(\/|$)|\/\/|\/$/ : /[\\/]\.{1,2}([\\/]|$)|[\\/][\\/]|[\\/]$|\//;
   /** root-relative path, or undefined when `p` is outside the tree (or in `.git`) */
   const relOf = (p: string): string | undefined => {
+    // the common case without path.resolve/relative: a normal absolute path below the root
+    if (p.startsWith(below) && !needsNormal.test(p)) {
+      const rel = path.sep === '/' ? p.slice(below.length) : p.slice(below.length).split(path.sep).join('/');
+      return rel === '.git' || rel.startsWith('.git/') ? undefined : rel;
+    }
     const abs = path.resolve(p);
     if (abs === root) return '';
     const rel = path.relative(root, abs);
@@ -177,10 +237,11 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
     return { rel: cur, e: cur === '' ? { kind: 'dir', oid: '', size: 0 } : tree.entries.get(cur) };
   };
 
-  const statOf = (e: TreeEntry): StatInfo => ({ kind: e.kind === 'file' ? 'file' : 'dir', size: e.size, mtimeMs: 0 });
+  const statOf = (e: TreeEntry): StatInfo => ({ kind: e.kind === 'file' ? 'file' : 'dir', size: e.kind === 'file' ? sizeOf(e) : 0, mtimeMs: 0 });
 
-  const fa: FileAccess & { blobsRead: () => number } = {
+  const fa: FileAccess & { blobsRead: () => number; sizesAsked: () => number } = {
     blobsRead: () => read,
+    sizesAsked: () => sizeAsked,
     stat(p) {
       const rel = relOf(p);
       if (rel === undefined) return o.outside.stat(p);
@@ -198,7 +259,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
       if (parent === 'outside') return o.outside.lstat(p);
       const e = parent.e ? tree.entries.get(parent.rel ? `${parent.rel}/${rel.slice(slash + 1)}` : rel.slice(slash + 1)) : undefined;
       if (!e) return personal(rel) ? o.outside.lstat(p) : noEntry('lstat', p);
-      const v: LinkInfo = e.kind === 'symlink' ? { kind: 'other', size: e.size, mtimeMs: 0, isSymlink: true } : { ...statOf(e), isSymlink: false };
+      const v: LinkInfo = e.kind === 'symlink' ? { kind: 'other', size: sizeOf(e), mtimeMs: 0, isSymlink: true } : { ...statOf(e), isSymlink: false };
       return { ok: true, value: v };
     },
     readDir(p) {
@@ -208,13 +269,22 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
       if (r === 'outside') return o.outside.readDir(p);
       if (!r.e) return noEntry('scandir', p);
       if (r.e.kind === 'file') return { ok: false, code: 'ENOTDIR', message: `ENOTDIR: not a directory, scandir '${p}'` };
-      const list = tree.dirs.get(r.rel) ?? [];
-      return { ok: true, value: rel === '' ? [...list, { name: '.git', kind: 'dir' }] : list.slice() };
+      const list = (tree.dirs.get(r.rel) ?? []).slice();
+      if (rel === '') list.push({ name: '.git', kind: 'dir' });
+      // the personal files on disk that git does not hold, listed as the working tree lists them
+      if (o.personalFromDisk !== false)
+        for (const name of PERSONAL) {
+          if ((name === 'settings.local.json') !== (r.rel === '.claude' || r.rel.endsWith('/.claude'))) continue;
+          if (list.some((e) => e.name === name)) continue;
+          const st = o.outside.lstat(path.join(p, name));
+          if (st.ok && st.value.kind === 'file' && !st.value.isSymlink) list.push({ name, kind: 'file' });
+        }
+      return { ok: true, value: list };
     },
     list(p): FsResult<readonly ListedEntry[]> {
       const r = fa.readDir(p);
       if (!r.ok) return r;
-      return { ok: true, value: r.value.map(listed).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+      return { ok: true, value: r.value.map((e) => new Listed(e)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
     },
     readFile(p, maxBytes) {
       const rel = relOf(p);
@@ -223,7 +293,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
       if (r === 'outside') return o.outside.readFile(p, maxBytes);
       if (!r.e) return personal(rel) ? o.outside.readFile(p, maxBytes) : noEntry('open', p);
       if (r.e.kind !== 'file') return { ok: false, code: 'EISDIR', message: 'not a regular file' };
-      if (r.e.size > maxBytes) return { ok: false, code: 'EFBIG', message: `file is ${r.e.size} bytes` };
+      if (sizeOf(r.e) > maxBytes) return { ok: false, code: 'EFBIG', message: `file is ${r.e.size} bytes` };
       const b = blob(r.e.oid);
       return b ? { ok: true, value: b } : { ok: false, code: 'EIO', message: `cannot read ${r.e.oid} from git` };
     },
