@@ -42,9 +42,13 @@ export function gitTree(tree: GeneratedTree, log: (s: string) => void = () => un
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export interface DiffBench {
+  /** medians */
   lintMs: number;
   diffMs: number;
   ratio: number;
+  /** fastest runs (the ones the machine's other work disturbed least) */
+  lintMin: number;
+  diffMin: number;
   runs: number;
 }
 
@@ -69,7 +73,7 @@ export async function diffRatio(tree: GeneratedTree, runs = 3): Promise<DiffBenc
   }
   const lintMs = median(lint);
   const diffMs = median(diff);
-  return { lintMs, diffMs, ratio: diffMs / lintMs, runs };
+  return { lintMs, diffMs, ratio: diffMs / lintMs, lintMin: Math.min(...lint), diffMin: Math.min(...diff), runs };
 }
 
 if (require.main === module) {
