@@ -1,6 +1,7 @@
 // `claude-layers explain [FILE]`: what Claude Code loads, in order, with sizes and reasons: the
 // startup layers, what touching FILE injects later (Read; Edit/Write/Bash where the version
 // triggers on them), and gauges for the instruction total, MEMORY.md and the skills listing.
+import { adviceFor, renderAdvice, ADVICE_FLAGS, type AdviceOut } from './advice.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type StringWidth from 'string-width';
@@ -23,6 +24,8 @@ export interface SizedLayer {
 }
 
 export interface ExplainJson {
+  /** `--advice`: each always-loaded text with its price over the last sessions */
+  advice?: AdviceOut;
   /** the version asked for (--claude-version), else the newest profile's */
   claudeVersion: string;
   /** the profile the prediction uses, and why when it is not the version's own */
@@ -321,7 +324,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
 
 // ---------------------------------------------------------------- command
 
-export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, json: {} };
+export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, ...ADVICE_FLAGS, json: {} };
 
 /** the first folder on the way to `p` that this user cannot enter */
 function blockedFolder(p: string): string | undefined {
@@ -366,6 +369,8 @@ export function explainCommand(argv: string[], style: Style): { text: string; js
   const use = explainUse(p, opts, file, json.charsPerToken);
   if (use) json.use = use;
   const asJson = has(p, 'json');
+  const advice = adviceFor(p, a);
+  if (advice) json.advice = advice;
   const disp = (x: string) => displayPath(x, a.env.cwd, a.env.home);
-  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + (use ? renderUse(use, style, disp) + '\n' : '') };
+  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + (use ? renderUse(use, style, disp) + '\n' : '') + (advice ? renderAdvice(advice, a, style) : '') };
 }

@@ -20,8 +20,8 @@ const COMMON = `[--cwd DIR] [--home DIR] [--claude-version ${KNOWN_VERSIONS}] [-
 /** each command: its synopsis (options) and what it does, for `claude-layers CMD --help` and the overview */
 const COMMANDS: Record<string, { synopsis: string; what: string }> = {
   explain: {
-    synopsis: `explain  [FILE] ${COMMON} [--json]`,
-    what: 'the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured)',
+    synopsis: `explain  [FILE] ${COMMON} [--json]\n           [--advice [--sessions N] [--prices INPUT,CACHE_WRITE,CACHE_READ]]`,
+    what: 'the startup layers in order, what touching FILE injects, gauges (colors on a terminal; NO_COLOR honoured);\n--advice: each always-loaded text in tokens per session start and, over the last N (30) sessions of\nthis project read from their transcripts, who paid and used it, in dollars at --prices ($/MTok)',
   },
   lint: {
     synopsis: `lint     ${COMMON}\n           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]`,
