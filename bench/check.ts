@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import { benchTranscript } from './transcript.js';
 import { fdir } from 'fdir';
 import { defaultParams, generate } from './generate.js';
-import { diffRatio } from './diff.js';
+import { diffRatio, DIFF_TREES } from './diff.js';
 
 const ROOT = path.resolve(__dirname, '..');
 const TMP = path.join(__dirname, 'tmp');
@@ -159,7 +159,7 @@ async function main(): Promise<number> {
   // analysis and lint over a commit's tree read from git (ls-tree, cat-file), so two sides cost two lints
   // and the git runs; measured 3.6 to 4.2 × at 20k files on 2 cores at load 16 to 21 (2026-12-03)
   {
-    const t = generate(defaultParams(20_000), path.join(TMP, 'trees'));
+    const t = generate(defaultParams(20_000), DIFF_TREES);
     const d = await diffRatio(t, Math.min(runs, 5));
     figures.push({ what: 'diff of two commits, 20,000 files ÷ one lint', ratio: d.diffMin / d.lintMin, target: 2, guard: DIFF_GUARD, detail: `${f1(d.diffMin)} ms ÷ ${f1(d.lintMin)} ms (medians ${f1(d.diffMs)} ÷ ${f1(d.lintMs)})` });
   }

@@ -1,6 +1,7 @@
 // The diff of two revisions of the generated monorepo against one lint of it, in one process:
 // `diffRatio` (bench/run.ts's "diff of two revisions" line) and, run alone, a quick measurement.
-// The tree becomes a git repository (its fake .git replaced): the base commit is the generated tree,
+// A tree of its own (bench/tmp/diff-trees, so that the other benchmarks' raw walks do not meet a real
+// .git) becomes a git repository (its fake .git replaced): the base commit is the generated tree,
 // the head grows the root CLAUDE.md, adds a rule without paths and widens nothing else. Both sides
 // are read from git (`diff BASE HEAD`), the same work a pull request's check does.
 //
@@ -9,6 +10,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultParams, generate, type GeneratedTree } from './generate.js';
+
+/** where the diff's trees are generated: apart from bench/tmp/trees */
+export const DIFF_TREES = path.join(__dirname, 'tmp', 'diff-trees');
 
 const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
 const git = (cwd: string, ...args: string[]) =>
@@ -82,7 +86,7 @@ if (require.main === module) {
     return i > 0 ? Number(process.argv[i + 1]) : d;
   };
   const files = arg('--files', 100_000);
-  const tree = generate(defaultParams(files), path.join(__dirname, 'tmp', 'trees'), { log: console.log });
+  const tree = generate(defaultParams(files), DIFF_TREES, { log: console.log });
   void diffRatio(tree, arg('--runs', 3)).then((r) =>
     console.log(`${files} files: lint ${r.lintMs.toFixed(0)} ms, diff of two revisions ${r.diffMs.toFixed(0)} ms = ${r.ratio.toFixed(2)} x lint (median of ${r.runs})`),
   );
