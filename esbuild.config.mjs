@@ -48,6 +48,8 @@ const builds = [
   // the CLI: dist/cli.js is its launcher (src/cli/launch.ts: a V8 code cache for the bundle and its chunks), dist/cli-main.js the CLI
   { ...common, ...node, alias, plugins: [lazyChunks], entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', external: ['fsevents'] },
   { ...common, ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // the GitHub Action (action.yml): `claude-layers diff` on a pull request, its comment and SARIF
+  { ...common, ...node, alias, plugins: [lazyChunks], entryPoints: ['src/cli/action.ts'], outfile: 'dist/action.js', external: ['fsevents'] },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((b) => fs.existsSync(b.entryPoints[0]));
 for (const [chunk, pkgs] of Object.entries(CHUNKS))

@@ -1,6 +1,7 @@
 // `claude-layers explain [FILE]`: what Claude Code loads, in order, with sizes and reasons: the
 // startup layers, what touching FILE injects later (Read; Edit/Write/Bash where the version
 // triggers on them), and gauges for the instruction total, MEMORY.md and the skills listing.
+import { adviceFor, renderAdvice, ADVICE_FLAGS, type AdviceOut } from './advice.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type StringWidth from 'string-width';
@@ -24,6 +25,8 @@ export interface SizedLayer {
 }
 
 export interface ExplainJson {
+  /** `--advice`: each always-loaded text with its price over the last sessions */
+  advice?: AdviceOut;
   /** the version asked for (--claude-version), else the newest profile's */
   claudeVersion: string;
   /** the profile the prediction uses, and why when it is not the version's own */
@@ -324,7 +327,7 @@ export function renderExplainText(x: ExplainJson, st: Style): string {
 
 // ---------------------------------------------------------------- command
 
-export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, ...MCP_FLAGS, json: {} };
+export const EXPLAIN_FLAGS = { ...ENGINE_FLAGS, ...USE_FLAGS, ...MCP_FLAGS, ...ADVICE_FLAGS, json: {} };
 
 /** the first folder on the way to `p` that this user cannot enter */
 function blockedFolder(p: string): string | undefined {
@@ -373,8 +376,10 @@ export async function explainCommand(argv: string[], style: Style): Promise<{ te
   const { rows, window } = contextRows(req.request, a, a.model.bytesPerToken);
   json.request = { ...requestJson(req.request), context: { window, rows } };
   const asJson = has(p, 'json');
+  const advice = adviceFor(p, a);
+  if (advice) json.advice = advice;
   const disp = (x: string) => displayPath(x, a.env.cwd, a.env.home);
   const findings = req.diagnostics.map((d) => `  ${d.severity}: ${safe(d.message)}`).join('\n');
   const whole = renderRequestText(req.request, a, style) + (findings ? `${findings}\n` : '');
-  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + '\n' + whole + (use ? renderUse(use, style, disp) + '\n' : '') };
+  return { json, asJson, text: asJson ? '' : renderExplainText(json, style) + '\n' + whole + (use ? renderUse(use, style, disp) + '\n' : '') + (advice ? renderAdvice(advice, a, style) : '') };
 }

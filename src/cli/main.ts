@@ -4,6 +4,7 @@
 import { PROFILES } from '../engine/index.js';
 import { errorText, jsonText } from './escape.js';
 import { UsageError } from './args.js';
+import { diffCommand } from './diff-command.js';
 import { explainCommand } from './explain-command.js';
 import { lintCommand } from './lint-command.js';
 import { renderCommand } from './render-command.js';
@@ -19,12 +20,16 @@ const COMMON = `[--cwd DIR] [--home DIR] [--claude-version ${KNOWN_VERSIONS}] [-
 /** each command: its synopsis (options) and what it does, for `claude-layers CMD --help` and the overview */
 const COMMANDS: Record<string, { synopsis: string; what: string }> = {
   explain: {
-    synopsis: `explain  [FILE] ${COMMON}\n           [--mcp-config FILE]... [--strict-mcp-config] [--mcp run] [--json]`,
-    what: 'the startup layers in order, what touching FILE injects, gauges, the whole first request split like /context\n(colors on a terminal; NO_COLOR honoured); --mcp run asks the MCP servers for their tools (nothing runs otherwise)',
+    synopsis: `explain  [FILE] ${COMMON}\n           [--mcp-config FILE]... [--strict-mcp-config] [--mcp run] [--json]\n           [--advice [--sessions N] [--prices INPUT,CACHE_WRITE,CACHE_READ]]`,
+    what: 'the startup layers in order, what touching FILE injects, gauges, the whole first request split like /context\n(colors on a terminal; NO_COLOR honoured); --mcp run asks the MCP servers for their tools (nothing runs otherwise);\n--advice: each always-loaded text in tokens per session start and, over the last N (30) sessions of\nthis project read from their transcripts, who paid and used it, in dollars at --prices ($/MTok)',
   },
   lint: {
     synopsis: `lint     ${COMMON}\n           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]`,
     what: 'every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error;\n--verbose prints the stack of a check that crashed and the time of each phase (to stderr)',
+  },
+  diff: {
+    synopsis: `diff     [BASE] [HEAD] ${COMMON}\n           [--format text|json|markdown|sarif] [--budget KEY=LIMIT,...] [--fail-on-growth N%] [--no-secrets]`,
+    what: 'what a change does to Claude Code\'s context: BASE (default: the merge base with the default branch) against\nHEAD (default: the working tree), both read from git without a checkout, with the same HOME; budgets\nfrom .claude/context-budget.json and --budget (startup, listing, file, rule, nested, import: characters,\nor tokens as 3000t); exit 0 fine, 1 a budget exceeded, 2 usage error or a revision it cannot compare',
   },
   render: {
     synopsis: `render   --cwd DIR ${COMMON.replace('[--cwd DIR] ', '')}\n           [--touch TOOL:ABS_PATH]... [--mcp-config FILE]... [--strict-mcp-config] [--mcp run] --json`,
@@ -93,6 +98,12 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'lint': {
         const r = await lintCommand(rest, makeStyle(colorEnabled(process.stdout)));
+        write(r.output);
+        if (r.details) process.stderr.write(r.details);
+        return r.exitCode;
+      }
+      case 'diff': {
+        const r = await diffCommand(rest, makeStyle(colorEnabled(process.stdout)));
         write(r.output);
         if (r.details) process.stderr.write(r.details);
         return r.exitCode;

@@ -49,18 +49,25 @@ export interface LintOptions {
  * listing of a folder twice). The index FileAccess is used only where it is exact: a
  * case-sensitive file system and a crawl that was not cut at the file cap.
  */
-export function lintPrepare(options: EngineOptions, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }): { options: EngineOptions; index?: WorkspaceIndex } {
+export function lintPrepare(
+  options: EngineOptions,
+  maxFiles = DEFAULT_MAX_FILES,
+  deadline?: { at: number; now: () => number },
+  /** answer from the index over the caller's FileAccess too (diff's view of a commit, exact and case-sensitive) */
+  indexGivenFs = false,
+): { options: EngineOptions; index?: WorkspaceIndex } {
   let index: WorkspaceIndex | undefined;
   try {
     // the engine works in the launch directory's real path (environment.ts): index that
     const given = path.resolve(options.cwd);
     const real = (options.fs ?? nodeFileAccess).realpath(given);
-    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline);
+    // a caller's FileAccess (diff's view of a commit) is crawled as it is
+    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline, options.fs);
   } catch {
     return { options };
   }
   const inner: FileAccess = options.fs ?? nodeFileAccess;
-  if (index.truncated || options.fs || !caseSensitive(index.root)) return { options, index };
+  if (index.truncated || (options.fs && !indexGivenFs) || (!options.fs && !caseSensitive(index.root))) return { options, index };
   return { options: { ...options, fs: indexedFileAccess(index, inner, { home: options.home, listIgnored: false }) }, index };
 }
 
@@ -68,6 +75,10 @@ export interface LintResult {
   diagnostics: Diagnostic[];
   filesScanned: number;
   truncated: boolean;
+  /** what the checks worked on, for `diff` (which reports on the same files without a second pass) */
+  inventory?: Inventory;
+  /** the conditional rules checked: the analysis' and the nested ones below the launch directory */
+  gated?: GatedRule[];
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -138,7 +149,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   };
   const display = (p: string) => displayPath(p, env.cwd, env.home);
   const given = opts.index && opts.index.root === path.resolve(env.cwd) ? opts.index : undefined;
-  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline));
+  const index = given ?? guard<WorkspaceIndex | undefined>('workspace listing', undefined, checks, () => indexWorkspace(env.cwd, opts.maxFiles ?? DEFAULT_MAX_FILES, opts.deadline, env.fs));
   if (!index) return { diagnostics: merge(a.diagnostics, located(checks, env.cwd)), filesScanned: 0, truncated: false };
   if (index.stoppedAt)
     checks.push({
@@ -228,7 +239,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   phase('secrets');
   // the analysis' own diagnostics, read after the touches so nested files' problems are in
   const diagnostics = merge(a.diagnostics, located(checks, env.cwd));
-  return { diagnostics, filesScanned: inv.files, truncated: index.truncated };
+  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated };
 }
 
 /** stable order for output: by path, then line, then severity */

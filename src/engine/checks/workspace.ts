@@ -8,14 +8,14 @@
 // (a `paths:` pattern that matches no tracked file: do git-ignored ones match?).
 import * as path from 'node:path';
 import { DirNode } from '../globs/glob-count.js';
-import { listEntries } from '../files/file-access.js';
+import { listEntries, type FileAccess } from '../files/file-access.js';
 import { WorkspaceIndex } from '../files/workspace-index.js';
 
 export const DEFAULT_MAX_FILES = 200_000;
 
 /** Build the index lint works on. */
-export function indexWorkspace(root: string, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }): WorkspaceIndex {
-  return WorkspaceIndex.build(root, { maxFiles, deadline: deadline?.at, now: deadline?.now });
+export function indexWorkspace(root: string, maxFiles = DEFAULT_MAX_FILES, deadline?: { at: number; now: () => number }, fs?: FileAccess): WorkspaceIndex {
+  return WorkspaceIndex.build(root, { maxFiles, deadline: deadline?.at, now: deadline?.now, fs });
 }
 
 /** how long lint's crawl of the workspace may take (ms) before it stops with scan-truncated */

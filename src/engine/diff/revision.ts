@@ -1,0 +1,209 @@
+// One side of `claude-layers diff`: what Claude Code loads for a revision of the repository, as
+// facts that compare by path. Reads through the FileAccess of the options (a commit's tree from
+// git-tree.ts, or the working tree) with the shared HOME; runs the same analysis and lint as
+// `claude-layers lint`, then the sizes the diff reports: the startup block and its files, the
+// skills listing, each conditional rule's reach over the workspace's files, nested instruction
+// files, @imports, and the findings.
+import * as path from 'node:path';
+import { analyze, type Analysis } from '../analysis.js';
+import type { EngineOptions } from '../environment.js';
+import { isStrictlyInside } from '../environment.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { displayPath, lintPrepare, lintWorkspace } from '../checks/index.js';
+import type { Inventory } from '../checks/inventory.js';
+import { locateBase } from '../checks/workspace.js';
+import { skillsView } from '../checks/skills-check.js';
+import { compilePatterns, countMatches, listMatches } from '../globs/glob-count.js';
+import { renderStartupBlock } from '../instructions/render.js';
+import { MAX_INSTRUCTION_BYTES } from '../instructions/content.js';
+import type { WorkspaceIndex } from '../files/workspace-index.js';
+
+/** a date that stands for "today" in both blocks, so that the date does not differ between them */
+const SAME_DAY = '2000-01-01';
+
+export interface StartupFileFact {
+  /** display path (relative to the launch directory, `~/…` under HOME) */
+  path: string;
+  /** the entry as it stands in the block (`Contents of …` header included), UTF-16 units */
+  chars: number;
+}
+
+export interface RuleFact {
+  path: string;
+  /** the patterns as written */
+  paths: string[];
+  /** the rule's text as injected, UTF-16 units */
+  chars: number;
+  /** files of the workspace it matches (git-ignored ones aside) */
+  matches: number;
+  /** up to 50 of them, workspace-relative */
+  sample: string[];
+}
+
+export interface NestedFact {
+  path: string;
+  /** what the first read below `folder` injects for this file, UTF-16 units */
+  chars: number;
+  /** the folder it loads for, relative to the launch directory */
+  folder: string;
+}
+
+export interface ImportFact {
+  from: string;
+  path: string;
+  chars: number;
+}
+
+export interface SkillFact {
+  name: string;
+  path?: string;
+  demoted: boolean;
+  cut: boolean;
+  chars: number;
+}
+
+export interface FindingFact {
+  rule: string;
+  severity: Diagnostic['severity'];
+  path: string;
+  line?: number;
+  message: string;
+}
+
+/** an instruction file the diff cannot compare: too large to load, or not text */
+export interface Unreadable {
+  path: string;
+  reason: string;
+}
+
+export interface RevisionFacts {
+  version: string;
+  /** characters per token of the session's model */
+  charsPerToken: number;
+  /** the startup block as sent (framing included) */
+  startup: number;
+  startupFiles: StartupFileFact[];
+  listing: { sentChars: number; used: number; budget: number; skills: SkillFact[] };
+  rules: RuleFact[];
+  nested: NestedFact[];
+  imports: ImportFact[];
+  findings: FindingFact[];
+  unreadable: Unreadable[];
+  analysis: Analysis;
+  files: number;
+}
+
+export interface RevisionOptions {
+  secrets?: boolean;
+  /** `options.fs` is a commit's tree (exact, case-sensitive): lint may answer from its index over it */
+  treeFs?: boolean;
+  /** the whole run's deadline */
+  deadline?: { at: number; now: () => number };
+}
+
+const NUL_PROBE = 8000;
+
+/** binary (a NUL byte in the first 8,000 bytes, as git decides) or over Claude Code's 4 MiB limit */
+function unreadable(a: Analysis, inv: Inventory, display: (p: string) => string): Unreadable[] {
+  const out: Unreadable[] = [];
+  for (const c of inv.candidates) {
+    if (c.type !== 'Project' && c.type !== 'Local') continue;
+    const st = a.env.fs.stat(c.path);
+    if (!st.ok || st.value.kind !== 'file') continue;
+    if (st.value.size > MAX_INSTRUCTION_BYTES) {
+      out.push({ path: display(c.path), reason: `${st.value.size} bytes, over Claude Code's 4 MiB limit for an instruction file` });
+      continue;
+    }
+    const r = a.env.fs.readFile(c.path, MAX_INSTRUCTION_BYTES);
+    if (!r.ok) continue;
+    const probe = r.value.subarray(0, NUL_PROBE);
+    if (probe.includes(0)) out.push({ path: display(c.path), reason: 'a binary file (a NUL byte in its first 8,000 bytes)' });
+  }
+  return out;
+}
+
+export async function revisionFacts(options: EngineOptions, o: RevisionOptions = {}): Promise<RevisionFacts> {
+  const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true);
+  const a = analyze(opts);
+  const env = a.env;
+  const display = (p: string) => displayPath(p, env.cwd, env.home);
+  const lint = await lintWorkspace(a, { index, secrets: o.secrets !== false, runDeadline: o.deadline });
+  const findings: FindingFact[] = lint.diagnostics.map((d) => ({ rule: d.rule, severity: d.severity, path: display(d.path), ...(d.line !== undefined && { line: d.line }), message: d.message }));
+
+  const block = renderStartupBlock(a.profile, a.startup, SAME_DAY) ?? '';
+  const startupFiles = a.startup.map((e) => ({ path: display(e.path), chars: e.text.length }));
+  const imports: ImportFact[] = a.startup
+    .filter((e) => e.origin.kind === 'include')
+    .map((e) => ({ from: display(e.origin.kind === 'include' ? e.origin.parent : e.parent ?? ''), path: display(e.path), chars: e.text.length }));
+
+  const sv = skillsView(a);
+  const listing = {
+    sentChars: sv.entries.length && sv.text ? sv.sentChars : 0,
+    used: sv.used,
+    budget: sv.budget,
+    skills: sv.entries.map((e) => ({ name: e.name, path: e.path === undefined ? undefined : display(e.path), demoted: e.demoted, cut: e.cut, chars: e.chars })),
+  };
+
+  // the inventory and the conditional rules lint worked on (the same files, no second pass)
+  const inv: Inventory = lint.inventory ?? { candidates: [], names: [], files: 0 };
+  const session = a.session();
+  const rules: RuleFact[] = [];
+  const nested: NestedFact[] = [];
+  if (index) {
+    for (const r of lint.gated ?? []) {
+      const at = locateBase(index.tree, index.root, r.base);
+      const compiled = compilePatterns(r.patterns);
+      let matches = 0;
+      let sample: string[] = [];
+      if (at?.node) {
+        matches = countMatches(at.node, compiled, at.at);
+        sample = listMatches(at.node, compiled, 50, at.at).files.map((f) => display(path.join(r.base, ...f.split('/'))));
+      }
+      const text = env.fs.readFile(r.path, MAX_INSTRUCTION_BYTES);
+      const chars = text.ok ? session.processText(r.path, Buffer.from(text.value).toString('utf8')).content.trim().length : 0;
+      rules.push({ path: display(r.path), paths: r.rawPatterns, chars, matches, sample });
+    }
+    nested.push(...nestedFacts(a, inv, index, display));
+  }
+  return {
+    version: a.version.shown,
+    charsPerToken: a.model.bytesPerToken,
+    startup: block.length,
+    startupFiles,
+    listing,
+    rules,
+    nested,
+    imports,
+    findings,
+    unreadable: unreadable(a, inv, display),
+    analysis: a,
+    files: lint.filesScanned,
+  };
+}
+
+/** each nested CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md below the launch directory, with what
+ *  the first read below its folder injects for it */
+function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display: (p: string) => string): NestedFact[] {
+  const cwd = a.env.cwd;
+  const byFolder = new Map<string, string[]>();
+  for (const c of inv.candidates) {
+    if (c.kind !== 'claude-md' && c.kind !== 'dot-claude-md' && c.kind !== 'local') continue;
+    const folder = c.kind === 'dot-claude-md' ? path.dirname(path.dirname(c.path)) : path.dirname(c.path);
+    if (!isStrictlyInside(folder, cwd)) continue;
+    const list = byFolder.get(folder) ?? [];
+    list.push(c.path);
+    byFolder.set(folder, list);
+  }
+  const out: NestedFact[] = [];
+  for (const [folder, files] of byFolder) {
+    // a Read of a path in the folder (one that need not exist) loads the chain down to it
+    const node = index.node(folder);
+    const probe = path.join(folder, node?.files.find((f) => !/^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/.test(f)) ?? '.claude-layers-probe');
+    const injected = a.lazyFor(probe, 'Read');
+    for (const f of files) {
+      const hit = injected.find((i) => i.path === f);
+      if (hit) out.push({ path: display(f), chars: hit.text.length, folder: display(folder) });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+// `claude-layers diff` from start to end, over an injected git runner: which revisions (the merge
+// base with the default branch, and the working tree, by default), each side's view of the files
+// (a commit's tree through git-tree.ts, the working tree as it is, HOME shared), their facts, the
+// comparison, and the budgets. Problems that make the comparison meaningless (a revision that does
+// not exist, a shallow clone without the base, an instruction file that is binary or over 4 MiB)
+// come back as `{ ok: false, message }`: the CLI exits 2 with it.
+import * as path from 'node:path';
+import type { EngineOptions } from '../environment.js';
+import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
+import { gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { decodeUtf8 } from '../instructions/content.js';
+import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
+import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
+import { revisionFacts, type RevisionFacts } from './revision.js';
+
+export const BUDGET_FILE = path.join('.claude', 'context-budget.json');
+
+export interface DiffRequest {
+  /** the engine options of the launch directory (cwd inside the repository; HOME and flags shared by both sides) */
+  options: EngineOptions;
+  /** base revision; default: the merge base of HEAD with the default branch */
+  base?: string;
+  /** head revision; default: the working tree */
+  head?: string;
+  secrets?: boolean;
+  /** budgets from flags (merged over the budget file's, key by key) */
+  budgets?: (file: Budgets | undefined) => Budgets | undefined;
+  deadline?: { at: number; now: () => number };
+}
+
+export interface DiffOutcome {
+  ok: true;
+  report: DiffReport;
+  before: RevisionFacts;
+  after: RevisionFacts;
+  budgets?: Budgets;
+  violations: BudgetViolation[];
+}
+
+export type DiffResult = DiffOutcome | { ok: false; message: string };
+
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8').trim();
+
+function gitLine(git: GitRunner, args: string[]): string | undefined {
+  const r = git.run(args, undefined, 1024 * 1024);
+  return r.ok ? text(r.stdout) || undefined : undefined;
+}
+
+/** the default branch: origin/HEAD's target, else main / master (local, then origin's) */
+export function defaultBranch(git: GitRunner): string | undefined {
+  const sym = gitLine(git, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
+  if (sym) return sym.replace(/^refs\/remotes\//, '');
+  for (const b of ['main', 'master', 'origin/main', 'origin/master']) if (gitLine(git, ['rev-parse', '--verify', '--quiet', `${b}^{commit}`])) return b;
+  return undefined;
+}
+
+const shallow = (git: GitRunner) => gitLine(git, ['rev-parse', '--is-shallow-repository']) === 'true';
+
+function missing(git: GitRunner, rev: string): string {
+  return shallow(git)
+    ? `revision ${JSON.stringify(rev)} is not in this shallow clone: fetch it (git fetch --depth=50 origin ${rev}) or check out with full history (actions/checkout with fetch-depth: 0)`
+    : `revision ${JSON.stringify(rev)} does not exist in this repository`;
+}
+
+function nulList(git: GitRunner, args: string[]): string[] {
+  const r = git.run(args, undefined, 64 * 1024 * 1024);
+  return r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : [];
+}
+
+export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
+  const top = gitLine(git, ['rev-parse', '--show-toplevel']);
+  if (!top) return { ok: false, message: `${req.options.cwd} is not inside a git repository` };
+  const outside: FileAccess = req.options.fs ?? nodeFileAccess;
+  const realTop = outside.realpath(top);
+  const root = realTop.ok ? realTop.value : top;
+
+  let baseRev = req.base;
+  if (baseRev === undefined) {
+    const branch = defaultBranch(git);
+    if (!branch) return { ok: false, message: 'no default branch found (origin/HEAD, main or master): name the base revision (claude-layers diff BASE)' };
+    const mb = gitLine(git, ['merge-base', 'HEAD', branch]);
+    if (!mb) return { ok: false, message: shallow(git) ? `the merge base of HEAD and ${branch} is not in this shallow clone: fetch more history (git fetch --deepen=100 origin ${branch.replace(/^origin\//, '')}) or use fetch-depth: 0` : `HEAD and ${branch} have no common ancestor: name the base revision` };
+    baseRev = mb;
+  }
+  const bt = readTree(git, baseRev);
+  if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
+  let ht: GitTree | undefined;
+  if (req.head !== undefined) {
+    const r = readTree(git, req.head);
+    if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
+    ht = r.tree;
+  }
+
+  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside });
+  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside }) : undefined;
+  const cwd = outside.realpath(path.resolve(req.options.cwd));
+  const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
+  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
+  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs });
+
+  const bad = unreadableFiles(before, after);
+  if (bad.length)
+    return { ok: false, message: bad.map((u) => `${u.path} (${u.side === 'base' ? baseRev : req.head ?? 'working tree'}): ${u.reason}; diff compares instruction files as text only`).join('\n') };
+
+  // what the change touches, and what the diff does not look into
+  const notes: string[] = [];
+  // `git diff --raw`: each changed path with its modes (160000: a submodule)
+  const raw = nulList(git, ['diff', '--raw', '-z', '--no-renames', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
+  const changedRel: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const [, , mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];
+    const rel = raw[i + 1]!;
+    if (mode2 === '160000' || (status === 'D' && /^:160000/.test(raw[i]!))) notes.push(`submodule ${rel} ${status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed'}: diff does not read inside submodules`);
+    else if (status !== 'D') changedRel.push(rel);
+  }
+  if (!ht) changedRel.push(...nulList(git, ['ls-files', '-z', '--others', '--exclude-standard']));
+  const renames = nulList(git, ['diff', '-M', '--name-status', '-z', '--diff-filter=R', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
+  for (let i = 0; i + 2 < renames.length; i += 3) {
+    const [from, to] = [renames[i + 1]!, renames[i + 2]!];
+    if (instructionLike(from) || instructionLike(to)) notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
+  }
+
+  const report = compareRevisions(before, after, {
+    base: baseRev,
+    head: req.head ?? 'working tree',
+    changed: changedRel.map((r) => path.join(root, ...r.split('/'))),
+    notes,
+  });
+
+  // budgets: the head's .claude/context-budget.json (at the repository's root), under the flags
+  let fileBudgets: Budgets | undefined;
+  const bf = path.join(root, BUDGET_FILE);
+  const read = (headFs ?? outside).readFile(bf, 1024 * 1024);
+  if (read.ok) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(decodeUtf8(read.value));
+    } catch (e) {
+      return { ok: false, message: `${BUDGET_FILE}: not valid JSON (${(e as Error).message.split('\n')[0]})` };
+    }
+    const b = parseBudgetObject(parsed, BUDGET_FILE);
+    if (typeof b === 'string') return { ok: false, message: b };
+    fileBudgets = b;
+  } else if (read.code !== 'ENOENT' && read.code !== 'ENOTDIR') return { ok: false, message: `${BUDGET_FILE}: cannot be read (${read.code})` };
+  const budgets = req.budgets ? req.budgets(fileBudgets) : fileBudgets;
+  const violations = budgets ? checkBudgets(budgets, report, after) : [];
+  return { ok: true, report, before, after, budgets, violations };
+}

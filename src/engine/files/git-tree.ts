@@ -1,0 +1,310 @@
+// A FileAccess over one git commit, for `claude-layers diff`: the commit's tree (`git ls-tree -r -t
+// --long`) answers every path inside the repository's work tree, as if it were checked out there;
+// blobs come from `git cat-file --batch` (the instruction-like files up front, in one run; any
+// other on first read). `.git` itself and every path outside the work tree (HOME, ~/.claude, the
+// managed folder) go to the real file system (`outside`), so both revisions of a diff share HOME.
+// Git is run through an injected `GitRunner` (the Node one is src/cli/git-runner.ts): nothing here
+// starts a process. Bounded: a blob larger than the reader's limit is refused from its listed size.
+import * as path from 'node:path';
+import { type DirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
+
+export type GitResult = { ok: true; stdout: Uint8Array } | { ok: false; message: string };
+
+/** runs `git ARGS` in the repository (synchronously), `input` on its stdin; at most `maxBytes` of stdout */
+export interface GitRunner {
+  run(args: readonly string[], input?: string, maxBytes?: number): GitResult;
+}
+
+export type TreeKind = 'file' | 'dir' | 'symlink' | 'submodule';
+
+export interface TreeEntry {
+  kind: TreeKind;
+  oid: string;
+  /** blob size in bytes (0 for folders and submodules); -1 until asked (`ls-tree --long` reads every
+   *  object's header: most of the listing's time on a repository of loose objects) */
+  size: number;
+}
+
+export interface GitTree {
+  /** the commit, as given and as resolved */
+  rev: string;
+  commit: string;
+  /** root-relative `/`-separated paths ('' is the root folder) */
+  entries: Map<string, TreeEntry>;
+  /** each folder's entries, by root-relative folder path */
+  dirs: Map<string, DirEntry[]>;
+}
+
+/** the most `ls-tree` output held: 512 MiB (a 100,000-file tree lists in about 10 MiB) */
+const MAX_LISTING_BYTES = 512 * 1024 * 1024;
+/** blobs read up front in one `cat-file --batch` run, at most this many bytes in all */
+const MAX_PREFETCH_BYTES = 256 * 1024 * 1024;
+
+const KIND: Record<string, TreeKind> = { blob: 'file', tree: 'dir', commit: 'submodule' };
+
+/** Resolves `rev` to a commit and lists its tree; a message saying why when it cannot. */
+export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
+  if (rev.startsWith('-')) return { ok: false, message: `${JSON.stringify(rev)} is not a revision` };
+  const c = git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], undefined, 4096);
+  const commit = c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '';
+  if (!commit) return { ok: false, message: `revision ${JSON.stringify(rev)} does not exist in this repository` };
+  const ls = git.run(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], undefined, MAX_LISTING_BYTES);
+  if (!ls.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${ls.message}` };
+  const entries = new Map<string, TreeEntry>();
+  const dirs = new Map<string, DirEntry[]>([['', []]]);
+  const text = Buffer.from(ls.stdout).toString('utf8');
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf('\0', at);
+    const rec = text.slice(at, end < 0 ? text.length : end);
+    at = end < 0 ? text.length : end + 1;
+    // `<mode> SP <type> SP <object>\t<path>`
+    const tab = rec.indexOf('\t');
+    if (tab < 0) continue;
+    // (split by hand: a regular expression per entry cost a third of a 100,000-file listing)
+    const s1 = rec.indexOf(' ');
+    const s2 = rec.indexOf(' ', s1 + 1);
+    const mode = rec.slice(0, s1);
+    const type = rec.slice(s1 + 1, s2);
+    const oid = rec.slice(s2 + 1, tab);
+    const rel = rec.slice(tab + 1);
+    let kind = KIND[type ?? ''];
+    if (!kind || !oid) continue;
+    if (kind === 'file' && mode === '120000') kind = 'symlink';
+    entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
+    const slash = rel.lastIndexOf('/');
+    const parent = slash < 0 ? '' : rel.slice(0, slash);
+    let list = dirs.get(parent);
+    if (!list) dirs.set(parent, (list = []));
+    list.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind === 'symlink' ? 'symlink' : kind });
+    if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
+  }
+  return { ok: true, tree: { rev, commit, entries, dirs } };
+}
+
+/** instruction files, settings, .gitignore and .mcp.json: read by every analysis */
+export function instructionLike(rel: string): boolean {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  if (name === 'CLAUDE.md' || name === 'CLAUDE.local.md' || name === 'AGENTS.md' || name === '.gitignore' || name === '.mcp.json') return true;
+  return rel.startsWith('.claude/') || rel.includes('/.claude/');
+}
+
+/** Sizes of objects in one `git cat-file --batch-check` run: oid → bytes. */
+export function blobSizes(git: GitRunner, oids: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!oids.length) return out;
+  const r = git.run(['cat-file', '--batch-check'], oids.join('\n') + '\n', oids.length * 128 + 4096);
+  if (!r.ok) return out;
+  for (const line of Buffer.from(r.stdout).toString('latin1').split('\n')) {
+    const [oid, type, size] = line.split(' ');
+    if (oid && type && type !== 'missing' && size !== undefined) out.set(oid, Number(size));
+  }
+  return out;
+}
+
+/** Reads blobs in one `git cat-file --batch` run: oid → bytes. */
+export function readBlobs(git: GitRunner, oids: readonly string[]): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  if (!oids.length) return out;
+  const r = git.run(['cat-file', '--batch'], oids.join('\n') + '\n', MAX_PREFETCH_BYTES + oids.length * 64);
+  if (!r.ok) return out;
+  const buf = r.stdout;
+  let at = 0;
+  while (at < buf.length) {
+    let nl = at;
+    while (nl < buf.length && buf[nl] !== 10) nl++;
+    const head = Buffer.from(buf.subarray(at, nl)).toString('latin1').split(' ');
+    at = nl + 1;
+    if (head[1] === 'missing' || head.length < 3) continue;
+    const size = Number(head[2]);
+    out.set(head[0]!, buf.subarray(at, at + size));
+    at += size + 1;
+  }
+  return out;
+}
+
+export interface GitTreeAccessOptions {
+  /** the work tree's root (absolute, real path): the tree's paths are answered below it */
+  root: string;
+  /** paths outside the tree, and `.git` */
+  outside: FileAccess;
+  /** personal files that git does not hold (CLAUDE.local.md, .claude/settings.local.json) are read
+   *  from `outside` when the tree lacks them, so that both sides of a diff see the same ones */
+  personalFromDisk?: boolean;
+}
+
+/** a listed entry without a closure per entry (a crawl makes one per file) */
+class Listed implements ListedEntry {
+  readonly name: string;
+  private readonly kind: DirEntry['kind'];
+  constructor(e: DirEntry) {
+    this.name = e.name;
+    this.kind = e.kind;
+  }
+  isFile(): boolean {
+    return this.kind === 'file';
+  }
+  isDirectory(): boolean {
+    return this.kind === 'dir';
+  }
+  isSymbolicLink(): boolean {
+    return this.kind === 'symlink';
+  }
+}
+
+const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
+
+const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
+
+/** A FileAccess that shows `tree` checked out at `root`. */
+export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
+  const root = o.root;
+  const blobs = new Map<string, Uint8Array>();
+  let read = 0;
+  // the instruction-like files and Markdown files, up front: their sizes, then those within bounds
+  const candidates: TreeEntry[] = [];
+  for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
+  const sizes = blobSizes(git, [...new Set(candidates.map((e) => e.oid))]);
+  const want: string[] = [];
+  let bytes = 0;
+  for (const e of candidates) {
+    e.size = sizes.get(e.oid) ?? -1;
+    if (e.size >= 0 && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+      want.push(e.oid);
+      bytes += e.size;
+    }
+  }
+  let sizeAsked = 0;
+  /** a blob's size, asked of git once when the listing did not say */
+  const sizeOf = (e: TreeEntry): number => {
+    if (e.size < 0) {
+      e.size = blobSizes(git, [e.oid]).get(e.oid) ?? 0;
+      sizeAsked++;
+    }
+    return e.size;
+  };
+  for (const [k, v] of readBlobs(git, [...new Set(want)])) blobs.set(k, v);
+  read += want.length ? 1 : 0;
+
+  const blob = (oid: string): Uint8Array | undefined => {
+    let b = blobs.get(oid);
+    if (b === undefined) {
+      b = readBlobs(git, [oid]).get(oid);
+      read++;
+      if (b !== undefined) blobs.set(oid, b);
+    }
+    return b;
+  };
+
+  const below = root.endsWith(path.sep) ? root : root + path.sep;
+  /** a path with nothing to normalize (no `.`/`..` segment, no doubled or trailing separator) */
+  const needsNormal = path.sep === '/' ? /\/\.{1,2}(\/|$)|\/\/|\/$/ : /[\\/]\.{1,2}([\\/]|$)|[\\/][\\/]|[\\/]$|\//;
+  /** root-relative path, or undefined when `p` is outside the tree (or in `.git`) */
+  const relOf = (p: string): string | undefined => {
+    // the common case without path.resolve/relative: a normal absolute path below the root
+    if (p.startsWith(below) && !needsNormal.test(p)) {
+      const rel = path.sep === '/' ? p.slice(below.length) : p.slice(below.length).split(path.sep).join('/');
+      return rel === '.git' || rel.startsWith('.git/') ? undefined : rel;
+    }
+    const abs = path.resolve(p);
+    if (abs === root) return '';
+    const rel = path.relative(root, abs);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+    const posix = rel.split(path.sep).join('/');
+    if (posix === '.git' || posix.startsWith('.git/')) return undefined;
+    return posix;
+  };
+  const personal = (rel: string) => o.personalFromDisk !== false && PERSONAL.has(rel.slice(rel.lastIndexOf('/') + 1));
+
+  /** follows symbolic links inside the tree (40 hops); undefined when the link leads outside or nowhere */
+  const resolve = (rel: string, hops = 0): { rel: string; e: TreeEntry | undefined } | 'outside' => {
+    const parts = rel === '' ? [] : rel.split('/');
+    let cur = '';
+    for (let i = 0; i < parts.length; i++) {
+      const next = cur ? `${cur}/${parts[i]}` : parts[i]!;
+      const e = tree.entries.get(next);
+      if (e?.kind === 'symlink') {
+        if (hops >= 40) return { rel: next, e: undefined };
+        const target = blob(e.oid);
+        if (!target) return { rel: next, e: undefined };
+        const t = Buffer.from(target).toString('utf8');
+        const abs = path.resolve(root, cur.split('/').join(path.sep), t, ...parts.slice(i + 1));
+        const r = relOf(abs);
+        return r === undefined ? 'outside' : resolve(r, hops + 1);
+      }
+      cur = next;
+    }
+    return { rel: cur, e: cur === '' ? { kind: 'dir', oid: '', size: 0 } : tree.entries.get(cur) };
+  };
+
+  const statOf = (e: TreeEntry): StatInfo => ({ kind: e.kind === 'file' ? 'file' : 'dir', size: e.kind === 'file' ? sizeOf(e) : 0, mtimeMs: 0 });
+
+  const fa: FileAccess & { blobsRead: () => number; sizesAsked: () => number } = {
+    blobsRead: () => read,
+    sizesAsked: () => sizeAsked,
+    stat(p) {
+      const rel = relOf(p);
+      if (rel === undefined) return o.outside.stat(p);
+      const r = resolve(rel);
+      if (r === 'outside') return o.outside.stat(p);
+      if (!r.e) return personal(rel) ? o.outside.stat(p) : noEntry('stat', p);
+      return { ok: true, value: statOf(r.e) };
+    },
+    lstat(p) {
+      const rel = relOf(p);
+      if (rel === undefined) return o.outside.lstat(p);
+      if (rel === '') return { ok: true, value: { kind: 'dir', size: 0, mtimeMs: 0, isSymlink: false } };
+      const slash = rel.lastIndexOf('/');
+      const parent = resolve(slash < 0 ? '' : rel.slice(0, slash));
+      if (parent === 'outside') return o.outside.lstat(p);
+      const e = parent.e ? tree.entries.get(parent.rel ? `${parent.rel}/${rel.slice(slash + 1)}` : rel.slice(slash + 1)) : undefined;
+      if (!e) return personal(rel) ? o.outside.lstat(p) : noEntry('lstat', p);
+      const v: LinkInfo = e.kind === 'symlink' ? { kind: 'other', size: sizeOf(e), mtimeMs: 0, isSymlink: true } : { ...statOf(e), isSymlink: false };
+      return { ok: true, value: v };
+    },
+    readDir(p) {
+      const rel = relOf(p);
+      if (rel === undefined) return o.outside.readDir(p);
+      const r = resolve(rel);
+      if (r === 'outside') return o.outside.readDir(p);
+      if (!r.e) return noEntry('scandir', p);
+      if (r.e.kind === 'file') return { ok: false, code: 'ENOTDIR', message: `ENOTDIR: not a directory, scandir '${p}'` };
+      const list = (tree.dirs.get(r.rel) ?? []).slice();
+      if (rel === '') list.push({ name: '.git', kind: 'dir' });
+      // the personal files on disk that git does not hold, listed as the working tree lists them
+      if (o.personalFromDisk !== false)
+        for (const name of PERSONAL) {
+          if ((name === 'settings.local.json') !== (r.rel === '.claude' || r.rel.endsWith('/.claude'))) continue;
+          if (list.some((e) => e.name === name)) continue;
+          const st = o.outside.lstat(path.join(p, name));
+          if (st.ok && st.value.kind === 'file' && !st.value.isSymlink) list.push({ name, kind: 'file' });
+        }
+      return { ok: true, value: list };
+    },
+    list(p): FsResult<readonly ListedEntry[]> {
+      const r = fa.readDir(p);
+      if (!r.ok) return r;
+      return { ok: true, value: r.value.map((e) => new Listed(e)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+    },
+    readFile(p, maxBytes) {
+      const rel = relOf(p);
+      if (rel === undefined) return o.outside.readFile(p, maxBytes);
+      const r = resolve(rel);
+      if (r === 'outside') return o.outside.readFile(p, maxBytes);
+      if (!r.e) return personal(rel) ? o.outside.readFile(p, maxBytes) : noEntry('open', p);
+      if (r.e.kind !== 'file') return { ok: false, code: 'EISDIR', message: 'not a regular file' };
+      if (sizeOf(r.e) > maxBytes) return { ok: false, code: 'EFBIG', message: `file is ${r.e.size} bytes` };
+      const b = blob(r.e.oid);
+      return b ? { ok: true, value: b } : { ok: false, code: 'EIO', message: `cannot read ${r.e.oid} from git` };
+    },
+    realpath(p) {
+      const rel = relOf(p);
+      if (rel === undefined) return o.outside.realpath(p);
+      const r = resolve(rel);
+      if (r === 'outside') return o.outside.realpath(p);
+      if (!r.e) return personal(rel) ? o.outside.realpath(p) : noEntry('realpath', p);
+      return { ok: true, value: r.rel === '' ? root : path.join(root, ...r.rel.split('/')) };
+    },
+  };
+  return fa;
+}
