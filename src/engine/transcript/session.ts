@@ -25,6 +25,28 @@ export interface TranscriptFile {
   size: number;
 }
 
+/** a session is running when its transcript was appended to recently and its last record is recent
+ *  too (an old session copied today has a fresh file time, and old records) */
+export function isRunning(mtimeMs: number | undefined, endedAt: string | undefined, now = Date.now()): boolean {
+  if (mtimeMs === undefined || now - mtimeMs >= RUNNING_MS) return false;
+  const end = endedAt ? Date.parse(endedAt) : NaN;
+  return !Number.isFinite(end) || now - end < RUNNING_MS;
+}
+
+/** the most of a transcript's end read to find its last record's time */
+const TAIL_BYTES = 256 * 1024;
+
+/** the time of a transcript's last record that has one, read from the file's end only (for a list of sessions) */
+export function lastRecordTime(fa: FileAccess, file: string, size: number): string | undefined {
+  if (!fa.readRange) return undefined;
+  const r = fa.readRange(file, Math.max(0, size - TAIL_BYTES), TAIL_BYTES);
+  if (!r.ok) return undefined;
+  const text = new TextDecoder().decode(r.value.data);
+  let last: string | undefined;
+  for (const m of text.matchAll(/"timestamp":"(\d{4}-\d\d-\d\dT[^"]{1,40})"/g)) last = m[1];
+  return last;
+}
+
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude */
 export function configDir(home: string, env: Record<string, string | undefined>): string {
   return env.CLAUDE_CONFIG_DIR ? path.resolve(env.CLAUDE_CONFIG_DIR) : path.join(home, '.claude');
@@ -103,7 +125,7 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string): HeldFile[] {
+function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string, onDisk = true): HeldFile[] {
   const held = new Map<string, HeldFile>();
   const set = (p: string, how: HeldFile['how'], at: string | undefined) => {
     const key = path.resolve(cwd, p);
@@ -123,6 +145,11 @@ function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string): HeldFile[] {
   }
   const out: HeldFile[] = [];
   for (const h of held.values()) {
+    // the launch folder is not on this machine: its files are neither deleted nor changed here
+    if (!onDisk) {
+      out.push(h);
+      continue;
+    }
     const st = fa.stat(h.path);
     const at = h.at ? Date.parse(h.at) : NaN;
     if (!st.ok) h.deleted = st.code === 'ENOENT';
@@ -187,8 +214,9 @@ function predictCompact(fa: FileAccess, a: Analysis | undefined, turns: LiveTurn
   return compactionOf(simulateSessionOver(a, [...held, ...replayable(fa, turns.slice(from)), COMPACT_NOW]));
 }
 
-/** `compact`: what /compact now would bring back, when it is predicted already (else predicted here) */
-export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact']): NextSteps {
+/** `compact`: what /compact now would bring back, when it is predicted already (else predicted here);
+ *  `onDisk`: false when the launch folder is not on this machine (no file of it is looked at) */
+export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact'], onDisk = true): NextSteps {
   const u = r.lastUsage;
   let context: NextSteps['context'] = null;
   if (u && r.model) {
@@ -198,7 +226,7 @@ export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, pr
     const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
     context = { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
   }
-  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
+  return { held: heldFiles(fa, r.turns, cwd, onDisk), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
 }
 
 /** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
@@ -407,8 +435,10 @@ export interface LiveSessionState {
   findings: PredictionFinding[];
   /** the profile the transcript was read with */
   profile: ClaudeProfile;
+  /** the launch folder the session was read against, and whether it is on this machine */
+  launch?: { cwd: string; onDisk: boolean };
   /** what `next` and `findings` were computed for (a later read over the same turns reuses them) */
-  derivedFor?: { key: string; analysis: Analysis; sim: SessionResult | null };
+  derivedFor?: { key: string; analysis: Analysis | undefined; sim: SessionResult | null };
 }
 
 export interface LiveSessionOptions {
@@ -416,9 +446,11 @@ export interface LiveSessionOptions {
   profile: (version: string | undefined) => ClaudeProfile;
   /** the analysis to predict with under that profile (undefined: no prediction); asked for only when
    *  there is something to compute again */
-  analysis: (profile: ClaudeProfile) => Analysis | undefined;
-  /** the launch directory (the transcript's own cwd comes first) */
+  analysis: (profile: ClaudeProfile, cwd: string) => Analysis | undefined;
+  /** the launch directory: the transcript's own cwd comes first, unless `cwdGiven` */
   cwd: string;
+  /** `cwd` was named by the user (`--cwd`): it is the launch folder whatever the transcript says */
+  cwdGiven?: boolean;
   /** follows the transcript: each read takes only what was appended */
   reader?: LiveReader;
   /** the state of the last read: what comes next and the prediction are computed again only when the
@@ -439,11 +471,20 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   const prev = o.previous?.derivedFor;
   if (prev && prev.key === key) {
     // the same turns: new turn objects of a version without requests get their blocks from the same run
-    if (prev.sim) reconstructFromDisk(prev.analysis, live, prev.sim);
-    return { live, next: o.previous!.next, findings: o.previous!.findings, profile, derivedFor: prev };
+    if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
+    if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
+    return { live, next: o.previous!.next, findings: o.previous!.findings, profile, launch: o.previous!.launch, derivedFor: prev };
   }
-  const a = o.analysis(profile);
-  if (!a) return { live, next: null, findings: [], profile };
+  // the launch folder: the session's own, unless the user named one; when it is not on this machine
+  // the transcript is shown as it is, with nothing taken from another folder's disk
+  const launch = o.cwdGiven ? o.cwd : (live.cwd ?? o.cwd);
+  const st = fa.stat(launch);
+  if (!st.ok || st.value.kind !== 'dir') {
+    live.warnings.push(`the session was launched in ${launch}, which is not on this machine: shown as the transcript holds it (no startup block from the disk, no file checked)`);
+    return { live, next: nextSteps(fa, live, undefined, profile, launch, null, false), findings: [], profile, launch: { cwd: launch, onDisk: false }, derivedFor: { key, analysis: undefined, sim: null } };
+  }
+  const a = o.analysis(profile, launch);
+  if (!a) return { live, next: null, findings: [], profile, launch: { cwd: launch, onDisk: true } };
   const predicts = live.source === 'requests' || live.turns.length > 0;
   // one run of the session model for the prediction, the rebuilt startup blocks and, when no compaction
   // came yet, what /compact now would bring back (the same run with /compact typed after its last turn:
@@ -458,9 +499,10 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   if (sim) reconstructFromDisk(a, live, sim);
   return {
     live,
-    next: nextSteps(fa, live, a, profile, live.cwd ?? o.cwd, compact),
+    next: nextSteps(fa, live, a, profile, launch, compact),
     findings: predicts && sim ? checkPrediction(fa, a, live, sim) : [],
     profile,
+    launch: { cwd: launch, onDisk: true },
     derivedFor: { key, analysis: a, sim },
   };
 }
