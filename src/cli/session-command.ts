@@ -54,6 +54,8 @@ export interface SessionJson {
     tokensPerChar: number | null;
     next: NextSteps;
     findings: PredictionFinding[];
+    /** calls the engine does not model (bundled, plugin and claude.ai skills, MCP tools, …): never a difference, each listed once */
+    notModelled: LiveSessionState['notModelled'];
     problems: LiveSession['problems'];
     unknownTypes: Record<string, number>;
     warnings: string[];
@@ -131,7 +133,7 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
     previous: follow?.state,
   });
   if (follow) follow.state = state;
-  const { live, next, findings } = state;
+  const { live, next, findings, notModelled } = state;
   const st = nodeFileAccess.stat(r.file);
   const mtime = st.ok ? st.value.mtimeMs : undefined;
   return {
@@ -155,6 +157,7 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
       tokensPerChar: live.tokensPerChar,
       next: next!,
       findings,
+      notModelled,
       problems: live.problems,
       unknownTypes: live.unknownTypes,
       warnings: live.warnings,
@@ -265,13 +268,27 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   }
   out.push('');
   const real = s.findings.filter((f) => !f.explained);
-  if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session`);
+  const modelled = s.notModelled.length ? ' it models' : '';
+  if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session${modelled}`);
   else {
     out.push(`${st.bold('Prediction')}: ${real.length} difference(s)${s.findings.length > real.length ? `, ${s.findings.length - real.length} explained by files changed since` : ''}`);
+    const chars = (t: string | null) => (t === null ? 'none' : `${n(t.length)} chars`);
     for (const f of s.findings.slice(0, 12)) {
-      const what = f.kind === 'not-received' ? 'predicted, never received' : f.kind === 'not-predicted' ? 'received, not predicted' : f.kind === 'text' ? 'received with another text' : 'skill call outcome differs';
+      // what was predicted and what came, with both sizes
+      const what =
+        f.kind === 'not-received'
+          ? `predicted (${chars(f.predicted)}), never received`
+          : f.kind === 'not-predicted'
+            ? `received (${chars(f.actual)}), not predicted`
+            : f.kind === 'text'
+              ? `received with another text: predicted ${chars(f.predicted)}, came ${chars(f.actual)}`
+              : `skill body predicted ${chars(f.predicted)}, came ${chars(f.actual)}`;
       out.push(`  turn ${f.turn + 1} call ${f.call + 1}: ${safe(rel(f.path, cwd))}: ${what}${f.explained ? ` (${safe(f.explained)})` : ''}`);
     }
+  }
+  if (s.notModelled.length) {
+    out.push(`  not modelled (not compared): ${s.notModelled.map((m) => `${m.kind === 'skill' ? 'skill ' : m.kind === 'mcp-tool' ? 'MCP tool ' : ''}${safe(m.name)}${m.calls > 1 ? ` ×${m.calls}` : ''}`).join(', ')}`);
+    for (const why of new Set(s.notModelled.map((m) => m.why))) out.push(`    ${safe(why)}: ${s.notModelled.filter((m) => m.why === why).map((m) => safe(m.name)).join(', ')}`);
   }
   if (s.problems.length || Object.keys(s.unknownTypes).length) {
     out.push('');

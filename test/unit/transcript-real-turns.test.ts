@@ -290,3 +290,50 @@ test('the built CLI: session --json --transcript on real shapes, and --cwd / --l
   assert.deepEqual(s.turns.map((t) => t.calls.map((c) => c.id)), [['toolu_01Rd20', 'toolu_01Ed20']]);
   assert.equal(s.warnings.filter((w) => w.includes(gone)).length, 1);
 });
+
+test('--check compares only what the engine models: plugin, bundled and claude.ai skills and MCP tools are listed once, never a difference', () => {
+  const repo = fs.mkdtempSync(path.join(HOME, 'repo-'));
+  fs.mkdirSync(path.join(repo, '.claude', 'skills', 'tidy'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidy the imports\n---\nSort the imports.\n');
+  const base = { isSidechain: false, userType: 'external', cwd: repo, sessionId: 'c4ec0000-0000-4000-8000-000000000235', version: '2.1.235', gitBranch: 'main' };
+  let n = 0;
+  const at = () => new Date(Date.parse('2026-06-21T09:00:00.000Z') + 7000 * ++n).toISOString();
+  const lines: unknown[] = [{ ...base, type: 'user', uuid: 'u0', parentUuid: null, timestamp: at(), message: { role: 'user', content: 'release it' } }];
+  const skill = (id: string, name: string, body: string | null) => {
+    lines.push({ ...base, type: 'assistant', uuid: `a-${id}`, timestamp: at(), message: { id: `msg_${id}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name: 'Skill', input: { skill: name } }], usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 10, output_tokens: 5 } } });
+    lines.push({ ...base, type: 'user', uuid: `r-${id}`, timestamp: at(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `Launching skill: ${name}` }] } });
+    if (body !== null) lines.push({ ...base, type: 'user', uuid: `m-${id}`, isMeta: true, sourceToolUseID: id, timestamp: at(), message: { role: 'user', content: [{ type: 'text', text: body }] } });
+  };
+  skill('toolu_01Sk1', 'release-tools:notes', 'Base directory for this skill: /home/dev/.claude/plugins/cache/release-tools/skills/notes\n\nWrite the notes.');
+  skill('toolu_01Sk2', 'pdf', 'Base directory for this skill: /opt/claude/bundled/pdf\n\nRead PDFs.');
+  skill('toolu_01Sk3', 'pdf', 'Base directory for this skill: /opt/claude/bundled/pdf\n\nRead PDFs.');
+  skill('toolu_01Sk4', 'tidy', `Base directory for this skill: ${path.join(repo, '.claude', 'skills', 'tidy')}\n\nSort the imports.`);
+  lines.push({ ...base, type: 'assistant', uuid: 'a-mcp', timestamp: at(), message: { id: 'msg_mcp', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_01Mc1', name: 'mcp__tracker__get_issue', input: { id: 7 } }] } });
+  lines.push({ ...base, type: 'user', uuid: 'r-mcp', timestamp: at(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Mc1', content: 'open' }] } });
+  const file = path.join(repo, 'session.jsonl');
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const s = read(file, ['--cwd', repo]);
+  assert.equal(s.cwdOnDisk, true);
+  assert.deepEqual(s.findings.filter((f) => !f.explained), [], JSON.stringify(s.findings));
+  assert.deepEqual(
+    s.notModelled.map((m) => [m.kind, m.name, m.calls]),
+    [
+      ['skill', 'release-tools:notes', 1],
+      ['skill', 'pdf', 2],
+      ['mcp-tool', 'mcp__tracker__get_issue', 1],
+    ],
+  );
+  const text = sessionText({ session: s }, repo, plain);
+  assert.equal(text.split('\n').filter((l) => l.includes('not modelled (not compared)')).length, 1, text);
+  // the built CLI: --check exits 0 on them
+  const r = run(['session', '--check', '--transcript', file, '--cwd', repo, '--home', HOME]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // a real difference says what was predicted and what came, with both sizes: the project skill's body is gone from the disk
+  fs.rmSync(path.join(repo, '.claude', 'skills', 'tidy'), { recursive: true });
+  fs.mkdirSync(path.join(repo, '.claude', 'skills', 'tidy'));
+  fs.writeFileSync(path.join(repo, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidy\ndisable-model-invocation: true\n---\nSort.\n');
+  const d = read(file, ['--cwd', repo]);
+  const f = d.findings.find((x) => x.kind === 'skill');
+  assert.ok(f, JSON.stringify(d.findings));
+  assert.match(sessionText({ session: d }, repo, plain), /tidy: skill body predicted none, came \d+ chars/);
+});

@@ -265,6 +265,54 @@ export interface PredictionFinding {
   explained?: string;
 }
 
+/** a call the session made that the engine does not model: never compared, listed once by name */
+export interface NotModelled {
+  kind: 'skill' | 'mcp-tool' | 'tool';
+  name: string;
+  why: string;
+  /** how many calls of the session it covers */
+  calls: number;
+}
+
+/** tools whose effect on the context the session model replays (session/simulate.ts) */
+const MODELLED_TOOLS = new Set(['Read', 'Edit', 'Write', 'Bash', 'Skill', 'Agent']);
+
+/** why the engine cannot predict what a call brought, or undefined when it models it. `sim`: the
+ *  prediction's call. A skill is modelled when the engine finds it on disk, or when the body the session
+ *  got names a SKILL.md that is on this disk (then a difference is a real one) */
+function notModelledCall(fa: FileAccess, c: LiveTurn['calls'][number], pc: SessionResult['turns'][number]['calls'][number] | undefined, hasFinding: boolean): Omit<NotModelled, 'calls'> | undefined {
+  if (c.name.startsWith('mcp__')) return { kind: 'mcp-tool', name: c.name, why: 'an MCP server\'s tool: MCP servers are not modelled' };
+  if (c.name === 'Skill') {
+    if (pc?.skill?.path) return undefined;
+    const name = str((c.input as Record<string, unknown>).skill)?.replace(/^\//, '') ?? '?';
+    const dir = /^Base directory for this skill: ([^\n]+)/.exec(c.skillBody ?? '')?.[1];
+    if (dir && fa.stat(path.join(dir, 'SKILL.md')).ok) return undefined;
+    return { kind: 'skill', name, why: name.includes(':') ? 'a plugin\'s skill: plugins are not modelled' : 'no SKILL.md of it on this disk: bundled with Claude Code, synced from claude.ai or from a plugin' };
+  }
+  if (!MODELLED_TOOLS.has(c.name) && hasFinding) return { kind: 'tool', name: c.name, why: 'a tool whose effect on the context is not modelled' };
+  return undefined;
+}
+
+/** every finding (checkPrediction's with `all`) split: the calls the engine does not model, each name
+ *  once, and the differences on the rest (`sim`: predictionRun's) */
+export function splitFindings(fa: FileAccess, r: Replay, sim: SessionResult, all: readonly PredictionFinding[]): { findings: PredictionFinding[]; notModelled: NotModelled[] } {
+  const out = new Map<string, NotModelled>();
+  const withFinding = new Set(all.map((f) => `${f.turn}:${f.call}`));
+  const skipped = new Set<string>();
+  r.turns.forEach((t, k) =>
+    t.calls.forEach((c, i) => {
+      const n = notModelledCall(fa, c, sim.turns[k]?.calls[i], withFinding.has(`${k}:${i}`));
+      if (!n) return;
+      skipped.add(`${k}:${i}`);
+      const key = `${n.kind}:${n.name}`;
+      const hit = out.get(key);
+      if (hit) hit.calls++;
+      else out.set(key, { ...n, calls: 1 });
+    }),
+  );
+  return { findings: all.filter((f) => !skipped.has(`${f.turn}:${f.call}`)), notModelled: [...out.values()] };
+}
+
 /** the transcript's calls as the engine can replay them over today's disk: an Edit that succeeded then
  *  and whose old text is gone now (it is the new text already) is replayed as an edit of the new text to
  *  itself, which touches the file the same way */
@@ -291,8 +339,9 @@ export function predictionRun(fa: FileAccess, a: Analysis, r: Replay): SessionRe
   return simulateSessionOver(a, replayable(fa, r.turns));
 }
 
-/** the engine's session model over the transcript's own tool calls, compared call by call (`sim`: predictionRun's, when there is one already) */
-export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: SessionResult = predictionRun(fa, a, r)): PredictionFinding[] {
+/** the engine's session model over the transcript's own tool calls, compared call by call (`sim`: predictionRun's, when there is one already);
+ *  calls the engine does not model are left out unless `all` (splitFindings lists them apart) */
+export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: SessionResult = predictionRun(fa, a, r), all = false): PredictionFinding[] {
   const out: PredictionFinding[] = [];
   const t0 = r.firstTimestamp ? Date.parse(r.firstTimestamp) : NaN;
   const changedSince = (p: string) => {
@@ -314,6 +363,8 @@ export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: Ses
     t.calls.forEach((c, i) => {
       const pc = pt.calls[i];
       if (!pc) return;
+      // what the engine does not model is listed apart (notModelled), never a difference
+      if (!all && notModelledCall(fa, c, pc, true)) return;
       const actual = new Map(c.injected.map((x) => [path.normalize(x.path), x.text]));
       const predicted = new Map(pc.injected.map((x) => [path.normalize(x.path), x.text]));
       for (const [p, text] of predicted) {
@@ -433,6 +484,8 @@ export interface LiveSessionState {
   /** what comes next; null without an analysis */
   next: NextSteps | null;
   findings: PredictionFinding[];
+  /** calls the engine does not model: not compared, each listed once */
+  notModelled: NotModelled[];
   /** the profile the transcript was read with */
   profile: ClaudeProfile;
   /** the launch folder the session was read against, and whether it is on this machine */
@@ -473,7 +526,7 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
     // the same turns: new turn objects of a version without requests get their blocks from the same run
     if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
     if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
-    return { live, next: o.previous!.next, findings: o.previous!.findings, profile, launch: o.previous!.launch, derivedFor: prev };
+    return { live, next: o.previous!.next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev };
   }
   // the launch folder: the session's own, unless the user named one; when it is not on this machine
   // the transcript is shown as it is, with nothing taken from another folder's disk
@@ -481,10 +534,10 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   const st = fa.stat(launch);
   if (!st.ok || st.value.kind !== 'dir') {
     live.warnings.push(`the session was launched in ${launch}, which is not on this machine: shown as the transcript holds it (no startup block from the disk, no file checked)`);
-    return { live, next: nextSteps(fa, live, undefined, profile, launch, null, false), findings: [], profile, launch: { cwd: launch, onDisk: false }, derivedFor: { key, analysis: undefined, sim: null } };
+    return { live, next: nextSteps(fa, live, undefined, profile, launch, null, false), findings: [], notModelled: [], profile, launch: { cwd: launch, onDisk: false }, derivedFor: { key, analysis: undefined, sim: null } };
   }
   const a = o.analysis(profile, launch);
-  if (!a) return { live, next: null, findings: [], profile, launch: { cwd: launch, onDisk: true } };
+  if (!a) return { live, next: null, findings: [], notModelled: [], profile, launch: { cwd: launch, onDisk: true } };
   const predicts = live.source === 'requests' || live.turns.length > 0;
   // one run of the session model for the prediction, the rebuilt startup blocks and, when no compaction
   // came yet, what /compact now would bring back (the same run with /compact typed after its last turn:
@@ -497,10 +550,12 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
     compact = compactionOf(sim);
   } else sim = predicts || live.source === 'attachments' ? predictionRun(fa, a, live) : null;
   if (sim) reconstructFromDisk(a, live, sim);
+  const { findings, notModelled } = predicts && sim ? splitFindings(fa, live, sim, checkPrediction(fa, a, live, sim, true)) : { findings: [], notModelled: [] };
   return {
     live,
     next: nextSteps(fa, live, a, profile, launch, compact),
-    findings: predicts && sim ? checkPrediction(fa, a, live, sim) : [],
+    findings,
+    notModelled,
     profile,
     launch: { cwd: launch, onDisk: true },
     derivedFor: { key, analysis: a, sim },
