@@ -700,10 +700,12 @@ export class SessionReplayer {
   }
 
   private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: SubagentTranscript[]): LiveTurn {
+    const results = toolResultsOf(s);
+    const subs = new Map(subagents.map((x) => [str(x.meta?.toolUseId) ?? '', x]));
     const calls: LiveCall[] = s.calls.map((c, i) => {
       const ec = e.calls[i];
-      const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
-      const result = toolResultOf(s, c.id);
+      const sub = subs.get(c.id);
+      const result = results.get(c.id);
       return {
         name: c.name,
         input: c.input,
@@ -748,17 +750,19 @@ function turnOfTime(sp: TurnSpan[], at: string | undefined): number {
   return k;
 }
 
-function toolResultOf(s: TurnSpan, id: string): { text: string; isError: boolean } | undefined {
-  for (const pr of s.records) {
-    if (pr.type !== 'user') continue;
+/** every tool result of a turn by its tool_use id, with the index of its record: one pass over the turn */
+function toolResultsOf(s: TurnSpan): Map<string, { text: string; isError: boolean; at: number }> {
+  const out = new Map<string, { text: string; isError: boolean; at: number }>();
+  s.records.forEach((pr, at) => {
+    if (pr.type !== 'user') return;
     const m = messageOf(pr.rec);
     for (const b of m ? blocksOf(m) : []) {
-      if (b.type !== 'tool_result' || b.tool_use_id !== id) continue;
+      if (b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || out.has(b.tool_use_id)) continue;
       const text = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
-      return { text, isError: b.is_error === true };
+      out.set(b.tool_use_id, { text, isError: b.is_error === true, at });
     }
-  }
-  return undefined;
+  });
+  return out;
 }
 
 // ------------------------------------------------------------------ 2.1.235: from the attachments
@@ -789,11 +793,16 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
         autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, next < 0 ? recs.length : next), profile) });
       });
     const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
+    // one pass over the turn: each call's result by id, and the next assistant record after each index
+    // (a turn of 100,000 calls costs its records, not calls × records)
+    const results = toolResultsOf(s);
+    const nextAssistant = new Int32Array(recs.length + 1).fill(recs.length);
+    for (let i = recs.length - 1; i >= 0; i--) nextAssistant[i] = recs[i]!.type === 'assistant' ? i : nextAssistant[i + 1]!;
     for (const c of s.calls) {
       // the call's result, then what follows it until the next assistant record
-      const at = recs.findIndex((r) => r.type === 'user' && (messageOf(r.rec) ? blocksOf(messageOf(r.rec)!).some((b) => b.type === 'tool_result' && b.tool_use_id === c.id) : false));
-      let end = at < 0 ? at : recs.findIndex((r, i) => i > at && r.type === 'assistant');
-      if (end < 0) end = recs.length;
+      const res = results.get(c.id);
+      const at = res ? res.at : -1;
+      const end = at < 0 ? at : nextAssistant[at + 1]!;
       const after = at < 0 ? [] : recs.slice(at + 1, end);
       const injected = after
         .filter((r) => r.type === 'attachment' && obj(r.rec.attachment)?.type === 'nested_memory')
@@ -809,7 +818,7 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
       const metas = all.filter((t) => variantsNote(t) === null);
       const body = metas.length ? metas.reduce((acc, t) => (acc && !acc.endsWith('\n') ? `${acc}\n${t}` : acc + t), '').trimEnd() : null;
       const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
-      const result = toolResultOf(s, c.id)?.text ?? '';
+      const result = res?.text ?? '';
       const agent =
         c.name === 'Agent'
           ? { type: str(c.input.subagent_type) ?? 'general-purpose', instructions: sub ? subagentStartup(sub.records, profile) : null }
