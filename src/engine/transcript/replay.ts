@@ -450,7 +450,9 @@ export class SessionReplayer {
   private forkOf(r: Rec): number | undefined {
     if (!this.spans.length || this.boundary) return undefined;
     const parent = r.parentUuid;
-    if (parent === null) return this.chained ? -1 : undefined;
+    // a null parent after the first prompt: a rewind to the start, unless a compaction restarted the chain
+    // (its boundary has no parent, and Claude Code may write the running prompt again after it)
+    if (parent === null) return this.chained && !this.compactions.length ? -1 : undefined;
     if (typeof parent !== 'string' || parent === this.lastUuid) return undefined;
     const j = this.turnOf.get(parent);
     return j !== undefined && j < this.spans.length - 1 ? j : undefined;
