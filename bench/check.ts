@@ -19,7 +19,10 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { benchTranscript } from './transcript.js';
+import { benchLongTurn, benchTranscript } from './transcript.js';
+
+/** one long turn read cold ÷ a raw line count of it: 38× at 20,000 calls, measured 2026-12-03 at load 20 on 2 cores (the line count itself moved 37-178 ms) */
+const LONG_TURN_TARGET = 100;
 import { fdir } from 'fdir';
 import { defaultParams, generate } from './generate.js';
 import { diffRatio, DIFF_TREES } from './diff.js';
@@ -153,6 +156,9 @@ async function main(): Promise<number> {
     const t = benchTranscript(20, 7);
     figures.push({ what: 'transcript reader, 20 MB cold ÷ its line count', ratio: t.coldRatio, target: 40, guard: 80, detail: `${f1(t.coldMs)} ms ÷ ${f1(t.rawMs)} ms, heap +${t.heapMiB.toFixed(0)} MiB` });
     figures.push({ what: 'transcript reader, an append ÷ the line count', ratio: t.appendRatio, target: 1, guard: 2, detail: `${f1(t.appendP50)} ms p50 ÷ ${f1(t.rawMs)} ms` });
+    // one turn of 20,000 calls (an autonomous run): linear in the records, not calls × records (issue 31)
+    const l = benchLongTurn(20_000);
+    figures.push({ what: 'transcript reader, one turn of 20,000 calls ÷ its line count', ratio: l.ratio, target: LONG_TURN_TARGET, guard: LONG_TURN_TARGET * 2, detail: `${f1(l.coldMs)} ms ÷ ${f1(l.rawMs)} ms (${l.mb.toFixed(0)} MB)` });
   }
 
   // 4b. `claude-layers diff` of two commits (issue 35: at most 2 × one lint). Not met: each side is a whole

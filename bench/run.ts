@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { benchTranscript } from './transcript.js';
+import { benchLongTurn, benchTranscript } from './transcript.js';
 import * as path from 'node:path';
 import { fdir } from 'fdir';
 import { defaultParams, generate, prng, type GeneratedTree } from './generate.js';
@@ -928,6 +928,8 @@ async function parent(): Promise<number> {
   // the live-session reader (issue 17): a generated 200 MB transcript, cold and then followed
   log('transcript reader');
   const tr = benchTranscript(quick ? 20 : 200, quick ? 5 : 20);
+  log('transcript reader, one long turn');
+  const lt = benchLongTurn(quick ? 20_000 : 100_000);
   meta.loadEnd = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   if (results.length) {
     const md =
@@ -943,6 +945,7 @@ async function parent(): Promise<number> {
         `| cold open (read, rebuild every request, every turn) | ${tr.coldMs.toFixed(0)} ms | ${tr.coldRatio.toFixed(1)}× | < 2 s at 200 MB${tr.mb >= 190 ? (tr.coldMs < 2000 ? ' (met)' : ' (not met)') : ''} |`,
         `| heap kept after the cold open | +${tr.heapMiB.toFixed(0)} MiB | | bounded: long tool results kept as their length |`,
         `| an appended record, p50 / max | ${tr.appendP50.toFixed(1)} / ${tr.appendMax.toFixed(1)} ms | ${tr.appendRatio.toFixed(2)}× | < 20 ms${tr.appendP50 < 20 ? ' (met)' : ' (not met)'} |`,
+        `| one turn of ${lt.calls.toLocaleString('en-US')} calls (${lt.mb.toFixed(0)} MB, no request records), cold open | ${lt.coldMs.toFixed(0)} ms | ${lt.ratio.toFixed(1)}× its line count (${lt.rawMs.toFixed(0)} ms) | < 30 s, linear in the records${lt.coldMs < 30_000 ? ' (met)' : ' (not met)'} |`,
         '',
       ].join('\n');
     fs.writeFileSync(out, md);

@@ -71,6 +71,26 @@ export function generateTranscript(file: string, mb: number): { append: () => vo
   };
 }
 
+/** writes a transcript of one turn holding `calls` tool calls (an autonomous run) in the shape of a
+ *  version that records no request (2.1.181: chained records, Reads and Bash calls with their results) */
+export function generateLongTurn(file: string, calls: number): void {
+  const fd = fs.openSync(file, 'w');
+  let last: string | null = null;
+  let n = 0;
+  const rec = (o: Record<string, unknown>) => {
+    const uuid = `u${n++}`;
+    fs.writeSync(fd, JSON.stringify({ parentUuid: last, isSidechain: false, sessionId: 'BENCH', version: '2.1.181', cwd: '/w', timestamp: new Date(1_700_000_000_000 + n * 1000).toISOString(), uuid, ...o }) + '\n');
+    last = uuid;
+  };
+  rec({ type: 'user', message: { role: 'user', content: 'run on your own until the suite passes' } });
+  for (let c = 0; c < calls; c++) {
+    const id = `toolu_${c}`;
+    rec({ type: 'assistant', message: { id: `msg_${c}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name: c % 3 ? 'Read' : 'Bash', input: c % 3 ? { file_path: `/w/src/f${c}.ts` } : { command: `ls /w/d${c}` } }], usage: { input_tokens: 1, cache_read_input_tokens: 1000 + c, cache_creation_input_tokens: 1, output_tokens: 1 } } });
+    rec({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'generated tool output '.repeat(10) }] } });
+  }
+  fs.closeSync(fd);
+}
+
 /** the floor: count the lines of the file, reading it in 4 MiB pieces */
 function rawLineCount(file: string): number {
   const fd = fs.openSync(file, 'r');
@@ -103,6 +123,35 @@ export interface TranscriptBench {
   appendP50: number;
   appendMax: number;
   appendRatio: number;
+}
+
+export interface LongTurnBench {
+  calls: number;
+  mb: number;
+  rawMs: number;
+  coldMs: number;
+  ratio: number;
+}
+
+/** one turn of `calls` tool calls read cold, against a raw line count of the same file (issue 31: the cost
+ *  was calls × records) */
+export function benchLongTurn(calls: number): LongTurnBench {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-bench-longturn-'));
+  const file = path.join(dir, 'session.jsonl');
+  try {
+    generateLongTurn(file, calls);
+    rawLineCount(file);
+    let t0 = process.hrtime.bigint();
+    rawLineCount(file);
+    const rawMs = ms(t0);
+    t0 = process.hrtime.bigint();
+    const s = readLiveSession(nodeFileAccess, file, profile);
+    const coldMs = ms(t0);
+    if (s.turns.length !== 1 || s.turns[0]!.calls.length !== calls) throw new Error(`read ${s.turns.length} turns, ${s.turns[0]?.calls.length ?? 0} calls of ${calls}`);
+    return { calls, mb: fs.statSync(file).size / 1024 / 1024, rawMs, coldMs, ratio: coldMs / rawMs };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function benchTranscript(mb: number, appends: number): TranscriptBench {
@@ -144,6 +193,8 @@ if (process.argv[1] && /bench[/\\]transcript\.ts$/.test(process.argv[1])) {
     const i = process.argv.indexOf(`--${k}`);
     return i > 0 ? Number(process.argv[i + 1]) : d;
   };
+  const l = benchLongTurn(arg('calls', 100_000));
+  console.log(`transcript reader, one turn of ${l.calls} calls (${l.mb.toFixed(0)} MB): raw line count ${l.rawMs.toFixed(0)} ms; cold open ${l.coldMs.toFixed(0)} ms (${l.ratio.toFixed(1)}× the line count)`);
   const r = benchTranscript(arg('mb', 200), arg('appends', 20));
   console.log(
     `transcript reader, ${r.mb.toFixed(0)} MB, ${r.turns} turns: raw line count ${r.rawMs.toFixed(0)} ms; cold open ${r.coldMs.toFixed(0)} ms (${r.coldRatio.toFixed(1)}× the line count), heap +${r.heapMiB.toFixed(0)} MiB; an appended record ${r.appendP50.toFixed(1)} ms p50, ${r.appendMax.toFixed(1)} ms max`,

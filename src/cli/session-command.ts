@@ -10,7 +10,8 @@ import {
   grouped,
   nodeFileAccess,
   readLiveSessionState,
-  RUNNING_MS,
+  isRunning,
+  lastRecordTime,
   transcriptDirs,
   LiveReader,
   type LiveSession,
@@ -29,6 +30,9 @@ const FLAGS = { ...ENGINE_FLAGS, transcript: { value: true }, list: {}, watch: {
 export interface SessionJson {
   session: {
     transcript: string;
+    /** the launch folder the session was read against (its own `cwd` unless --cwd named one), and whether it is on this machine */
+    cwd?: string;
+    cwdOnDisk?: boolean;
     sessionId?: string;
     version?: string;
     profile: string;
@@ -37,11 +41,21 @@ export interface SessionJson {
     source: LiveSession['source'];
     running: boolean;
     lastWritten?: string;
+    /** the last record's own time (not the file's) */
+    endedAt?: string;
+    /** the versions that wrote the transcript, in order, when it was resumed by another binary */
+    versions?: string[];
+    /** marks before the first turn (a local command typed first) */
+    marks: LiveSession['marks'];
+    /** the transcript is a subagent's own */
+    subagent?: LiveSession['subagent'];
     turns: LiveSession['turns'];
     requests: LiveSession['requests'];
     tokensPerChar: number | null;
     next: NextSteps;
     findings: PredictionFinding[];
+    /** calls the engine does not model (bundled, plugin and claude.ai skills, MCP tools, …): never a difference, each listed once */
+    notModelled: LiveSessionState['notModelled'];
     problems: LiveSession['problems'];
     unknownTypes: Record<string, number>;
     warnings: string[];
@@ -56,27 +70,52 @@ export interface SessionOutput {
 interface Resolved {
   file: string;
   options: ReturnType<typeof engineOptions>;
+  /** the launch folder the user named (--cwd), on this machine or not; else the session's own is taken */
+  cwdGiven?: string;
+}
+
+/** `YYYY-MM-DD HH:MM` of an ISO time, the date left out when it is `today` (YYYY-MM-DD) */
+export function shortTime(iso: string, today?: string, seconds = false): string {
+  const t = iso.replace('T', ' ').slice(0, seconds ? 19 : 16);
+  return today && t.startsWith(today) ? t.slice(11) : t;
 }
 
 function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolved; list?: string } {
   const p = parseArgs(argv, FLAGS);
   if (p.positionals.length) throw new UsageError(`session takes no FILE (use --transcript FILE): ${p.positionals[0]}`);
-  const options = engineOptions(p);
+  // --cwd may name a launch folder that is not on this machine (a session copied from another one):
+  // its transcripts are found by the folder's key; the engine's options are taken without it
+  const cwdFlag = one(p, 'cwd');
+  const cwdGiven = cwdFlag === undefined ? undefined : path.resolve(cwdFlag);
+  let cwdOnDisk = true;
+  if (cwdGiven !== undefined) {
+    const st = nodeFileAccess.stat(cwdGiven);
+    cwdOnDisk = st.ok && st.value.kind === 'dir';
+    if (!cwdOnDisk && st.ok) throw new UsageError(`--cwd ${cwdFlag} is not a folder`);
+  }
+  const options = cwdOnDisk ? engineOptions(p) : { ...engineOptions({ ...p, flags: new Map([...p.flags].filter(([k]) => k !== 'cwd')) }), cwd: cwdGiven! };
+  const launch = cwdGiven ?? options.cwd;
   const home = options.home ?? options.env?.HOME ?? '';
   const config = configDir(home, options.env ?? {});
-  const dirs = transcriptDirs(nodeFileAccess, options.cwd, config);
+  const dirs = transcriptDirs(nodeFileAccess, launch, config);
   if (has(p, 'list')) {
     const all = listTranscripts(nodeFileAccess, dirs);
-    if (!all.length) return { p, list: `No Claude Code session found for ${safe(options.cwd)} (looked in ${dirs.map(safe).join(', ')})\n` };
+    if (!all.length) return { p, list: `No Claude Code session found for ${safe(launch)} (looked in ${dirs.map(safe).join(', ')})\n` };
     const now = Date.now();
-    const rows = all.map((t) => `  ${safe(t.sessionId)}  ${new Date(t.mtimeMs).toISOString().replace('T', ' ').slice(0, 19)}  ${String(Math.round(t.size / 1024)).padStart(7)} KB${now - t.mtimeMs < RUNNING_MS ? '  running' : ''}\n    ${safe(t.file)}`);
-    return { p, list: `Claude Code sessions of ${safe(options.cwd)}, newest first:\n${rows.join('\n')}\n` };
+    const today = new Date(now).toISOString().slice(0, 10);
+    const rows = all.map((t) => {
+      // the last record's own time (a copied file's time says when it was copied)
+      const ended = lastRecordTime(nodeFileAccess, t.file, t.size);
+      const when = ended ? `ended ${shortTime(ended, today)}` : `written ${shortTime(new Date(t.mtimeMs).toISOString(), today)}`;
+      return `  ${safe(t.sessionId)}  ${safe(when).padEnd(22)}  ${String(Math.round(t.size / 1024)).padStart(7)} KB${isRunning(t.mtimeMs, ended, now) ? '  running' : ''}\n    ${safe(t.file)}`;
+    });
+    return { p, list: `Claude Code sessions of ${safe(launch)}${cwdOnDisk ? '' : ' (not on this machine)'}, newest first:\n${rows.join('\n')}\n` };
   }
   const given = one(p, 'transcript');
-  if (given) return { p, r: { file: path.resolve(given), options } };
+  if (given) return { p, r: { file: path.resolve(given), options, cwdGiven } };
   const newest = listTranscripts(nodeFileAccess, dirs)[0];
-  if (!newest) throw new UsageError(`no Claude Code session found for ${options.cwd} (looked in ${dirs.join(', ')}); give --transcript FILE`);
-  return { p, r: { file: newest.file, options } };
+  if (!newest) throw new UsageError(`no Claude Code session found for ${launch} (looked in ${dirs.join(', ')}); give --transcript FILE`);
+  return { p, r: { file: newest.file, options, cwdGiven } };
 }
 
 /** `follow`: for --watch, the reader and the last state (what comes next and the prediction are
@@ -87,31 +126,38 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
   let choice = chooseProfile(versionFlag);
   const state = readLiveSessionState(nodeFileAccess, r.file, {
     profile: (v) => (choice = chooseProfile(versionFlag ?? v)).profile,
-    analysis: (profile) => analyze({ ...r.options, claudeVersion: profile.version }),
-    cwd: r.options.cwd,
+    analysis: (profile, cwd) => analyze({ ...r.options, cwd, claudeVersion: profile.version }),
+    cwd: r.cwdGiven ?? r.options.cwd,
+    cwdGiven: r.cwdGiven !== undefined,
     reader: follow?.reader,
     previous: follow?.state,
   });
   if (follow) follow.state = state;
-  const { live, next, findings } = state;
+  const { live, next, findings, notModelled } = state;
   const st = nodeFileAccess.stat(r.file);
   const mtime = st.ok ? st.value.mtimeMs : undefined;
   return {
     session: {
       transcript: live.transcript,
+      ...(state.launch && { cwd: state.launch.cwd, cwdOnDisk: state.launch.onDisk }),
       sessionId: live.sessionId,
       version: live.version,
       profile: choice.profile.version,
       ...(choice.note && { profileNote: choice.note }),
       model: live.model,
       source: live.source,
-      running: mtime !== undefined && Date.now() - mtime < RUNNING_MS,
+      running: isRunning(mtime, live.lastTimestamp),
       lastWritten: mtime !== undefined ? new Date(mtime).toISOString() : undefined,
+      endedAt: live.lastTimestamp,
+      ...(live.versions.length > 1 && { versions: live.versions }),
+      marks: live.marks,
+      ...(live.subagent && { subagent: live.subagent }),
       turns: live.turns,
       requests: live.requests,
       tokensPerChar: live.tokensPerChar,
       next: next!,
       findings,
+      notModelled,
       problems: live.problems,
       unknownTypes: live.unknownTypes,
       warnings: live.warnings,
@@ -131,9 +177,12 @@ function rel(p: string, cwd: string): string {
 export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   const s = j.session;
   const out: string[] = [];
-  const when = s.running ? st.green('running') : `ended ${s.lastWritten ? s.lastWritten.replace('T', ' ').slice(0, 16) : '?'}`;
-  out.push(`${st.bold('Session')} ${safe(s.sessionId ?? '?')} · Claude Code ${safe(s.version ?? '?')}${s.profileNote ? ` (${safe(s.profileNote)})` : ''} · ${safe(s.model ?? 'model ?')} · ${when}`);
+  const ended = s.endedAt ?? s.lastWritten;
+  const when = s.running ? st.green('running') : `ended ${ended ? safe(shortTime(ended)) : '?'}`;
+  const versions = s.versions ? `Claude Code ${s.versions.map(safe).join(' → ')} (resumed by another binary)` : `Claude Code ${safe(s.version ?? '?')}`;
+  out.push(`${st.bold(s.subagent ? 'Subagent transcript' : 'Session')} ${safe(s.sessionId ?? '?')} · ${versions}${s.profileNote ? ` (${safe(s.profileNote)})` : ''} · ${safe(s.model ?? 'model ?')} · ${when}`);
   out.push(`  ${safe(s.transcript)}${s.source === 'attachments' ? ' · this version records no requests: texts from its attachments, the startup block not recorded' : ''}`);
+  for (const w of s.warnings) if (/^the session was launched in |^this is a subagent's own transcript/.test(w)) out.push(st.yellow(`  ${safe(w)}`));
   const c = s.next.context;
   if (c) {
     const pct = (c.fraction * 100).toFixed(1);
@@ -141,12 +190,33 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     out.push(`  context now: ${n(c.tokens)} of ${n(c.window)} tokens (${pct}%, from the last request's usage)${auto}`);
   }
   out.push('');
+  // a turn's time carries its date when the day changed since the turn before (or, first, when it is not today)
+  const today = new Date().toISOString().slice(0, 10);
+  let day = today;
+  const at = (iso: string | undefined) => {
+    if (!iso) return '';
+    const d = iso.slice(0, 10);
+    const t = d === day ? iso.slice(11, 19) : `${d} ${iso.slice(11, 19)}`;
+    day = d;
+    return safe(t);
+  };
+  const markLine = (m: SessionJson['session']['marks'][number]) => {
+    const time = at(m.at);
+    if (m.kind === 'local-command') return `  · ${safe(m.text ?? '/?')} (local command${m.output ? `: ${safe(short(m.output.replace(/\s+/g, ' '), 60))}` : ''}) ${time}`;
+    if (m.kind === 'interrupt') return st.yellow(`  · interrupted by the user ${time}`);
+    if (m.kind === 'resume') return st.yellow(`  · resumed by Claude Code ${safe(m.to ?? '?')} (was ${safe(m.from ?? '?')}) ${time}`);
+    if (m.kind === 'compaction') return st.yellow(`  · compacted${m.trigger ? ` (${safe(m.trigger)}${m.preTokens ? `, ${n(m.preTokens)} tokens before` : ''})` : ''}${m.summaryChars !== undefined ? ` · summary ${n(m.summaryChars)} chars` : ''} ${time}`);
+    return st.yellow(`  · rewound: ${m.prompts?.length ?? 0} prompt(s) abandoned (${(m.prompts ?? []).slice(0, 3).map((p) => safe(JSON.stringify(short(p, 30)))).join(', ')}), ${m.calls ?? 0} call(s), ${m.requests ?? 0} request(s) ${time}`);
+  };
+  for (const m of s.marks) out.push(markLine(m));
   s.turns.forEach((t, k) => {
-    const time = t.timestamp ? t.timestamp.slice(11, 19) : '';
+    const time = at(t.timestamp);
     const resumed = t.resumed ? st.yellow(' · resumed (a new claude process on this session)') : '';
-    const comp = t.compacted ? st.yellow(` · compacted (${t.compacted.trigger}${t.compacted.preTokens ? `, ${n(t.compacted.preTokens)} tokens before` : ''})`) : '';
+    const comp = t.compacted && !t.marks.some((m) => m.kind === 'compaction') ? st.yellow(` · compacted (${t.compacted.trigger}${t.compacted.preTokens ? `, ${n(t.compacted.preTokens)} tokens before` : ''})`) : '';
     const inst = t.instructions !== null ? ` · startup block ${n(t.instructions.length)} chars` : '';
-    out.push(`${st.bold(`Turn ${k + 1}`)} ${safe(JSON.stringify(short(t.prompt)))} ${time}${inst}${resumed}${comp}`);
+    const label = t.kind === 'command' ? safe(short(t.prompt)) : safe(JSON.stringify(short(t.prompt)));
+    const size = t.kind === 'command' && t.promptChars > t.prompt.length ? ` (command, ${n(t.promptChars)} chars sent)` : '';
+    out.push(`${st.bold(`Turn ${k + 1}`)} ${label}${size} ${time}${inst}${resumed}${comp}`);
     if (t.changedNotes) out.push(`  notes: ${[...t.changedNotes.matchAll(/^Note: (\/[^\n]*?) changed on disk/gm)].map((m) => safe(rel(m[1]!, cwd))).join(', ')} changed on disk`);
     if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
     for (const call of t.calls) {
@@ -159,6 +229,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
       if (call.error) got.push(st.red(`error: ${safe(short(call.error, 80))}`));
       out.push(`  ${safe(call.name)} ${safe(target)}${got.length ? ` → ${got.join(' · ')}` : ''}`);
     }
+    for (const m of t.marks) out.push(markLine(m));
   });
   const last = [...s.requests].reverse().find((r) => r.chars);
   if (last?.chars) {
@@ -197,13 +268,27 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   }
   out.push('');
   const real = s.findings.filter((f) => !f.explained);
-  if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session`);
+  const modelled = s.notModelled.length ? ' it models' : '';
+  if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session${modelled}`);
   else {
     out.push(`${st.bold('Prediction')}: ${real.length} difference(s)${s.findings.length > real.length ? `, ${s.findings.length - real.length} explained by files changed since` : ''}`);
+    const chars = (t: string | null) => (t === null ? 'none' : `${n(t.length)} chars`);
     for (const f of s.findings.slice(0, 12)) {
-      const what = f.kind === 'not-received' ? 'predicted, never received' : f.kind === 'not-predicted' ? 'received, not predicted' : f.kind === 'text' ? 'received with another text' : 'skill call outcome differs';
+      // what was predicted and what came, with both sizes
+      const what =
+        f.kind === 'not-received'
+          ? `predicted (${chars(f.predicted)}), never received`
+          : f.kind === 'not-predicted'
+            ? `received (${chars(f.actual)}), not predicted`
+            : f.kind === 'text'
+              ? `received with another text: predicted ${chars(f.predicted)}, came ${chars(f.actual)}`
+              : `skill body predicted ${chars(f.predicted)}, came ${chars(f.actual)}`;
       out.push(`  turn ${f.turn + 1} call ${f.call + 1}: ${safe(rel(f.path, cwd))}: ${what}${f.explained ? ` (${safe(f.explained)})` : ''}`);
     }
+  }
+  if (s.notModelled.length) {
+    out.push(`  not modelled (not compared): ${s.notModelled.map((m) => `${m.kind === 'skill' ? 'skill ' : m.kind === 'mcp-tool' ? 'MCP tool ' : ''}${safe(m.name)}${m.calls > 1 ? ` ×${m.calls}` : ''}`).join(', ')}`);
+    for (const why of new Set(s.notModelled.map((m) => m.why))) out.push(`    ${safe(why)}: ${s.notModelled.filter((m) => m.why === why).map((m) => safe(m.name)).join(', ')}`);
   }
   if (s.problems.length || Object.keys(s.unknownTypes).length) {
     out.push('');
@@ -219,7 +304,7 @@ export function sessionCommand(argv: string[], st: Style): SessionOutput {
   const { p, r, list } = resolve(argv);
   if (list !== undefined) return { output: list, exitCode: 0 };
   const j = sessionJson(r!);
-  const text = has(p, 'json') ? `${jsonText(j)}\n` : sessionText(j, r!.options.cwd, st);
+  const text = has(p, 'json') ? `${jsonText(j)}\n` : sessionText(j, j.session.cwd ?? r!.options.cwd, st);
   const unexplained = j.session.findings.filter((f) => !f.explained).length;
   return { output: text, exitCode: has(p, 'check') && unexplained ? 1 : 0 };
 }
@@ -234,7 +319,7 @@ export function watchSession(argv: string[], st: Style, write: (s: string) => vo
     const j = sessionJson(r, follow);
     if (follow.reader.follower.parser.lines === lastLines) return;
     lastLines = follow.reader.follower.parser.lines;
-    write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, r.options.cwd, st)}`);
+    write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, j.session.cwd ?? r.options.cwd, st)}`);
   };
   tick();
   const t = setInterval(tick, intervalMs);

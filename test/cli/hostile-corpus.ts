@@ -1,6 +1,7 @@
 // The hostile corpus of issue 10: one case per row of its table (and the earlier hostile inputs),
 // each a fresh git repository and HOME, run through the built CLI as a process with a time and a
 // memory limit. Shared by test/cli/hostile-corpus.test.ts and scripts/hostile-measure.ts.
+import { generateLongTurn } from '../../bench/transcript.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -142,6 +143,15 @@ export const CASES: HostileCase[] = [
       fs.writeFileSync(f, lines.join('\n') + '\n');
       return sessionRuns(d, f);
     },
+  },
+  {
+    name: 'transcript: one turn of 10,000 tool calls (an autonomous run; the cost was calls × records)',
+    setup(d) {
+      const f = transcript(d, 'long-turn');
+      generateLongTurn(f, 10_000);
+      return sessionRuns(d, f);
+    },
+    timeoutMs: 60_000,
   },
   {
     name: 'paths: **/*a*a*a*a*a*a*a*b and a file of 103 a (exponential backtracking)',

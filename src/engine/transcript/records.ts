@@ -13,6 +13,10 @@
 
 export type Rec = Record<string, unknown>;
 
+/** a record of a type this reader does not know, kept as a link of the parentUuid chain only:
+ *  `{ uuid, parentUuid, timestamp, isSidechain }` */
+export const LINK_TYPE = '#link';
+
 /** a line longer than this (UTF-16 units) is skipped: no record Claude Code writes for the context is near it */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
@@ -113,39 +117,80 @@ export class TranscriptParser {
     try {
       v = JSON.parse(s);
     } catch {
+      // records glued on one line (`…}{"type":…`, no newline between: seen on 2.1.12): each is read
+      const glued = splitGlued(s);
+      if (glued) {
+        for (const g of glued) this.takeValue(g, n);
+        return true;
+      }
       if (!quiet) this.problems.push({ line: n, reason: 'not JSON' });
       return false;
     }
+    this.takeValue(v, n);
+    return true;
+  }
+
+  private takeValue(v: unknown, n: number): void {
     if (!v || typeof v !== 'object' || Array.isArray(v)) {
       this.problems.push({ line: n, reason: 'not a JSON object' });
-      return true;
+      return;
     }
     const rec = v as Rec;
     const type = rec.type;
     if (typeof type !== 'string') {
       this.problems.push({ line: n, reason: 'record without a type' });
-      return true;
+      return;
     }
     if (typeof rec.version === 'string') this.versions.add(rec.version);
     if (!KNOWN.has(type)) {
       this.unknownTypes.set(type, (this.unknownTypes.get(type) ?? 0) + 1);
-      return true;
+      // kept as a link of the chain only (its uuid, parent and time): a rewind's parent may be one
+      if (typeof rec.uuid === 'string') this.records.push({ line: n, type: LINK_TYPE, rec: { uuid: rec.uuid, parentUuid: rec.parentUuid, timestamp: rec.timestamp, isSidechain: rec.isSidechain } });
+      return;
     }
-    if (BOOKKEEPING.has(type)) return true;
+    if (BOOKKEEPING.has(type)) return;
     if (typeof rec.uuid === 'string') {
       if (this.uuids.has(rec.uuid)) {
         this.rewritten++;
-        return true;
+        return;
       }
       this.uuids.add(rec.uuid);
     }
     if (type === 'attachment') {
       const a = rec.attachment as Rec | undefined;
-      if (a && typeof a.type === 'string' && DROPPED_ATTACHMENTS.has(a.type)) return true;
+      if (a && typeof a.type === 'string' && DROPPED_ATTACHMENTS.has(a.type)) return;
     }
     this.records.push({ line: n, type, rec });
-    return true;
   }
+}
+
+/** a glued line is split only when it is short enough and has few enough joints to try (bounded work) */
+const MAX_GLUED_CHARS = 4 * 1024 * 1024;
+const MAX_GLUED_JOINTS = 64;
+
+/** the records of a line that holds several JSON objects written with no newline between
+ *  (`}{"`), or undefined when it is not that: each piece must parse as an object */
+export function splitGlued(s: string): unknown[] | undefined {
+  if (s.length > MAX_GLUED_CHARS || !s.startsWith('{')) return undefined;
+  const out: unknown[] = [];
+  let start = 0;
+  let joints = 0;
+  for (let at = s.indexOf('}{"'); at >= 0; at = s.indexOf('}{"', at + 1)) {
+    if (++joints > MAX_GLUED_JOINTS) return undefined;
+    try {
+      out.push(JSON.parse(s.slice(start, at + 1)));
+      start = at + 1;
+    } catch {
+      /* the joint is inside a string: the piece goes on */
+    }
+  }
+  if (!out.length) return undefined;
+  try {
+    out.push(JSON.parse(s.slice(start)));
+  } catch {
+    return undefined;
+  }
+  return out.every((v) => v && typeof v === 'object' && !Array.isArray(v)) ? out : undefined;
 }
 
 /** a whole transcript text at once */

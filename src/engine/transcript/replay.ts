@@ -8,7 +8,7 @@ import { CHANGED_NOTE, entryText, PREAMBLE, SKILL_BASE_DIR_PREFIX, SKILLS_LISTIN
 import type { ClaudeProfile } from '../profiles.js';
 import { numberLines } from '../session/changed-notes.js';
 import { restoreSkills } from '../session/compaction.js';
-import { arr, blocksOf, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
+import { arr, blocksOf, LINK_TYPE, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
 import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
@@ -34,8 +34,38 @@ export interface LiveCall {
   timestamp?: string;
 }
 
+/** something that happened inside a turn (or before the first one) without being a turn of its own */
+export interface TurnMark {
+  kind: 'local-command' | 'interrupt' | 'rewind' | 'compaction' | 'resume';
+  /** the record's own time */
+  at?: string;
+  /** local command: `/name args`; interrupt: the marker's text */
+  text?: string;
+  /** local command: what it printed (`<local-command-stdout>` / `-stderr`), cut to 500 characters */
+  output?: string;
+  /** rewind: the abandoned branch's prompts (as turn labels), tool calls and requests, counted apart */
+  prompts?: string[];
+  calls?: number;
+  requests?: number;
+  /** compaction: `auto` or `manual` (absent when only the summary was recorded), tokens before it, the summary's size */
+  trigger?: string;
+  preTokens?: number;
+  summaryChars?: number;
+  /** resume: the version that wrote before, and the one that writes from here */
+  from?: string;
+  to?: string;
+}
+
+export type TurnKind = 'prompt' | 'command' | 'image';
+
 export interface LiveTurn {
   prompt: string;
+  /** a typed prompt, a prompt-type slash command (prompt `/name args`), or an image (`[image]`, `TEXT +1 image`) */
+  kind: TurnKind;
+  /** characters of what the prompt sent (a command's: its expanded text) */
+  promptChars: number;
+  /** local commands, interrupts, rewinds, compactions and resumes inside this turn, in order */
+  marks: TurnMark[];
   instructions: string | null;
   changedNotes: string | null;
   restored: { files: { path: string; text: string }[]; references: string[]; skills: string | null } | null;
@@ -106,12 +136,23 @@ export interface Replay {
   lastUsage: Usage | null;
   firstTimestamp?: string;
   lastTimestamp?: string;
+  /** the versions that wrote the transcript, in order (more than one: resumed by another binary) */
+  versions: string[];
+  /** marks before the first turn (a local command typed first, a `/clear` that opened the file) */
+  marks: TurnMark[];
+  /** the transcript is a subagent's own (`subagents/agent-ID.jsonl`): its turns are the subagent's */
+  subagent?: { agentId?: string };
   warnings: string[];
 }
 
 const SR_OPEN = '<system-reminder>\n';
-const COMMAND = /^<command-name>(\/[^<]*)<\/command-name>/;
-const NOT_PROMPTS = /^<(local-command-stdout|local-command-caveat|local-command-stderr|command-message|bash-input|bash-stdout|bash-stderr)>/;
+const COMMAND_NAME = /<command-name>(\/?[^<]*)<\/command-name>/;
+const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+const LOCAL_OUTPUT = /^<local-command-(stdout|stderr)>([\s\S]*?)(?:<\/local-command-(?:stdout|stderr)>|$)/;
+const NOT_PROMPTS = /^<(local-command-stdout|local-command-caveat|local-command-stderr|command-message|command-name|bash-input|bash-stdout|bash-stderr)>/;
+const INTERRUPT = /^\[Request interrupted by user[^\]]*\]/;
+/** commands written name first (as local ones are) that do send a request: the compaction's own */
+const REQUEST_COMMANDS = new Set(['/compact']);
 
 function textOf(m: WireMessage): string {
   return blocksOf(m)
@@ -120,22 +161,73 @@ function textOf(m: WireMessage): string {
     .join('\n');
 }
 
-/** the prompt a user record carries, or undefined when it is not a prompt (tool results, meta, compaction) */
-function promptOf(r: Rec): string | undefined {
-  if (r.isMeta === true || r.isCompactSummary === true || r.isVisibleInTranscriptOnly === true || r.isSidechain === true) return undefined;
+/** what a user record is to the turn list */
+type UserKind =
+  | { turn: { prompt: string; kind: TurnKind; chars: number } }
+  | { mark: TurnMark }
+  | { output: string }
+  | undefined;
+
+/** `/name args` of a command record's text */
+function commandLabel(t: string): string {
+  const name = COMMAND_NAME.exec(t)?.[1]?.trim() ?? '';
+  const args = COMMAND_ARGS.exec(t)?.[1]?.trim() ?? '';
+  const slash = name.startsWith('/') ? name : `/${name}`;
+  return args ? `${slash} ${args}` : slash;
+}
+
+/** a command record's text (a user record's, or a `system` / `local_command` record's content) */
+function commandOf(t: string, at: string | undefined): UserKind {
+  const s = t.trimStart();
+  const out = LOCAL_OUTPUT.exec(s);
+  if (out) return { output: out[2]!.trim() };
+  if (!COMMAND_NAME.test(s)) return undefined;
+  const label = commandLabel(s);
+  // a prompt-type command is written message first (`<command-message>` then `<command-name>`) and
+  // followed by its expanded prompt (an isMeta record); a local one name first, with its output after
+  if (s.startsWith('<command-message>') || REQUEST_COMMANDS.has(label.split(' ')[0]!)) return { turn: { prompt: label, kind: 'command', chars: label.length } };
+  return { mark: { kind: 'local-command', at, text: label } };
+}
+
+/** what a user record is: a prompt that opens a turn, a mark inside one, or neither (tool results, meta, summaries) */
+function userKind(r: Rec, sidechainFile: boolean): UserKind {
+  if (r.isMeta === true || r.isCompactSummary === true || r.isVisibleInTranscriptOnly === true || (r.isSidechain === true && !sidechainFile)) return undefined;
   const m = messageOf(r);
   if (!m || m.role !== 'user') return undefined;
   const bs = blocksOf(m);
-  if (bs.some((b) => b.type === 'tool_result')) return undefined;
+  const at = str(r.timestamp);
   const t = textOf(m);
-  const cmd = COMMAND.exec(t.trimStart());
-  if (cmd) return cmd[1]!.trim();
-  if (NOT_PROMPTS.test(t.trimStart())) return undefined;
-  return t;
+  const lead = t.trimStart();
+  if (INTERRUPT.test(lead)) return { mark: { kind: 'interrupt', at, text: INTERRUPT.exec(lead)![0] } };
+  if (bs.some((b) => b.type === 'tool_result')) return undefined;
+  const cmd = commandOf(t, at);
+  if (cmd) return cmd;
+  if (NOT_PROMPTS.test(lead)) return undefined;
+  const images = bs.filter((b) => b.type === 'image').length;
+  if (images) {
+    const label = `${images} image${images > 1 ? 's' : ''}`;
+    return { turn: { prompt: t.trim() ? `${t} +${label}` : images > 1 ? `[${label}]` : '[image]', kind: 'image', chars: t.length } };
+  }
+  return { turn: { prompt: t, kind: 'prompt', chars: t.length } };
+}
+
+/** the prompt a user record carries as the compaction rule reads it: what opened a turn before turns were told from marks */
+function promptish(r: Rec): boolean {
+  if (r.isMeta === true || r.isCompactSummary === true || r.isVisibleInTranscriptOnly === true || r.isSidechain === true) return false;
+  const m = messageOf(r);
+  if (!m || m.role !== 'user') return false;
+  if (blocksOf(m).some((b) => b.type === 'tool_result')) return false;
+  const t = textOf(m).trimStart();
+  return /^<command-name>/.test(t) || !NOT_PROMPTS.test(t);
 }
 
 interface TurnSpan {
   prompt: string;
+  kind: TurnKind;
+  promptChars: number;
+  /** a command's expanded prompt has been counted */
+  expanded: boolean;
+  marks: TurnMark[];
   timestamp?: string;
   /** records of the main chain from the prompt to the next prompt */
   records: ParsedRecord[];
@@ -272,7 +364,22 @@ interface CachedTurn {
 export class SessionReplayer {
   private readonly ix = new RequestIndex();
   private readonly spans: TurnSpan[] = [];
-  private boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']>; marker: number } | undefined;
+  private boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']>; marker: number; mark: TurnMark } | undefined;
+  /** marks before the first turn */
+  private readonly leading: TurnMark[] = [];
+  /** a rewind that left every turn: it goes onto the turn that follows */
+  private pendingRewind: TurnMark | undefined;
+  /** the version changed on this record: marked once the record has found its turn */
+  private resume: TurnMark | undefined;
+  private readonly versionList: string[] = [];
+  /** the turn each record (by uuid) went into, and the last record's uuid: a prompt whose parent is elsewhere is a rewind */
+  private readonly turnOf = new Map<string, number>();
+  private lastUuid: string | undefined;
+  /** the records name their parents (a prompt with none after the first is a rewind to the start) */
+  private chained = false;
+  /** the transcript is a subagent's own: its sidechain records are its turns */
+  private sidechainFile: boolean | undefined;
+  private agentId: string | undefined;
   /** the conversation recorded since the last request (what a compaction's request adds to it) */
   private since: WireMessage[] = [];
   /** a prompt came after the last request: what follows goes with it into the next request */
@@ -293,20 +400,107 @@ export class SessionReplayer {
   private lastModel: string | undefined;
 
   add(records: readonly ParsedRecord[]): void {
-    for (const pr of records) this.one(pr);
+    for (const pr of records) {
+      this.one(pr);
+      if (this.resume) {
+        this.addMark(this.resume);
+        this.resume = undefined;
+      }
+    }
+  }
+
+  /** marks go into the running turn, or before the first one */
+  private addMark(m: TurnMark): void {
+    (this.spans[this.spans.length - 1]?.marks ?? this.leading).push(m);
+  }
+
+  private marksNow(): TurnMark[] {
+    return this.spans[this.spans.length - 1]?.marks ?? this.leading;
+  }
+
+  /** a local command's output, onto the command it came from */
+  private commandOutput(text: string): void {
+    const marks = this.marksNow();
+    const last = marks[marks.length - 1];
+    if (last?.kind === 'local-command' && last.output === undefined) last.output = text.length > 500 ? `${text.slice(0, 499)}…` : text;
+  }
+
+  /** the records after `parentUuid`'s turn were abandoned (a rewind): they are folded into a mark under the turn the branch left */
+  private rewind(j: number, at: string | undefined): void {
+    const gone = this.spans.splice(j + 1);
+    const assistantIds = new Set<string>();
+    let requests = 0;
+    for (const g of gone) {
+      const recorded = g.requests.filter((i) => i >= 0);
+      requests += recorded.length;
+      for (const i of recorded) {
+        this.reqTurn[i] = Math.max(0, j);
+        const lr = this.liveRequests[i];
+        if (lr) this.liveRequests[i] = { ...lr, turn: Math.max(0, j) };
+      }
+      if (!this.ix.requests.length) for (const pr of g.records) if (pr.type === 'assistant' && str(obj(pr.rec.message)?.model) !== '<synthetic>') assistantIds.add(str(obj(pr.rec.message)?.id) ?? `line ${pr.line}`);
+    }
+    const mark: TurnMark = { kind: 'rewind', at, prompts: gone.map((g) => g.prompt), calls: gone.reduce((n, g) => n + g.calls.length, 0), requests: this.ix.requests.length ? requests : assistantIds.size };
+    this.cache.length = Math.min(this.cache.length, Math.max(0, j));
+    if (j >= 0) this.spans[j]!.marks.push(mark);
+    else this.pendingRewind = mark;
+  }
+
+  /** a prompt whose parent is not the record before it, but one of an earlier turn (or none): a rewind */
+  private forkOf(r: Rec): number | undefined {
+    if (!this.spans.length || this.boundary) return undefined;
+    const parent = r.parentUuid;
+    // a null parent after the first prompt: a rewind to the start, unless a compaction restarted the chain
+    // (its boundary has no parent, and Claude Code may write the running prompt again after it)
+    if (parent === null) return this.chained && !this.compactions.length ? -1 : undefined;
+    if (typeof parent !== 'string' || parent === this.lastUuid) return undefined;
+    const j = this.turnOf.get(parent);
+    return j !== undefined && j < this.spans.length - 1 ? j : undefined;
   }
 
   private one(pr: ParsedRecord): void {
     const r = pr.rec;
-    this.sessionId ??= str(r.sessionId);
-    this.cwd ??= str(r.cwd);
+    // a subagent's own transcript opened directly: every record of it is a sidechain one
+    if (this.sidechainFile === undefined && (pr.type === 'user' || pr.type === 'assistant')) {
+      this.sidechainFile = r.isSidechain === true;
+      if (this.sidechainFile) this.agentId = str(r.agentId);
+    }
+    const side = r.isSidechain === true && !this.sidechainFile;
+    if (!side) {
+      this.sessionId ??= str(r.sessionId);
+      this.cwd ??= str(r.cwd);
+    }
     const v = str(r.version);
-    if (v) this.version = v;
+    if (v) {
+      // a session resumed by another binary goes on in the same file with the new version
+      if (this.version && v !== this.version && !side) this.resume = { kind: 'resume', at: str(r.timestamp), from: this.version, to: v };
+      if (!this.versionList.includes(v) && this.versionList.length < 64) this.versionList.push(v);
+      this.version = v;
+    }
     const ts = str(r.timestamp);
     if (ts) {
       this.firstTimestamp ??= ts;
       this.lastTimestamp = ts;
     }
+    const uuid = str(r.uuid);
+    if (pr.type === LINK_TYPE) {
+      // a record this reader does not keep, for the chain only (a progress record between two turns)
+      if (uuid && !side) {
+        this.turnOf.set(uuid, this.spans.length - 1);
+        this.lastUuid = uuid;
+      }
+      return;
+    }
+    this.step(pr, ts);
+    if (uuid && !side) {
+      this.turnOf.set(uuid, this.spans.length - 1);
+      this.lastUuid = uuid;
+      if (r.parentUuid) this.chained = true;
+    }
+  }
+
+  private step(pr: ParsedRecord, ts: string | undefined): void {
+    const r = pr.rec;
     const before = this.ix.requests.length;
     this.ix.add(pr);
     if (this.ix.requests.length > before) {
@@ -320,13 +514,13 @@ export class SessionReplayer {
       this.spans[turn]?.requests.push(k);
       return;
     }
-    if (r.isSidechain === true) return;
+    if (r.isSidechain === true && !this.sidechainFile) return;
     // what the reader keeps of a user or assistant record: its message with long tool results dropped
     if (pr.type === 'user' || pr.type === 'assistant') {
       const m = messageOf(r);
       if (m) r.message = { ...(obj(r.message) ?? {}), content: shrink(m).content };
       if (m && pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(shrink(m)) });
-      else if (m && r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && promptOf(r) === undefined) this.converse({ role: 'user', content: blocksOf(shrink(m)) });
+      else if (m && r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && !promptish(r)) this.converse({ role: 'user', content: blocksOf(shrink(m)) });
       if (pr.type === 'assistant') {
         const u = usageOf(r);
         if (u) this.lastUsage = u;
@@ -334,6 +528,12 @@ export class SessionReplayer {
       }
     }
     if (pr.type === 'attachment') this.converseAttachment(r);
+    if (pr.type === 'system' && r.subtype === 'local_command') {
+      // 2.1.12 on: a local command and its output as system records (they never reach the model)
+      const c = commandOf(str(r.content) ?? '', ts);
+      if (c && 'output' in c) this.commandOutput(c.output);
+      else if (c) this.addMark('mark' in c ? c.mark : { kind: 'local-command', at: ts, text: c.turn.prompt });
+    }
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
       const meta = obj(r.compactMetadata);
       const compacted = { trigger: str(meta?.trigger) ?? 'manual', preTokens: num(meta?.preTokens) };
@@ -345,20 +545,37 @@ export class SessionReplayer {
       this.compactions.push({ turn: inTurn ? this.spans.length - 1 : this.spans.length, trigger: compacted.trigger, body: this.ix.requests.length ? compactionRequest(this.ix.requests[this.ix.requests.length - 1], this.since) : null });
       this.since = [];
       this.prompted = false;
+      const mark: TurnMark = { kind: 'compaction', at: ts, trigger: compacted.trigger, ...(compacted.preTokens !== undefined && { preTokens: compacted.preTokens }) };
       if (inTurn) {
         cur.requests.push(marker);
         cur.records.push(pr);
         cur.compacted ??= compacted;
+        cur.marks.push(mark);
         return;
       }
-      this.boundary = { rec: pr, compacted, marker };
+      this.boundary = { rec: pr, compacted, marker, mark };
       return;
     }
+    if (pr.type === 'user' && r.isCompactSummary === true) {
+      // the summary a compaction left: onto its boundary's mark, or a mark of its own (versions before compact_boundary)
+      const chars = messageOf(r) ? textOf(messageOf(r)!).length : 0;
+      const last = this.boundary?.mark ?? this.marksNow()[this.marksNow().length - 1];
+      if (last?.kind === 'compaction' && last.summaryChars === undefined) last.summaryChars = chars;
+      else this.addMark({ kind: 'compaction', at: ts, summaryChars: chars });
+    }
     if (pr.type === 'user') {
-      const p = promptOf(r);
-      if (p !== undefined) {
-        this.prompted = true;
-        this.spans.push({ prompt: p, timestamp: ts, records: this.boundary ? [this.boundary.rec, pr] : [pr], calls: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] });
+      const k = userKind(r, this.sidechainFile === true);
+      if (k && 'output' in k) this.commandOutput(k.output);
+      else if (k && 'mark' in k) this.addMark(k.mark);
+      if (promptish(r)) this.prompted = true;
+      if (k && 'turn' in k) {
+        const fork = this.forkOf(r);
+        if (fork !== undefined) this.rewind(fork, ts);
+        const marks: TurnMark[] = [];
+        if (this.pendingRewind) marks.push(this.pendingRewind);
+        if (this.boundary) marks.push(this.boundary.mark);
+        this.pendingRewind = undefined;
+        this.spans.push({ prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: this.boundary ? [this.boundary.rec, pr] : [pr], calls: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] });
         if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
         this.boundary = undefined;
         return;
@@ -367,6 +584,14 @@ export class SessionReplayer {
     const cur = this.spans[this.spans.length - 1];
     if (!cur) return;
     cur.records.push(pr);
+    if (pr.type === 'user' && r.isMeta === true && cur.kind === 'command' && !cur.expanded && cur.calls.length === 0) {
+      // a prompt-type command's expanded prompt: what the command sent
+      const m = messageOf(r);
+      if (m) {
+        cur.promptChars = textOf(m).length;
+        cur.expanded = true;
+      }
+    }
     if (pr.type === 'assistant') {
       const m = messageOf(r);
       for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}), timestamp: ts });
@@ -410,8 +635,14 @@ export class SessionReplayer {
       model: reqs[reqs.length - 1]?.model ?? this.lastModel,
       firstTimestamp: this.firstTimestamp,
       lastTimestamp: this.lastTimestamp,
+      versions: [...this.versionList],
+      marks: [...this.leading],
       warnings,
     };
+    if (this.sidechainFile) {
+      out.subagent = { ...(this.agentId && { agentId: this.agentId }) };
+      warnings.push(`this is a subagent's own transcript${this.agentId ? ` (agent ${this.agentId})` : ''}, not a session's: its turns are the subagent's`);
+    }
     for (const r of reqs) if (r.missing) warnings.push(`request ${r.id}: ${r.missing} message(s) could not be rebuilt from the transcript`);
     const lastFull = [...out.requests].reverse().find((r) => r.chars && r.contextTokens);
     if (lastFull?.chars && lastFull.contextTokens) out.tokensPerChar = lastFull.contextTokens / lastFull.chars.total;
@@ -431,7 +662,7 @@ export class SessionReplayer {
     this.spans.forEach((s, k) => {
       const mine = s.requests.filter((i) => i >= 0).map((i) => reqs[i]!);
       const others = subFirst.filter((x) => x.turn === k && x.first?.messages);
-      const key = `${complete}:${s.records.length}:${s.calls.length}:${s.requests.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}`;
+      const key = `${complete}:${s.records.length}:${s.calls.length}:${s.requests.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}:${s.marks.length}:${s.promptChars}`;
       const hit = this.cache[k];
       if (!dirty && hit && hit.key === key) return;
       dirty = true;
@@ -471,10 +702,12 @@ export class SessionReplayer {
   }
 
   private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: SubagentTranscript[]): LiveTurn {
+    const results = toolResultsOf(s);
+    const subs = new Map(subagents.map((x) => [str(x.meta?.toolUseId) ?? '', x]));
     const calls: LiveCall[] = s.calls.map((c, i) => {
       const ec = e.calls[i];
-      const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
-      const result = toolResultOf(s, c.id);
+      const sub = subs.get(c.id);
+      const result = results.get(c.id);
       return {
         name: c.name,
         input: c.input,
@@ -490,6 +723,9 @@ export class SessionReplayer {
     });
     return {
       prompt: s.prompt,
+      kind: s.kind,
+      promptChars: s.promptChars,
+      marks: [...s.marks],
       instructions: e.instructions,
       instructionsFrom: e.instructions !== null ? 'request' : null,
       changedNotes: e.changedNotes,
@@ -516,17 +752,19 @@ function turnOfTime(sp: TurnSpan[], at: string | undefined): number {
   return k;
 }
 
-function toolResultOf(s: TurnSpan, id: string): { text: string; isError: boolean } | undefined {
-  for (const pr of s.records) {
-    if (pr.type !== 'user') continue;
+/** every tool result of a turn by its tool_use id, with the index of its record: one pass over the turn */
+function toolResultsOf(s: TurnSpan): Map<string, { text: string; isError: boolean; at: number }> {
+  const out = new Map<string, { text: string; isError: boolean; at: number }>();
+  s.records.forEach((pr, at) => {
+    if (pr.type !== 'user') return;
     const m = messageOf(pr.rec);
     for (const b of m ? blocksOf(m) : []) {
-      if (b.type !== 'tool_result' || b.tool_use_id !== id) continue;
+      if (b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || out.has(b.tool_use_id)) continue;
       const text = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
-      return { text, isError: b.is_error === true };
+      out.set(b.tool_use_id, { text, isError: b.is_error === true, at });
     }
-  }
-  return undefined;
+  });
+  return out;
 }
 
 // ------------------------------------------------------------------ 2.1.235: from the attachments
@@ -557,11 +795,16 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
         autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, next < 0 ? recs.length : next), profile) });
       });
     const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
+    // one pass over the turn: each call's result by id, and the next assistant record after each index
+    // (a turn of 100,000 calls costs its records, not calls × records)
+    const results = toolResultsOf(s);
+    const nextAssistant = new Int32Array(recs.length + 1).fill(recs.length);
+    for (let i = recs.length - 1; i >= 0; i--) nextAssistant[i] = recs[i]!.type === 'assistant' ? i : nextAssistant[i + 1]!;
     for (const c of s.calls) {
       // the call's result, then what follows it until the next assistant record
-      const at = recs.findIndex((r) => r.type === 'user' && (messageOf(r.rec) ? blocksOf(messageOf(r.rec)!).some((b) => b.type === 'tool_result' && b.tool_use_id === c.id) : false));
-      let end = at < 0 ? at : recs.findIndex((r, i) => i > at && r.type === 'assistant');
-      if (end < 0) end = recs.length;
+      const res = results.get(c.id);
+      const at = res ? res.at : -1;
+      const end = at < 0 ? at : nextAssistant[at + 1]!;
       const after = at < 0 ? [] : recs.slice(at + 1, end);
       const injected = after
         .filter((r) => r.type === 'attachment' && obj(r.rec.attachment)?.type === 'nested_memory')
@@ -577,7 +820,7 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
       const metas = all.filter((t) => variantsNote(t) === null);
       const body = metas.length ? metas.reduce((acc, t) => (acc && !acc.endsWith('\n') ? `${acc}\n${t}` : acc + t), '').trimEnd() : null;
       const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
-      const result = toolResultOf(s, c.id)?.text ?? '';
+      const result = res?.text ?? '';
       const agent =
         c.name === 'Agent'
           ? { type: str(c.input.subagent_type) ?? 'general-purpose', instructions: sub ? subagentStartup(sub.records, profile) : null }

@@ -27,24 +27,37 @@ export interface TranscriptFile {
   lastRecordMs?: number;
 }
 
-/** how much of a transcript's end is read for its newest record time */
-const TAIL_BYTES = 64 * 1024;
+/** how much of a transcript's end is read for its newest record time (a last record can be a large tool result) */
+const TAIL_BYTES = 256 * 1024;
 /** transcripts (newest by modification time) whose record times are read on each listing; older ones keep that order */
 const MAX_TAILS = 64;
 const RECORD_TIME = /"timestamp":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)"/g;
 
 /** the newest `"timestamp"` key in a transcript's tail (any record kind; a string inside a record's text is escaped
- *  and so never matches) */
-function lastRecordMs(fa: FileAccess, t: TranscriptFile): number | undefined {
+ *  and so never matches), as ISO text and in ms since the epoch */
+function newestTailTime(fa: FileAccess, file: string, size: number): { iso: string; ms: number } | undefined {
   if (!fa.readRange) return undefined;
-  const r = fa.readRange(t.file, Math.max(0, t.size - TAIL_BYTES), TAIL_BYTES);
+  const r = fa.readRange(file, Math.max(0, size - TAIL_BYTES), TAIL_BYTES);
   if (!r.ok) return undefined;
-  let best: number | undefined;
+  let best: { iso: string; ms: number } | undefined;
   for (const m of new TextDecoder().decode(r.value.data).matchAll(RECORD_TIME)) {
     const at = Date.parse(m[1]!);
-    if (Number.isFinite(at) && (best === undefined || at > best)) best = at;
+    if (Number.isFinite(at) && (best === undefined || at > best.ms)) best = { iso: m[1]!, ms: at };
   }
   return best;
+}
+
+/** a session is running when its transcript was appended to recently and its last record is recent
+ *  too (an old session copied today has a fresh file time, and old records) */
+export function isRunning(mtimeMs: number | undefined, endedAt: string | undefined, now = Date.now()): boolean {
+  if (mtimeMs === undefined || now - mtimeMs >= RUNNING_MS) return false;
+  const end = endedAt ? Date.parse(endedAt) : NaN;
+  return !Number.isFinite(end) || now - end < RUNNING_MS;
+}
+
+/** the time of a transcript's newest record that has one, read from the file's end only (for a list of sessions) */
+export function lastRecordTime(fa: FileAccess, file: string, size: number): string | undefined {
+  return newestTailTime(fa, file, size)?.iso;
 }
 
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude */
@@ -80,8 +93,8 @@ export function listTranscripts(fa: FileAccess, dirs: string[]): TranscriptFile[
   }
   out.sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const t of out.slice(0, MAX_TAILS)) {
-    const at = lastRecordMs(fa, t);
-    if (at !== undefined) t.lastRecordMs = at;
+    const at = newestTailTime(fa, t.file, t.size);
+    if (at !== undefined) t.lastRecordMs = at.ms;
   }
   const head = out.slice(0, MAX_TAILS).sort((a, b) => (b.lastRecordMs ?? b.mtimeMs) - (a.lastRecordMs ?? a.mtimeMs) || b.mtimeMs - a.mtimeMs);
   return [...head, ...out.slice(MAX_TAILS)];
@@ -133,7 +146,7 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string): HeldFile[] {
+function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string, onDisk = true): HeldFile[] {
   const held = new Map<string, HeldFile>();
   const set = (p: string, how: HeldFile['how'], at: string | undefined) => {
     const key = path.resolve(cwd, p);
@@ -153,6 +166,11 @@ function heldFiles(fa: FileAccess, turns: LiveTurn[], cwd: string): HeldFile[] {
   }
   const out: HeldFile[] = [];
   for (const h of held.values()) {
+    // the launch folder is not on this machine: its files are neither deleted nor changed here
+    if (!onDisk) {
+      out.push(h);
+      continue;
+    }
     const st = fa.stat(h.path);
     const at = h.at ? Date.parse(h.at) : NaN;
     if (!st.ok) h.deleted = st.code === 'ENOENT';
@@ -217,8 +235,9 @@ function predictCompact(fa: FileAccess, a: Analysis | undefined, turns: LiveTurn
   return compactionOf(simulateSessionOver(a, [...held, ...replayable(fa, turns.slice(from)), COMPACT_NOW]));
 }
 
-/** `compact`: what /compact now would bring back, when it is predicted already (else predicted here) */
-export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact']): NextSteps {
+/** `compact`: what /compact now would bring back, when it is predicted already (else predicted here);
+ *  `onDisk`: false when the launch folder is not on this machine (no file of it is looked at) */
+export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact'], onDisk = true): NextSteps {
   const u = r.lastUsage;
   let context: NextSteps['context'] = null;
   if (u && r.model) {
@@ -228,7 +247,7 @@ export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, pr
     const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
     context = { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
   }
-  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
+  return { held: heldFiles(fa, r.turns, cwd, onDisk), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
 }
 
 /** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
@@ -267,6 +286,54 @@ export interface PredictionFinding {
   explained?: string;
 }
 
+/** a call the session made that the engine does not model: never compared, listed once by name */
+export interface NotModelled {
+  kind: 'skill' | 'mcp-tool' | 'tool';
+  name: string;
+  why: string;
+  /** how many calls of the session it covers */
+  calls: number;
+}
+
+/** tools whose effect on the context the session model replays (session/simulate.ts) */
+const MODELLED_TOOLS = new Set(['Read', 'Edit', 'Write', 'Bash', 'Skill', 'Agent']);
+
+/** why the engine cannot predict what a call brought, or undefined when it models it. `sim`: the
+ *  prediction's call. A skill is modelled when the engine finds it on disk, or when the body the session
+ *  got names a SKILL.md that is on this disk (then a difference is a real one) */
+function notModelledCall(fa: FileAccess, c: LiveTurn['calls'][number], pc: SessionResult['turns'][number]['calls'][number] | undefined, hasFinding: boolean): Omit<NotModelled, 'calls'> | undefined {
+  if (c.name.startsWith('mcp__')) return { kind: 'mcp-tool', name: c.name, why: 'an MCP server\'s tool: MCP servers are not modelled' };
+  if (c.name === 'Skill') {
+    if (pc?.skill?.path) return undefined;
+    const name = str((c.input as Record<string, unknown>).skill)?.replace(/^\//, '') ?? '?';
+    const dir = /^Base directory for this skill: ([^\n]+)/.exec(c.skillBody ?? '')?.[1];
+    if (dir && fa.stat(path.join(dir, 'SKILL.md')).ok) return undefined;
+    return { kind: 'skill', name, why: name.includes(':') ? 'a plugin\'s skill: plugins are not modelled' : 'no SKILL.md of it on this disk: bundled with Claude Code, synced from claude.ai or from a plugin' };
+  }
+  if (!MODELLED_TOOLS.has(c.name) && hasFinding) return { kind: 'tool', name: c.name, why: 'a tool whose effect on the context is not modelled' };
+  return undefined;
+}
+
+/** every finding (checkPrediction's with `all`) split: the calls the engine does not model, each name
+ *  once, and the differences on the rest (`sim`: predictionRun's) */
+export function splitFindings(fa: FileAccess, r: Replay, sim: SessionResult, all: readonly PredictionFinding[]): { findings: PredictionFinding[]; notModelled: NotModelled[] } {
+  const out = new Map<string, NotModelled>();
+  const withFinding = new Set(all.map((f) => `${f.turn}:${f.call}`));
+  const skipped = new Set<string>();
+  r.turns.forEach((t, k) =>
+    t.calls.forEach((c, i) => {
+      const n = notModelledCall(fa, c, sim.turns[k]?.calls[i], withFinding.has(`${k}:${i}`));
+      if (!n) return;
+      skipped.add(`${k}:${i}`);
+      const key = `${n.kind}:${n.name}`;
+      const hit = out.get(key);
+      if (hit) hit.calls++;
+      else out.set(key, { ...n, calls: 1 });
+    }),
+  );
+  return { findings: all.filter((f) => !skipped.has(`${f.turn}:${f.call}`)), notModelled: [...out.values()] };
+}
+
 /** the transcript's calls as the engine can replay them over today's disk: an Edit that succeeded then
  *  and whose old text is gone now (it is the new text already) is replayed as an edit of the new text to
  *  itself, which touches the file the same way */
@@ -293,8 +360,9 @@ export function predictionRun(fa: FileAccess, a: Analysis, r: Replay): SessionRe
   return simulateSessionOver(a, replayable(fa, r.turns));
 }
 
-/** the engine's session model over the transcript's own tool calls, compared call by call (`sim`: predictionRun's, when there is one already) */
-export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: SessionResult = predictionRun(fa, a, r)): PredictionFinding[] {
+/** the engine's session model over the transcript's own tool calls, compared call by call (`sim`: predictionRun's, when there is one already);
+ *  calls the engine does not model are left out unless `all` (splitFindings lists them apart) */
+export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: SessionResult = predictionRun(fa, a, r), all = false): PredictionFinding[] {
   const out: PredictionFinding[] = [];
   const t0 = r.firstTimestamp ? Date.parse(r.firstTimestamp) : NaN;
   const changedSince = (p: string) => {
@@ -316,6 +384,8 @@ export function checkPrediction(fa: FileAccess, a: Analysis, r: Replay, sim: Ses
     t.calls.forEach((c, i) => {
       const pc = pt.calls[i];
       if (!pc) return;
+      // what the engine does not model is listed apart (notModelled), never a difference
+      if (!all && notModelledCall(fa, c, pc, true)) return;
       const actual = new Map(c.injected.map((x) => [path.normalize(x.path), x.text]));
       const predicted = new Map(pc.injected.map((x) => [path.normalize(x.path), x.text]));
       for (const [p, text] of predicted) {
@@ -435,10 +505,14 @@ export interface LiveSessionState {
   /** what comes next; null without an analysis */
   next: NextSteps | null;
   findings: PredictionFinding[];
+  /** calls the engine does not model: not compared, each listed once */
+  notModelled: NotModelled[];
   /** the profile the transcript was read with */
   profile: ClaudeProfile;
+  /** the launch folder the session was read against, and whether it is on this machine */
+  launch?: { cwd: string; onDisk: boolean };
   /** what `next` and `findings` were computed for (a later read over the same turns reuses them) */
-  derivedFor?: { key: string; analysis: Analysis; sim: SessionResult | null };
+  derivedFor?: { key: string; analysis: Analysis | undefined; sim: SessionResult | null };
 }
 
 export interface LiveSessionOptions {
@@ -446,9 +520,11 @@ export interface LiveSessionOptions {
   profile: (version: string | undefined) => ClaudeProfile;
   /** the analysis to predict with under that profile (undefined: no prediction); asked for only when
    *  there is something to compute again */
-  analysis: (profile: ClaudeProfile) => Analysis | undefined;
-  /** the launch directory (the transcript's own cwd comes first) */
+  analysis: (profile: ClaudeProfile, cwd: string) => Analysis | undefined;
+  /** the launch directory: the transcript's own cwd comes first, unless `cwdGiven` */
   cwd: string;
+  /** `cwd` was named by the user (`--cwd`): it is the launch folder whatever the transcript says */
+  cwdGiven?: boolean;
   /** follows the transcript: each read takes only what was appended */
   reader?: LiveReader;
   /** the state of the last read: what comes next and the prediction are computed again only when the
@@ -469,11 +545,20 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   const prev = o.previous?.derivedFor;
   if (prev && prev.key === key) {
     // the same turns: new turn objects of a version without requests get their blocks from the same run
-    if (prev.sim) reconstructFromDisk(prev.analysis, live, prev.sim);
-    return { live, next: o.previous!.next, findings: o.previous!.findings, profile, derivedFor: prev };
+    if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
+    if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
+    return { live, next: o.previous!.next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev };
   }
-  const a = o.analysis(profile);
-  if (!a) return { live, next: null, findings: [], profile };
+  // the launch folder: the session's own, unless the user named one; when it is not on this machine
+  // the transcript is shown as it is, with nothing taken from another folder's disk
+  const launch = o.cwdGiven ? o.cwd : (live.cwd ?? o.cwd);
+  const st = fa.stat(launch);
+  if (!st.ok || st.value.kind !== 'dir') {
+    live.warnings.push(`the session was launched in ${launch}, which is not on this machine: shown as the transcript holds it (no startup block from the disk, no file checked)`);
+    return { live, next: nextSteps(fa, live, undefined, profile, launch, null, false), findings: [], notModelled: [], profile, launch: { cwd: launch, onDisk: false }, derivedFor: { key, analysis: undefined, sim: null } };
+  }
+  const a = o.analysis(profile, launch);
+  if (!a) return { live, next: null, findings: [], notModelled: [], profile, launch: { cwd: launch, onDisk: true } };
   const predicts = live.source === 'requests' || live.turns.length > 0;
   // one run of the session model for the prediction, the rebuilt startup blocks and, when no compaction
   // came yet, what /compact now would bring back (the same run with /compact typed after its last turn:
@@ -486,11 +571,14 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
     compact = compactionOf(sim);
   } else sim = predicts || live.source === 'attachments' ? predictionRun(fa, a, live) : null;
   if (sim) reconstructFromDisk(a, live, sim);
+  const { findings, notModelled } = predicts && sim ? splitFindings(fa, live, sim, checkPrediction(fa, a, live, sim, true)) : { findings: [], notModelled: [] };
   return {
     live,
-    next: nextSteps(fa, live, a, profile, live.cwd ?? o.cwd, compact),
-    findings: predicts && sim ? checkPrediction(fa, a, live, sim) : [],
+    next: nextSteps(fa, live, a, profile, launch, compact),
+    findings,
+    notModelled,
     profile,
+    launch: { cwd: launch, onDisk: true },
     derivedFor: { key, analysis: a, sim },
   };
 }

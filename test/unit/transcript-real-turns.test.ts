@@ -1,0 +1,339 @@
+// Real-shaped transcripts (issue 31, part A): turns as a user lived them, across Claude Code 1.0.17 to
+// 2.1.333. Each fixture of test/fixtures/transcripts/real-shapes/turns/ (our own content, the record
+// structure real transcripts have; written by generate.mjs there) is read through the function the CLI
+// uses (sessionJson) and, for a few, through the built CLI itself; each has its expected turns (kind,
+// prompt label, tool_use ids), marks (local commands, interrupts, rewinds, compactions, resumes) and the
+// time it ended (its last record's own time).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from '../../src/cli/args.js';
+import { engineOptions } from '../../src/cli/engine-options.js';
+import { sessionJson, sessionText, type SessionJson } from '../../src/cli/session-command.js';
+import { makeStyle } from '../../src/cli/style.js';
+import { memoryKey } from '../../src/engine/memory/memory.js';
+import { isRunning, RUNNING_MS } from '../../src/engine/transcript/session.js';
+import { run } from '../cli/helpers.js';
+
+const DIR = path.join(__dirname, '..', 'fixtures', 'transcripts', 'real-shapes', 'turns');
+const plain = makeStyle(false);
+const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-real-turns-'));
+after(() => fs.rmSync(HOME, { recursive: true, force: true }));
+
+type TurnRow = [kind: string, prompt: string, callIds: string[], markKinds: string[]];
+interface Case {
+  file: string;
+  endedAt: string;
+  /** marks before the first turn */
+  marks?: string[];
+  /** more than one version wrote it */
+  versions?: string[];
+  turns: TurnRow[];
+}
+
+const CASES: Case[] = [
+  { file: "a9e7c0de-0000-4000-8000-000000000074.jsonl", endedAt: "2026-03-12T08:59:35.000Z",
+    turns: [
+      ["prompt", "where is the station list loaded?", ["toolu_01Ag26"], []],
+    ] },
+  { file: "auto-compact-2.1.19.jsonl", endedAt: "2026-01-24T09:01:10.000Z",
+    turns: [
+      ["prompt", "port the whole parser to rust", ["toolu_01Rd13","toolu_01Wr13"], ["compaction"]],
+      ["prompt", "run the tests", [], []],
+    ] },
+  { file: "builtin-review-2.0.76.jsonl", endedAt: "2025-12-23T09:00:49.000Z",
+    turns: [
+      ["command", "/review", ["toolu_01Bs27"], ["local-command"]],
+    ] },
+  { file: "copied-old-2.1.144.jsonl", endedAt: "2026-05-20T13:00:21.000Z",
+    turns: [
+      ["prompt", "summarise the open issues", [], []],
+    ] },
+  { file: "custom-command-1.0.44.jsonl", endedAt: "2025-07-03T08:01:03.000Z",
+    turns: [
+      ["command", "/review-pr 42", ["toolu_01Bs2"], []],
+      ["prompt", "write the tests you suggested", ["toolu_01Wr2"], []],
+    ] },
+  { file: "elsewhere-2.1.181.jsonl", endedAt: "2026-06-03T09:00:42.000Z",
+    turns: [
+      ["prompt", "read the config and tell me the port", ["toolu_01Rd20","toolu_01Ed20"], []],
+    ] },
+  { file: "glued-2.1.12.jsonl", endedAt: "2026-01-15T09:00:56.000Z",
+    turns: [
+      ["prompt", "count the stations", ["toolu_01Bs11"], []],
+      ["prompt", "and how many are active?", ["toolu_01Gr11"], []],
+    ] },
+  { file: "image-only-2.0.14.jsonl", endedAt: "2025-10-09T09:30:28.000Z",
+    turns: [
+      ["image", "[image]", [], []],
+      ["prompt", "so what failed?", [], []],
+    ] },
+  { file: "image-text-2.0.76.jsonl", endedAt: "2025-12-20T09:30:42.000Z",
+    turns: [
+      ["image", "make the header look like this +1 image", ["toolu_01Rd8"], []],
+      ["image", "before and after +2 images", [], []],
+    ] },
+  { file: "init-1.0.88.jsonl", endedAt: "2025-08-21T14:00:49.000Z",
+    turns: [
+      ["command", "/init", ["toolu_01Gl3","toolu_01Wr3"], []],
+    ] },
+  { file: "inline-subagent-1.0.44.jsonl", endedAt: "2025-07-05T11:00:56.000Z",
+    turns: [
+      ["prompt", "find every caller of parseTide", ["toolu_01Tk4"], []],
+    ] },
+  { file: "interrupt-1.0.88.jsonl", endedAt: "2025-08-25T16:01:03.000Z",
+    turns: [
+      ["prompt", "rename Tide to TideEntry everywhere", ["toolu_01Gr5"], ["interrupt"]],
+      ["prompt", "only in src/, not in tests", ["toolu_01Ed5"], []],
+    ] },
+  { file: "interrupt-model-2.1.181.jsonl", endedAt: "2026-06-04T09:00:56.000Z",
+    turns: [
+      ["prompt", "rewrite the README in French", [], ["interrupt","local-command"]],
+      ["prompt", "rewrite the README in German", ["toolu_01Wr25"], []],
+    ] },
+  { file: "interrupt-tool-2.1.45.jsonl", endedAt: "2026-02-11T09:00:56.000Z",
+    turns: [
+      ["prompt", "run the full test suite", ["toolu_01Bs15"], ["interrupt"]],
+      ["prompt", "just the unit tests", ["toolu_01Bs15b"], []],
+    ] },
+  { file: "leading-local-2.1.235.jsonl", endedAt: "2026-06-20T09:00:56.000Z", marks: ["local-command"],
+    turns: [
+      ["prompt", "what does the alerts module do?", ["toolu_01Rd21"], ["local-command"]],
+    ] },
+  { file: "local-commands-2.0.14.jsonl", endedAt: "2025-10-08T09:31:24.000Z", marks: ["local-command"],
+    turns: [
+      ["prompt", "list the open TODOs", ["toolu_01Gr6"], ["local-command"]],
+      ["prompt", "resolve it", [], []],
+    ] },
+  { file: "manual-compact-cut-2.1.45.jsonl", endedAt: "2026-02-10T09:01:10.000Z",
+    turns: [
+      ["prompt", "where were we?", [], []],
+      ["command", "/compact", [], ["compaction"]],
+      ["prompt", "continue with the alerts", ["toolu_01Ed14"], []],
+    ] },
+  { file: "plain-1.0.17.jsonl", endedAt: "2025-06-02T10:00:56.000Z",
+    turns: [
+      ["prompt", "why does the tide table skip Sundays?", ["toolu_01Rd1"], []],
+      ["prompt", "fix it", ["toolu_01Ed1"], []],
+    ] },
+  { file: "plugin-command-2.1.101.jsonl", endedAt: "2026-04-02T09:01:10.000Z",
+    turns: [
+      ["command", "/release-tools:changelog v2.3.0", ["toolu_01Bs17","toolu_01Ed17"], []],
+      ["prompt", "tag it", [], []],
+    ] },
+  { file: "project-command-2.1.333.jsonl", endedAt: "2026-11-30T09:01:03.000Z",
+    turns: [
+      ["command", "/fix-issue 118 --quick", ["toolu_01Gr22","toolu_01Mc22"], []],
+      ["prompt", "commit it", [], []],
+    ] },
+  { file: "resume-2.1.7-2.1.12.jsonl", endedAt: "2026-01-13T08:00:07.000Z", versions: ["2.1.7","2.1.12"],
+    turns: [
+      ["prompt", "start the migration script", ["toolu_01Wr10"], []],
+      ["prompt", "carry on with the migration", [], ["resume"]],
+    ] },
+  { file: "rewind-2.0.76.jsonl", endedAt: "2025-12-22T10:01:24.000Z",
+    turns: [
+      ["prompt", "add a tide chart page", ["toolu_01Wr9"], ["rewind"]],
+      ["prompt", "use SVG for the chart", ["toolu_01Ed9b"], []],
+    ] },
+  { file: "rewind-progress-2.1.144.jsonl", endedAt: "2026-05-21T09:01:17.000Z",
+    turns: [
+      ["prompt", "draft the release notes", [], ["rewind"]],
+      ["prompt", "make them longer, with examples", [], []],
+    ] },
+  { file: "rewind-start-2.1.333.jsonl", endedAt: "2026-12-01T09:01:10.000Z",
+    turns: [
+      ["prompt", "move the legacy folder to archive/ instead", ["toolu_01Bs23b"], ["rewind"]],
+    ] },
+  { file: "spans-days-2.1.101.jsonl", endedAt: "2026-04-07T08:15:07.000Z",
+    turns: [
+      ["prompt", "profile the chart rendering", ["toolu_01Bs18"], []],
+      ["prompt", "good morning: fix the layout cost", [], []],
+    ] },
+  { file: "system-local-2.1.12.jsonl", endedAt: "2026-01-16T09:01:10.000Z",
+    turns: [
+      ["prompt", "explain the build", [], ["local-command","local-command"]],
+      ["prompt", "now make it faster", ["toolu_01Ed12"], []],
+    ] },
+  { file: "a9e7c0de-0000-4000-8000-000000000074/subagents/agent-a3f29c1.jsonl", endedAt: "2026-03-12T09:00:42.000Z",
+    turns: [
+      ["prompt", "Find where the station list is loaded and report the file and line.", ["toolu_01Gr16","toolu_01Rd16"], []],
+    ] },
+];
+
+/** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */
+function read(file: string, extra: string[] = []): SessionJson['session'] {
+  const options = engineOptions(parseArgs(['--home', HOME, ...extra], { home: { value: true }, cwd: { value: true } }));
+  return sessionJson({ file, options, ...(extra[0] === '--cwd' && { cwdGiven: path.resolve(extra[1]!) }) }).session;
+}
+
+test('at least 25 fixtures across at least 12 versions from 1.0.x to 2.1.33x', () => {
+  assert.ok(CASES.length >= 25, `${CASES.length} fixtures`);
+  const versions = new Set<string>();
+  for (const c of CASES) for (const line of fs.readFileSync(path.join(DIR, c.file), 'utf8').split('\n')) for (const m of line.matchAll(/"version":"([^"]+)"/g)) versions.add(m[1]!);
+  assert.ok(versions.size >= 12, [...versions].join(', '));
+  assert.ok([...versions].some((v) => v.startsWith('1.0.')) && versions.has('2.1.333'));
+});
+
+for (const c of CASES) {
+  test(`${c.file}: turns, calls, marks and the end as the user lived them`, () => {
+    const s = read(path.join(DIR, c.file));
+    assert.deepEqual(
+      s.turns.map((t): TurnRow => [t.kind, t.prompt, t.calls.map((x) => x.id), t.marks.map((m) => m.kind)]),
+      c.turns,
+    );
+    assert.deepEqual(s.marks.map((m) => m.kind), c.marks ?? []);
+    assert.equal(s.endedAt, c.endedAt);
+    assert.deepEqual(s.versions, c.versions);
+    assert.deepEqual(s.problems, [], 'every line read');
+    // every turn's time is its prompt record's own
+    const lines = fs.readFileSync(path.join(DIR, c.file), 'utf8');
+    for (const t of s.turns) assert.ok(t.timestamp && lines.includes(`"timestamp":"${t.timestamp}"`), t.prompt);
+    for (const t of s.turns) for (const m of t.marks) assert.ok(m.at && lines.includes(`"timestamp":"${m.at}"`), `${m.kind} at ${m.at}`);
+  });
+}
+
+test('a prompt-type command: shown as /name args, its expanded text counted as the prompt\'s size', () => {
+  const s = read(path.join(DIR, 'custom-command-1.0.44.jsonl'));
+  assert.equal(s.turns[0]!.promptChars, 'Review pull request 42 of this repository: read the diff, list risks, suggest tests.\n\nARGUMENTS: 42'.length);
+  assert.equal(s.turns[1]!.promptChars, 'write the tests you suggested'.length);
+  const init = read(path.join(DIR, 'init-1.0.88.jsonl'));
+  assert.ok(init.turns[0]!.promptChars > 100);
+});
+
+test('local commands and interrupts carry what they said; a rewind what the abandoned branch held', () => {
+  const lc = read(path.join(DIR, 'system-local-2.1.12.jsonl'));
+  assert.deepEqual(lc.turns[0]!.marks.map((m) => [m.text, m.output]), [['/model opus', 'Set model to opus (claude-opus-4-5-20251101)'], ['/plugin', '(no content)']]);
+  const it = read(path.join(DIR, 'interrupt-tool-2.1.45.jsonl'));
+  assert.equal(it.turns[0]!.marks[0]!.text, '[Request interrupted by user for tool use]');
+  const rw = read(path.join(DIR, 'rewind-2.0.76.jsonl'));
+  assert.deepEqual({ ...rw.turns[0]!.marks[0], at: undefined }, { kind: 'rewind', at: undefined, prompts: ['use canvas for the chart'], calls: 1, requests: 2 });
+  const rp = read(path.join(DIR, 'rewind-progress-2.1.144.jsonl'));
+  assert.deepEqual(rp.turns[0]!.marks[0]!.prompts, ['make them shorter', 'even shorter']);
+  const cp = read(path.join(DIR, 'auto-compact-2.1.19.jsonl'));
+  assert.deepEqual({ ...cp.turns[0]!.marks[0], at: undefined }, { kind: 'compaction', at: undefined, trigger: 'auto', preTokens: 167003, summaryChars: 143 });
+  const rs = read(path.join(DIR, 'resume-2.1.7-2.1.12.jsonl'));
+  assert.deepEqual([rs.turns[1]!.marks[0]!.from, rs.turns[1]!.marks[0]!.to], ['2.1.7', '2.1.12']);
+  assert.match(sessionText({ session: rs }, HOME, plain), /Claude Code 2\.1\.7 → 2\.1\.12 \(resumed by another binary\)/);
+});
+
+test('a subagent\'s own transcript says so and shows its turns; its main session does not take them', () => {
+  const sub = read(path.join(DIR, 'a9e7c0de-0000-4000-8000-000000000074/subagents/agent-a3f29c1.jsonl'));
+  assert.deepEqual(sub.subagent, { agentId: 'a3f29c1' });
+  assert.equal(sub.warnings.filter((w) => /subagent's own transcript \(agent a3f29c1\)/.test(w)).length, 1);
+  const main = read(path.join(DIR, 'inline-subagent-1.0.44.jsonl'));
+  assert.equal(main.subagent, undefined);
+  assert.equal(main.turns.length, 1, '1.0.x inline sidechain records are not turns');
+});
+
+test('the launch folder not on this machine: said once, everything the transcript holds, nothing from another folder', () => {
+  const s = read(path.join(DIR, 'elsewhere-2.1.181.jsonl'));
+  assert.equal(s.cwd, '/Users/marin/work/harbour-lights');
+  assert.equal(s.cwdOnDisk, false);
+  assert.equal(s.warnings.filter((w) => w.includes('/Users/marin/work/harbour-lights') && /not on this machine/.test(w)).length, 1);
+  assert.ok(s.turns.every((t) => t.instructions === null), 'no startup block taken from another folder');
+  assert.deepEqual(s.next.held.map((h) => [h.path, h.how, h.deleted]), [['/Users/marin/work/harbour-lights/config/app.json', 'written', undefined]]);
+  assert.deepEqual(s.findings, []);
+  const text = sessionText({ session: s }, s.cwd, plain);
+  assert.equal(text.split('not on this machine').length - 1, 1, text);
+});
+
+test('time: ended at the last record, running only when both the file and its last record are recent', () => {
+  const tmp = fs.mkdtempSync(path.join(HOME, 'copied-'));
+  const copy = path.join(tmp, 'copied.jsonl');
+  fs.copyFileSync(path.join(DIR, 'copied-old-2.1.144.jsonl'), copy);
+  const s = read(copy);
+  assert.equal(s.endedAt, '2026-05-20T13:00:21.000Z');
+  assert.equal(s.running, false, 'an old session copied now is not running');
+  const now = Date.now();
+  assert.equal(isRunning(now - 1000, new Date(now - 2000).toISOString(), now), true);
+  assert.equal(isRunning(now - 1000, '2025-06-01T00:00:00.000Z', now), false);
+  assert.equal(isRunning(now - RUNNING_MS - 1, new Date(now - 2000).toISOString(), now), false);
+  assert.equal(isRunning(now - 1000, undefined, now), true, 'records without times: the file decides');
+  const days = read(path.join(DIR, 'spans-days-2.1.101.jsonl'));
+  const text = sessionText({ session: days }, HOME, plain);
+  assert.match(text, /Turn 1 "profile the chart rendering" 2026-04-06 22:50:07/);
+  assert.match(text, /Turn 2 "good morning: fix the layout cost" 2026-04-07 08:15:00/);
+  assert.match(text, /ended 2026-04-07 08:15/);
+});
+
+test('the built CLI: session --json --transcript on real shapes, and --cwd / --list for a folder not on this machine', () => {
+  for (const [file, prompts] of [
+    ['glued-2.1.12.jsonl', ['count the stations', 'and how many are active?']],
+    ['plugin-command-2.1.101.jsonl', ['/release-tools:changelog v2.3.0', 'tag it']],
+    ['rewind-start-2.1.333.jsonl', ['move the legacy folder to archive/ instead']],
+  ] as const) {
+    const r = run(['session', '--json', '--transcript', path.join(DIR, file), '--home', HOME]);
+    assert.equal(r.code, 0, r.stderr);
+    const s = (JSON.parse(r.stdout) as SessionJson).session;
+    assert.deepEqual(s.turns.map((t) => t.prompt), prompts);
+    assert.ok(s.turns.every((t) => typeof t.timestamp === 'string' && Array.isArray(t.marks) && ['prompt', 'command', 'image'].includes(t.kind)));
+    assert.ok(s.turns.every((t) => t.calls.every((c) => /^toolu_/.test(c.id))));
+    assert.equal(typeof s.endedAt, 'string');
+  }
+  // a launch folder that is not on this machine: its transcripts are found by its key
+  const gone = '/Users/marin/work/harbour-lights';
+  const projects = path.join(HOME, '.claude', 'projects', memoryKey(gone));
+  fs.mkdirSync(projects, { recursive: true });
+  fs.copyFileSync(path.join(DIR, 'elsewhere-2.1.181.jsonl'), path.join(projects, '0d1e5e00-0000-4000-8000-000000000181.jsonl'));
+  const list = run(['session', '--list', '--cwd', gone, '--home', HOME]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /0d1e5e00-0000-4000-8000-000000000181 {2}ended 2026-06-03 09:00/);
+  assert.match(list.stdout, /\(not on this machine\)/);
+  assert.doesNotMatch(list.stdout, /running/);
+  const j = run(['session', '--json', '--cwd', gone, '--home', HOME]);
+  assert.equal(j.code, 0, j.stderr);
+  const s = (JSON.parse(j.stdout) as SessionJson).session;
+  assert.equal(s.cwd, gone);
+  assert.deepEqual(s.turns.map((t) => t.calls.map((c) => c.id)), [['toolu_01Rd20', 'toolu_01Ed20']]);
+  assert.equal(s.warnings.filter((w) => w.includes(gone)).length, 1);
+});
+
+test('--check compares only what the engine models: plugin, bundled and claude.ai skills and MCP tools are listed once, never a difference', () => {
+  const repo = fs.mkdtempSync(path.join(HOME, 'repo-'));
+  fs.mkdirSync(path.join(repo, '.claude', 'skills', 'tidy'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidy the imports\n---\nSort the imports.\n');
+  const base = { isSidechain: false, userType: 'external', cwd: repo, sessionId: 'c4ec0000-0000-4000-8000-000000000235', version: '2.1.235', gitBranch: 'main' };
+  let n = 0;
+  const at = () => new Date(Date.parse('2026-06-21T09:00:00.000Z') + 7000 * ++n).toISOString();
+  const lines: unknown[] = [{ ...base, type: 'user', uuid: 'u0', parentUuid: null, timestamp: at(), message: { role: 'user', content: 'release it' } }];
+  const skill = (id: string, name: string, body: string | null) => {
+    lines.push({ ...base, type: 'assistant', uuid: `a-${id}`, timestamp: at(), message: { id: `msg_${id}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name: 'Skill', input: { skill: name } }], usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 10, output_tokens: 5 } } });
+    lines.push({ ...base, type: 'user', uuid: `r-${id}`, timestamp: at(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `Launching skill: ${name}` }] } });
+    if (body !== null) lines.push({ ...base, type: 'user', uuid: `m-${id}`, isMeta: true, sourceToolUseID: id, timestamp: at(), message: { role: 'user', content: [{ type: 'text', text: body }] } });
+  };
+  skill('toolu_01Sk1', 'release-tools:notes', 'Base directory for this skill: /home/dev/.claude/plugins/cache/release-tools/skills/notes\n\nWrite the notes.');
+  skill('toolu_01Sk2', 'pdf', 'Base directory for this skill: /opt/claude/bundled/pdf\n\nRead PDFs.');
+  skill('toolu_01Sk3', 'pdf', 'Base directory for this skill: /opt/claude/bundled/pdf\n\nRead PDFs.');
+  skill('toolu_01Sk4', 'tidy', `Base directory for this skill: ${path.join(repo, '.claude', 'skills', 'tidy')}\n\nSort the imports.`);
+  lines.push({ ...base, type: 'assistant', uuid: 'a-mcp', timestamp: at(), message: { id: 'msg_mcp', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_01Mc1', name: 'mcp__tracker__get_issue', input: { id: 7 } }] } });
+  lines.push({ ...base, type: 'user', uuid: 'r-mcp', timestamp: at(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Mc1', content: 'open' }] } });
+  const file = path.join(repo, 'session.jsonl');
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const s = read(file, ['--cwd', repo]);
+  assert.equal(s.cwdOnDisk, true);
+  assert.deepEqual(s.findings.filter((f) => !f.explained), [], JSON.stringify(s.findings));
+  assert.deepEqual(
+    s.notModelled.map((m) => [m.kind, m.name, m.calls]),
+    [
+      ['skill', 'release-tools:notes', 1],
+      ['skill', 'pdf', 2],
+      ['mcp-tool', 'mcp__tracker__get_issue', 1],
+    ],
+  );
+  const text = sessionText({ session: s }, repo, plain);
+  assert.equal(text.split('\n').filter((l) => l.includes('not modelled (not compared)')).length, 1, text);
+  // the built CLI: --check exits 0 on them
+  const r = run(['session', '--check', '--transcript', file, '--cwd', repo, '--home', HOME]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // a real difference says what was predicted and what came, with both sizes: the project skill's body is gone from the disk
+  fs.rmSync(path.join(repo, '.claude', 'skills', 'tidy'), { recursive: true });
+  fs.mkdirSync(path.join(repo, '.claude', 'skills', 'tidy'));
+  fs.writeFileSync(path.join(repo, '.claude', 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidy\ndisable-model-invocation: true\n---\nSort.\n');
+  const d = read(file, ['--cwd', repo]);
+  const f = d.findings.find((x) => x.kind === 'skill');
+  assert.ok(f, JSON.stringify(d.findings));
+  assert.match(sessionText({ session: d }, repo, plain), /tidy: skill body predicted none, came \d+ chars/);
+});
