@@ -12,6 +12,7 @@ import { arr, blocksOf, messageOf, num, obj, str, type Block, type ParsedRecord,
 import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
+import type { TurnCache, TurnUsage } from './usage.js';
 
 export interface LiveInjected {
   path: string;
@@ -53,6 +54,15 @@ export interface LiveTurn {
   /** where `instructions` comes from: the request itself, or (a version that records no request)
    *  rebuilt from the disk by the caller; null when there is none */
   instructionsFrom: 'request' | 'disk' | null;
+  // ---- issue 31 part B (turn-figures.ts sets them on every read): the turn's API requests, by their answers
+  /** its answers' usage summed (usage.ts) */
+  usage?: TurnUsage;
+  /** USD at the model's price; null when a request's model has no price */
+  cost?: number | null;
+  cache?: TurnCache;
+  /** the hooks that ran in the turn (attachment-layers.ts) */
+  hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+  // ---- end of part B
 }
 
 export interface LayerChars {
@@ -107,6 +117,10 @@ export interface Replay {
   firstTimestamp?: string;
   lastTimestamp?: string;
   warnings: string[];
+  /** each turn's records (the main chain's, from its prompt to the next), and the records before the first prompt
+   *  (SessionStart hooks, the first listings): what turn-figures.ts reads usage, hooks and listings from */
+  turnRecords: readonly (readonly ParsedRecord[])[];
+  leadingRecords: readonly ParsedRecord[];
 }
 
 const SR_OPEN = '<system-reminder>\n';
@@ -255,6 +269,8 @@ export function compactionRequest(before: RebuiltRequest | undefined, since: rea
 }
 
 const contextOf = (u: Usage) => u.input + u.cacheRead + u.cacheCreation;
+/** the most records kept before the first prompt */
+const MAX_LEADING = 10_000;
 
 interface CachedTurn {
   key: string;
@@ -291,6 +307,8 @@ export class SessionReplayer {
   private lastTimestamp: string | undefined;
   private lastUsage: Usage | null = null;
   private lastModel: string | undefined;
+  /** records before the first prompt that carry context (attachments, hook progress, system), at most MAX_LEADING */
+  private readonly leading: ParsedRecord[] = [];
 
   add(records: readonly ParsedRecord[]): void {
     for (const pr of records) this.one(pr);
@@ -365,7 +383,10 @@ export class SessionReplayer {
       }
     }
     const cur = this.spans[this.spans.length - 1];
-    if (!cur) return;
+    if (!cur) {
+      if (pr.type !== 'user' && pr.type !== 'assistant' && this.leading.length < MAX_LEADING) this.leading.push(pr);
+      return;
+    }
     cur.records.push(pr);
     if (pr.type === 'assistant') {
       const m = messageOf(r);
@@ -411,6 +432,8 @@ export class SessionReplayer {
       firstTimestamp: this.firstTimestamp,
       lastTimestamp: this.lastTimestamp,
       warnings,
+      turnRecords: this.spans.map((s) => s.records),
+      leadingRecords: this.leading,
     };
     for (const r of reqs) if (r.missing) warnings.push(`request ${r.id}: ${r.missing} message(s) could not be rebuilt from the transcript`);
     const lastFull = [...out.requests].reverse().find((r) => r.chars && r.contextTokens);
