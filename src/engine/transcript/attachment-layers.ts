@@ -21,8 +21,11 @@ export interface HookRun {
   chars: number | null;
   /** the hook printed something (`stdout`) and nothing reached the model (`content` empty) */
   dropped: boolean;
-  /** the record it comes from */
-  from: 'hook_success' | 'hook_additional_context' | 'hook_system_message' | 'async_hook_response' | 'hook_progress' | 'stop_hook_summary' | string;
+  /** the record it comes from: an attachment's type (`hook_success`, `hook_additional_context`, `hook_system_message`,
+   *  `async_hook_response`, …), `hook_progress` or `stop_hook_summary` */
+  from: string;
+  /** the tool call (or `SessionStart`, a prompt's id) the run belongs to */
+  toolUseID?: string;
 }
 
 const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
@@ -37,9 +40,9 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     if (t === 'hook_success') {
       const content = str(a.content) ?? '';
       const stdout = str(a.stdout) ?? '';
-      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t }];
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
     }
-    if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t }];
+    if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];
     if (t === 'async_hook_response') {
       const resp = a.response;
       return [{ event: eventOf(a), command: str(a.command) ?? '', chars: typeof resp === 'string' ? resp.length : resp === undefined ? joined(a.content).length : (JSON.stringify(resp) ?? '').length, dropped: false, from: t }];
@@ -70,6 +73,16 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
   if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [] }));
   for (; m.done < records.length; m.done++) {
     for (const h of hookOf(records[m.done]!)) {
+      if (h.from === 'hook_additional_context') {
+        // a hook's JSON output (`additionalContext`): its hook_success has an empty `content` (the output was parsed, not
+        // dropped), or the same text; the context is what reached the model
+        const ok = [...m.runs].reverse().find((x) => x.from === 'hook_success' && x.event === h.event && (!h.toolUseID || !x.toolUseID || x.toolUseID === h.toolUseID) && (x.chars === 0 || x.chars === h.chars));
+        if (ok) {
+          ok.chars = h.chars;
+          ok.dropped = false;
+          continue;
+        }
+      }
       if (h.from !== 'hook_progress' && h.from !== 'stop_hook_summary') {
         const i = m.runs.findIndex((x) => (x.from === 'hook_progress' || x.from === 'stop_hook_summary') && x.event === h.event && (x.command === h.command || !h.command));
         if (i >= 0) {
@@ -275,7 +288,8 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
   }
   const all = turns.flatMap((t) => t.requests);
   if (!all.length) return null;
-  const ratio = dChars > 0 && dTokens > 0 ? { value: dTokens / dChars, derived: true as const, from: 'session' as const } : { value: assumedTokensPerChar, derived: true as const, from: 'assumed' as const };
+  // a ratio outside 0.1 to 1 token per character is not text's (a cut transcript, answers missing): the assumed one serves
+  const ratio = dChars > 0 && dTokens > 0 && dTokens / dChars >= 0.1 && dTokens / dChars <= 1 ? { value: dTokens / dChars, derived: true as const, from: 'session' as const } : { value: assumedTokensPerChar, derived: true as const, from: 'assumed' as const };
   // the records since the last compaction, and the first request after it
   const flat: ParsedRecord[] = [...leading, ...turns.flatMap((t) => t.records)];
   let from = 0;

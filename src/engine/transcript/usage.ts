@@ -223,7 +223,8 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
 function cacheBreak(prev: ApiRequest, q: ApiRequest, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
   const had = prev.usage.cacheRead + prev.usage.cacheCreation;
   const lost = had - q.usage.cacheRead;
-  if (had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.usage.cacheCreation < lost * 0.5) return null;
+  // the read fell by a fifth or more of what was cached, and the request wrote at least as much as it read
+  if (had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.usage.cacheCreation < Math.max(1024, q.usage.cacheRead)) return null;
   const causes: { cause: CacheBreak['cause']; why: string }[] = [];
   if (compacted) causes.push({ cause: 'compaction', why: compacted === 'auto' ? 'Claude Code compacted the conversation on its own' : 'the conversation was compacted (/compact)' });
   if (prev.model && q.model && prev.model !== q.model) causes.push({ cause: 'model', why: `the model changed from ${prev.model} to ${q.model} (each model has its own cache)` });
