@@ -13,7 +13,7 @@ import { NEWEST_PROFILE } from '../../src/engine/profiles.js';
 import { costOf, listPrice, priceOf, pricingOverride } from '../../src/engine/transcript/pricing.js';
 import type { Settings } from '../../src/engine/settings.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const DIR = path.join(ROOT, 'test', 'fixtures', 'transcripts', 'real-shapes', 'usage');
 let tmp: string;
 before(() => {

@@ -10,7 +10,7 @@
 // characters, what only the first request's usage tells (system prompt, tools and the unrecorded startup block) derived
 // from it and marked so.
 import { arr, num, obj, str, type ParsedRecord, type Rec } from './records.js';
-import type { ApiRequest } from './usage.js';
+import { turnRequests, type ApiRequest } from './usage.js';
 import type { LiveRequest } from './replay.js';
 
 export interface HookRun {
@@ -64,35 +64,69 @@ function hookOf(pr: ParsedRecord): HookRun[] {
   return [];
 }
 
-const hookMemo = new WeakMap<readonly ParsedRecord[], { done: number; runs: HookRun[] }>();
+interface HookState {
+  done: number;
+  runs: (HookRun & { gone?: boolean })[];
+  /** runs a progress or stop_hook_summary record announced, not yet recorded by an attachment: by event and command, by event */
+  announced: Map<string, { list: (HookRun & { gone?: boolean })[]; at: number }>;
+  /** the last hook_success of an event (and of an event and call) */
+  success: Map<string, HookRun>;
+}
+
+const hookMemo = new WeakMap<readonly ParsedRecord[], HookState>();
+
+function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }) | undefined {
+  const q = m.announced.get(key);
+  if (!q) return undefined;
+  while (q.at < q.list.length) {
+    const r = q.list[q.at++]!;
+    if (!r.gone) return r;
+  }
+  return undefined;
+}
 
 /** the hooks that ran among these records: a run a `progress` or `stop_hook_summary` record announced and an attachment
- *  then recorded (same event and command) is listed once, with the attachment's figures */
+ *  then recorded (same event and command) is listed once, with the attachment's figures; a `hook_additional_context`
+ *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
 export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
   let m = hookMemo.get(records);
-  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [] }));
+  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [], announced: new Map(), success: new Map() }));
+  let changed = false;
   for (; m.done < records.length; m.done++) {
     for (const h of hookOf(records[m.done]!)) {
+      changed = true;
+      if (h.from === 'hook_progress' || h.from === 'stop_hook_summary') {
+        for (const key of [`${h.event}\n${h.command}`, h.event]) {
+          let q = m.announced.get(key);
+          if (!q) m.announced.set(key, (q = { list: [], at: 0 }));
+          q.list.push(h);
+        }
+        m.runs.push(h);
+        continue;
+      }
       if (h.from === 'hook_additional_context') {
         // a hook's JSON output (`additionalContext`): its hook_success has an empty `content` (the output was parsed, not
         // dropped), or the same text; the context is what reached the model
-        const ok = [...m.runs].reverse().find((x) => x.from === 'hook_success' && x.event === h.event && (!h.toolUseID || !x.toolUseID || x.toolUseID === h.toolUseID) && (x.chars === 0 || x.chars === h.chars));
-        if (ok) {
+        const ok = m.success.get(`${h.event}\n${h.toolUseID ?? ''}`) ?? m.success.get(h.event);
+        if (ok && (ok.chars === 0 || ok.chars === h.chars)) {
           ok.chars = h.chars;
           ok.dropped = false;
           continue;
         }
       }
-      if (h.from !== 'hook_progress' && h.from !== 'stop_hook_summary') {
-        const i = m.runs.findIndex((x) => (x.from === 'hook_progress' || x.from === 'stop_hook_summary') && x.event === h.event && (x.command === h.command || !h.command));
-        if (i >= 0) {
-          const announced = m.runs.splice(i, 1)[0]!;
-          if (!h.command) h.command = announced.command;
-        }
+      const announced = takeAnnounced(m, h.command ? `${h.event}\n${h.command}` : h.event);
+      if (announced) {
+        announced.gone = true;
+        if (!h.command) h.command = announced.command;
+      }
+      if (h.from === 'hook_success') {
+        m.success.set(h.event, h);
+        m.success.set(`${h.event}\n${h.toolUseID ?? ''}`, h);
       }
       m.runs.push(h);
     }
   }
+  if (changed && m.runs.some((r) => r.gone)) m.runs = m.runs.filter((r) => !r.gone);
   return m.runs;
 }
 
@@ -124,41 +158,55 @@ export interface SessionListings {
 /** the tools' `mcp__SERVER__` part of a server name: every character but letters, digits, `_` and `-` as `_` */
 export const mcpKey = (server: string) => server.replace(/[^A-Za-z0-9_-]/g, '_');
 
-/** the listings the session's records hold, as they stand after the last record (deltas applied in order) */
-export function sessionListings(records: Iterable<ParsedRecord>, requests: readonly LiveRequest[] = []): SessionListings {
+const LISTINGS = new Set(['mcp_instructions_delta', 'deferred_tools_delta', 'agent_listing_delta', 'skill_listing']);
+const listingMemo = new WeakMap<readonly ParsedRecord[], { done: number; found: Rec[] }>();
+
+/** the listing attachments among records (the same array read again continues where it ended) */
+function listingAttachments(records: readonly ParsedRecord[]): readonly Rec[] {
+  let m = listingMemo.get(records);
+  if (!m || m.done > records.length) listingMemo.set(records, (m = { done: 0, found: [] }));
+  for (; m.done < records.length; m.done++) {
+    const pr = records[m.done]!;
+    if (pr.type !== 'attachment' || pr.rec.isSidechain === true) continue;
+    const a = obj(pr.rec.attachment);
+    if (a && LISTINGS.has(str(a.type) ?? '')) m.found.push(a);
+  }
+  return m.found;
+}
+
+/** the listings the session's records hold (each turn's records, in order), as they stand after the last record */
+export function sessionListings(parts: readonly (readonly ParsedRecord[])[], requests: readonly LiveRequest[] = []): SessionListings {
   const instr = new Map<string, number>();
   const deferred = new Map<string, number>();
   const agents = new Map<string, number>();
   let skills: SessionListings['skills'] = null;
-  for (const pr of records) {
-    if (pr.type !== 'attachment' || pr.rec.isSidechain === true) continue;
-    const a = obj(pr.rec.attachment);
+  for (const a of parts.flatMap(listingAttachments)) {
     switch (str(a?.type)) {
       case 'mcp_instructions_delta': {
-        const names = arr(a!.addedNames).map((x) => str(x) ?? '');
-        const blocks = arr(a!.addedBlocks).map((x) => str(x) ?? '');
+        const names = arr(a.addedNames).map((x) => str(x) ?? '');
+        const blocks = arr(a.addedBlocks).map((x) => str(x) ?? '');
         names.forEach((n, i) => instr.set(n, (blocks.find((b) => b.startsWith(`## ${n}\n`)) ?? blocks[i] ?? '').length));
-        for (const n of arr(a!.removedNames)) instr.delete(str(n) ?? '');
+        for (const n of arr(a.removedNames)) instr.delete(str(n) ?? '');
         break;
       }
       case 'deferred_tools_delta': {
-        const lines = arr(a!.addedLines).map((x) => str(x) ?? '');
-        [...arr(a!.addedNames), ...arr(a!.readdedNames)].forEach((n, i) => typeof n === 'string' && deferred.set(n, (lines[i] ?? n).length));
-        for (const n of arr(a!.removedNames)) deferred.delete(str(n) ?? '');
+        const lines = arr(a.addedLines).map((x) => str(x) ?? '');
+        [...arr(a.addedNames), ...arr(a.readdedNames)].forEach((n, i) => typeof n === 'string' && deferred.set(n, (lines[i] ?? n).length));
+        for (const n of arr(a.removedNames)) deferred.delete(str(n) ?? '');
         break;
       }
       case 'agent_listing_delta': {
-        if (a!.isInitial === true) agents.clear();
-        const lines = arr(a!.addedLines).map((x) => str(x) ?? '');
-        arr(a!.addedTypes).forEach((t, i) => typeof t === 'string' && agents.set(t, (lines[i] ?? '').length));
-        for (const t of arr(a!.removedTypes)) agents.delete(str(t) ?? '');
+        if (a.isInitial === true) agents.clear();
+        const lines = arr(a.addedLines).map((x) => str(x) ?? '');
+        arr(a.addedTypes).forEach((t, i) => typeof t === 'string' && agents.set(t, (lines[i] ?? '').length));
+        for (const t of arr(a.removedTypes)) agents.delete(str(t) ?? '');
         break;
       }
       case 'skill_listing': {
-        const names = arr(a!.names).filter((x): x is string => typeof x === 'string');
-        const chars = (str(a!.content) ?? '').length;
-        if (a!.isInitial === false && skills) skills = { names: [...skills.names, ...names], count: skills.count + (num(a!.skillCount) ?? names.length), chars: skills.chars + chars };
-        else skills = { names, count: num(a!.skillCount) ?? names.length, chars };
+        const names = arr(a.names).filter((x): x is string => typeof x === 'string');
+        const chars = (str(a.content) ?? '').length;
+        if (a.isInitial === false && skills) skills = { names: [...skills.names, ...names], count: skills.count + (num(a.skillCount) ?? names.length), chars: skills.chars + chars };
+        else skills = { names, count: num(a.skillCount) ?? names.length, chars };
         break;
       }
     }
@@ -253,66 +301,105 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
 
 const ctx = (q: ApiRequest) => q.usage.input + q.usage.cacheRead + q.usage.cacheCreation;
 
-/**
- * The breakdown of a version that records no request. `turns`: each turn's records and API requests (usage.ts), in order;
- * `leading`: records before the first prompt. The ratio: Σ growth of the context between two consecutive requests of a
- * turn with no compaction between ÷ Σ characters recorded between their answers. The system prompt, tools and startup
- * block (none of them recorded): the first request after the last compaction (or the session's first) less what the
- * records before its answer hold, at that ratio.
- */
-export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly { records: readonly ParsedRecord[]; requests: readonly ApiRequest[] }[], assumedTokensPerChar: number): DerivedBreakdown | null {
-  let dTokens = 0;
-  let dChars = 0;
-  for (const t of turns) {
-    const byLine = new Map(t.requests.map((q) => [q.line, q]));
-    let prev: ApiRequest | undefined;
-    let between = 0;
-    for (const pr of t.records) {
-      if (pr.type === 'system' && pr.rec.subtype === 'compact_boundary') {
-        prev = undefined;
-        between = 0;
-        continue;
-      }
-      const q = pr.type === 'assistant' ? byLine.get(pr.line) : undefined;
-      if (q) {
-        const grow = prev ? ctx(q) - ctx(prev) : 0;
-        if (prev && between > 0 && grow > 0) {
-          dTokens += grow;
-          dChars += between;
-        }
-        prev = q;
-        between = 0;
-      }
-      between += recordChars(pr)?.chars ?? 0;
+/** what one stretch of records (a turn's, or its part after its last compaction) holds for the breakdown */
+interface Stretch {
+  layers: Map<string, number>;
+  /** characters before its first request's answer (all of them when it has none) */
+  beforeFirst: number;
+  first?: ApiRequest;
+}
+
+interface BreakdownState {
+  done: number;
+  /** the next request of the turn (usage.ts lists them in line order) */
+  next: number;
+  prev?: ApiRequest;
+  between: number;
+  dTokens: number;
+  dChars: number;
+  compacted: boolean;
+  tail: Stretch;
+}
+
+const breakdownMemo = new WeakMap<readonly ParsedRecord[], BreakdownState>();
+const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
+
+/** a turn's records for the breakdown, read from where the last read of them ended */
+function breakdownOf(records: readonly ParsedRecord[]): BreakdownState {
+  const requests = turnRequests(records).requests;
+  let st = breakdownMemo.get(records);
+  if (!st || st.done > records.length) breakdownMemo.set(records, (st = { done: 0, next: 0, between: 0, dTokens: 0, dChars: 0, compacted: false, tail: stretch() }));
+  for (; st.done < records.length; st.done++) {
+    const pr = records[st.done]!;
+    if (pr.type === 'system' && pr.rec.subtype === 'compact_boundary') {
+      st.prev = undefined;
+      st.between = 0;
+      st.compacted = true;
+      st.tail = stretch();
+      continue;
     }
+    const q = pr.type === 'assistant' && requests[st.next]?.line === pr.line ? requests[st.next++] : undefined;
+    if (q) {
+      const grow = st.prev ? ctx(q) - ctx(st.prev) : 0;
+      if (st.prev && st.between > 0 && grow > 0) {
+        st.dTokens += grow;
+        st.dChars += st.between;
+      }
+      st.prev = q;
+      st.between = 0;
+      st.tail.first ??= q;
+    }
+    const c = recordChars(pr);
+    if (!c || !c.chars) continue;
+    st.between += c.chars;
+    st.tail.layers.set(c.layer, (st.tail.layers.get(c.layer) ?? 0) + c.chars);
+    if (!st.tail.first) st.tail.beforeFirst += c.chars;
   }
-  const all = turns.flatMap((t) => t.requests);
-  if (!all.length) return null;
+  return st;
+}
+
+/**
+ * The breakdown of a version that records no request. `turns`: each turn's records, in order; `leading`: records before
+ * the first prompt. The ratio: Σ growth of the context between two consecutive requests of a turn with no compaction
+ * between ÷ Σ characters recorded between their answers. The system prompt, tools and startup block (none of them
+ * recorded): the first request after the last compaction (or the session's first) less what the records before its
+ * answer hold, at that ratio. Incremental per turn: a read costs the records appended and the number of turns.
+ */
+export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly (readonly ParsedRecord[])[], assumedTokensPerChar: number): DerivedBreakdown | null {
+  const states = turns.map(breakdownOf);
+  if (!states.some((s) => s.tail.first || s.prev)) return null;
+  const dTokens = states.reduce((a, s) => a + s.dTokens, 0);
+  const dChars = states.reduce((a, s) => a + s.dChars, 0);
   // a ratio outside 0.1 to 1 token per character is not text's (a cut transcript, answers missing): the assumed one serves
   const ratio = dChars > 0 && dTokens > 0 && dTokens / dChars >= 0.1 && dTokens / dChars <= 1 ? { value: dTokens / dChars, derived: true as const, from: 'session' as const } : { value: assumedTokensPerChar, derived: true as const, from: 'assumed' as const };
-  // the records since the last compaction, and the first request after it
-  const flat: ParsedRecord[] = [...leading, ...turns.flatMap((t) => t.records)];
-  let from = 0;
-  flat.forEach((pr, i) => {
-    if (pr.type === 'system' && pr.rec.subtype === 'compact_boundary') from = i + 1;
+  // the stretches since the last compaction: leading records count only when no compaction came
+  let last = -1;
+  states.forEach((s, i) => {
+    if (s.compacted) last = i;
   });
-  const since = flat.slice(from);
-  const lines = new Set(all.map((q) => q.line));
-  const firstAt = since.findIndex((pr) => pr.type === 'assistant' && lines.has(pr.line));
-  const first = firstAt < 0 ? undefined : all.find((q) => q.line === since[firstAt]!.line);
+  const parts: Stretch[] = [];
+  if (last < 0) {
+    const lead = stretch();
+    for (const pr of leading) {
+      const c = recordChars(pr);
+      if (c?.chars) lead.layers.set(c.layer, (lead.layers.get(c.layer) ?? 0) + c.chars);
+    }
+    lead.beforeFirst = [...lead.layers.values()].reduce((a, b) => a + b, 0);
+    parts.push(lead);
+  }
+  parts.push(...states.slice(Math.max(0, last)).map((s) => s.tail));
   const byLayer = new Map<string, number>();
   let beforeFirst = 0;
-  since.forEach((pr, i) => {
-    const c = recordChars(pr);
-    if (!c || !c.chars) return;
-    byLayer.set(c.layer, (byLayer.get(c.layer) ?? 0) + c.chars);
-    if (firstAt >= 0 && i < firstAt) beforeFirst += c.chars;
-  });
-  const layers: LayerFigure[] = [];
-  if (first) {
-    const rest = Math.round(ctx(first) - beforeFirst * ratio.value);
-    layers.push({ layer: 'system prompt, tools and startup instructions', chars: null, tokens: Math.max(0, rest), derived: true });
+  let first: ApiRequest | undefined;
+  for (const p of parts) {
+    for (const [k, v] of p.layers) byLayer.set(k, (byLayer.get(k) ?? 0) + v);
+    if (!first) {
+      beforeFirst += p.beforeFirst;
+      first = p.first;
+    }
   }
+  const layers: LayerFigure[] = [];
+  if (first) layers.push({ layer: 'system prompt, tools and startup instructions', chars: null, tokens: Math.max(0, Math.round(ctx(first) - beforeFirst * ratio.value)), derived: true });
   for (const [layer, chars] of byLayer) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
   return { tokensPerChar: ratio, layers };
 }

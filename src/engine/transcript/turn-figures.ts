@@ -5,7 +5,6 @@ import type { ClaudeProfile } from '../profiles.js';
 import { modelFacts } from '../skills/models.js';
 import { derivedBreakdown, hookRuns, sessionListings, type DerivedBreakdown, type SessionListings } from './attachment-layers.js';
 import type { PricingOverride } from './pricing.js';
-import type { ParsedRecord } from './records.js';
 import type { Replay } from './replay.js';
 import { accountSession, turnRequests, type SessionAccounting } from './usage.js';
 
@@ -25,11 +24,6 @@ export interface SessionFigures {
   breakdown: DerivedBreakdown | null;
 }
 
-function* allRecords(r: Replay): Generator<ParsedRecord> {
-  yield* r.leadingRecords;
-  for (const t of r.turnRecords) yield* t;
-}
-
 /** sets each turn's `requests`, `usage`, `cost`, `cache` and `hooks`, and gives the session's figures */
 export function applyFigures(r: Replay, profile: ClaudeProfile, override?: PricingOverride): SessionFigures {
   const turns = r.turnRecords.map((records, k) => ({ records, resumed: r.turns[k]?.resumed }));
@@ -47,22 +41,16 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
     t.cache = a.cache;
     const leading = k === 0 ? hookRuns(r.leadingRecords) : [];
     t.hooks = [...leading, ...hookRuns(records)].map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
-    for (const pr of records) {
-      if (pr.type !== 'system' || pr.rec.subtype !== 'compact_boundary') continue;
-      const meta = pr.rec.compactMetadata as Record<string, unknown> | undefined;
-      const pre = typeof meta?.preTokens === 'number' ? meta.preTokens : undefined;
-      if (pre !== undefined) maxContext = Math.max(maxContext, pre);
-      if (meta?.trigger === 'auto' && pre !== undefined) autoCompactions.push(pre);
+    for (const b of turnRequests(records).boundaries) {
+      if (b.preTokens === undefined) continue;
+      maxContext = Math.max(maxContext, b.preTokens);
+      if (b.trigger === 'auto') autoCompactions.push(b.preTokens);
     }
   });
   let breakdown: DerivedBreakdown | null = null;
   if (r.source !== 'requests') {
     const bpt = r.model ? modelFacts(r.model, profile).bytesPerToken : 4;
-    breakdown = derivedBreakdown(
-      r.leadingRecords,
-      r.turnRecords.map((records) => ({ records, requests: turnRequests(records).requests })),
-      1 / bpt,
-    );
+    breakdown = derivedBreakdown(r.leadingRecords, r.turnRecords, 1 / bpt);
   }
-  return { cost: acc.cost, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings(allRecords(r), r.requests), breakdown };
+  return { cost: acc.cost, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings([r.leadingRecords, ...r.turnRecords], r.requests), breakdown };
 }

@@ -36,6 +36,8 @@ interface TurnState {
   lastOther?: string;
   compacted?: string;
   compactions: number;
+  /** the compactions among the records: trigger and preTokens */
+  boundaries: { trigger: string; preTokens?: number }[];
 }
 
 const states = new WeakMap<readonly ParsedRecord[], TurnState>();
@@ -57,9 +59,9 @@ export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undef
 }
 
 /** the API requests among a turn's records (the same array read again continues where it ended) */
-export function turnRequests(records: readonly ParsedRecord[]): { requests: readonly ApiRequest[]; compactions: number; pendingCompaction?: string } {
+export function turnRequests(records: readonly ParsedRecord[]): { requests: readonly ApiRequest[]; compactions: number; boundaries: readonly { trigger: string; preTokens?: number }[]; pendingCompaction?: string } {
   let st = states.get(records);
-  if (!st || st.done > records.length) states.set(records, (st = { done: 0, list: [], byId: new Map(), compactions: 0 }));
+  if (!st || st.done > records.length) states.set(records, (st = { done: 0, list: [], byId: new Map(), compactions: 0, boundaries: [] }));
   for (; st.done < records.length; st.done++) {
     const pr = records[st.done]!;
     const r = pr.rec;
@@ -67,6 +69,7 @@ export function turnRequests(records: readonly ParsedRecord[]): { requests: read
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
       st.compactions++;
       st.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
+      st.boundaries.push({ trigger: st.compacted, preTokens: num(obj(r.compactMetadata)?.preTokens) });
     }
     if (pr.type !== 'assistant' || r.isSidechain === true) {
       if (ts && (pr.type === 'user' || pr.type === 'attachment')) st.lastOther = ts;
@@ -85,7 +88,7 @@ export function turnRequests(records: readonly ParsedRecord[]): { requests: read
     } else if (u) q.usage = u;
     if (ts) q.answeredAt = ts;
   }
-  return { requests: st.list, compactions: st.compactions, ...(st.compacted && { pendingCompaction: st.compacted }) };
+  return { requests: st.list, compactions: st.compactions, boundaries: st.boundaries, ...(st.compacted && { pendingCompaction: st.compacted }) };
 }
 
 // ------------------------------------------------------------------------------ per turn, per session
