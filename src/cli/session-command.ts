@@ -59,6 +59,16 @@ export interface SessionJson {
     problems: LiveSession['problems'];
     unknownTypes: Record<string, number>;
     warnings: string[];
+    // ---- issue 31 part B: cost, MCP servers, listings, derived breakdown (engine: transcript/turn-figures.ts)
+    /** USD of every priced request (list prices, or the managed modelPricing); null when none could be priced */
+    cost: number | null;
+    /** models without a price: their requests are left out of `cost` */
+    unpriced: string[];
+    mcp: LiveSession['figures']['listings']['mcp'];
+    listings: { deferredBuiltIn: string[]; deferredChars: number; agents: { types: string[]; chars: number }; skills: { names: string[]; count: number; chars: number } | null };
+    /** a version that records no request: the context by layer, every figure marked `derived` */
+    breakdown: LiveSession['figures']['breakdown'];
+    // ---- end of part B
   };
 }
 
@@ -161,11 +171,34 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
       problems: live.problems,
       unknownTypes: live.unknownTypes,
       warnings: live.warnings,
+      ...partB(live),
     },
   };
 }
 
+/** issue 31 part B's keys of `session` */
+function partB(live: LiveSession): Pick<SessionJson['session'], 'cost' | 'unpriced' | 'mcp' | 'listings' | 'breakdown'> {
+  const f = live.figures;
+  const { mcp, ...listings } = f.listings;
+  return { cost: f.cost, unpriced: f.unpriced, mcp, listings, breakdown: f.breakdown };
+}
+
 const n = grouped;
+const usd = (x: number) => (x >= 0.995 || x === 0 ? `$${x.toFixed(2)}` : `$${x.toFixed(3)}`);
+
+/** a turn's requests, tokens, cost, cache state and hooks (issue 31 part B) */
+function turnFigures(t: SessionJson['session']['turns'][number], st: Style): string[] {
+  const out: string[] = [];
+  const u = t.usage;
+  if (u && t.requests) {
+    const hit = t.cache?.hitRatio;
+    out.push(`  ${n(t.requests)} request${t.requests === 1 ? '' : 's'} · ${n(u.input)} in + ${n(u.cacheRead)} cache read + ${n(u.cacheCreation)} cache write, ${n(u.output)} out${t.cost !== undefined && t.cost !== null ? ` · ${usd(t.cost)}` : t.cost === null ? ' · no price for its model' : ''}${hit !== null && hit !== undefined ? ` · cache hit ${(hit * 100).toFixed(0)}%` : ''}`);
+  }
+  const b = t.cache?.break;
+  if (b) out.push(st.yellow(`  cache break at request ${b.request + 1}: ${n(b.lost)} cached tokens not read, ${n(b.written)} written again · ${safe(b.why)}${b.also?.length ? ` (also: ${b.also.join(', ')})` : ''}`));
+  for (const h of t.hooks ?? []) out.push(`  hook ${safe(h.event)}${h.command ? ` ${safe(short(h.command, 50))}` : ''}: ${h.chars === null ? 'ran (this version records no output)' : `${n(h.chars)} chars to the model`}${h.dropped ? st.yellow(' · output dropped (printed, nothing reached the model)') : ''}`);
+  return out;
+}
 const short = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 function rel(p: string, cwd: string): string {
@@ -180,7 +213,8 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   const ended = s.endedAt ?? s.lastWritten;
   const when = s.running ? st.green('running') : `ended ${ended ? safe(shortTime(ended)) : '?'}`;
   const versions = s.versions ? `Claude Code ${s.versions.map(safe).join(' → ')} (resumed by another binary)` : `Claude Code ${safe(s.version ?? '?')}`;
-  out.push(`${st.bold(s.subagent ? 'Subagent transcript' : 'Session')} ${safe(s.sessionId ?? '?')} · ${versions}${s.profileNote ? ` (${safe(s.profileNote)})` : ''} · ${safe(s.model ?? 'model ?')} · ${when}`);
+  const cost = s.cost !== null ? ` · ${usd(s.cost)}${s.unpriced.length ? ` (no price for ${s.unpriced.map(safe).join(', ')})` : ''}` : '';
+  out.push(`${st.bold(s.subagent ? 'Subagent transcript' : 'Session')} ${safe(s.sessionId ?? '?')} · ${versions}${s.profileNote ? ` (${safe(s.profileNote)})` : ''} · ${safe(s.model ?? 'model ?')}${cost} · ${when}`);
   out.push(`  ${safe(s.transcript)}${s.source === 'attachments' ? ' · this version records no requests: texts from its attachments, the startup block not recorded' : ''}`);
   for (const w of s.warnings) if (/^the session was launched in |^this is a subagent's own transcript/.test(w)) out.push(st.yellow(`  ${safe(w)}`));
   const c = s.next.context;
@@ -188,7 +222,9 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     const pct = (c.fraction * 100).toFixed(1);
     const auto = c.autoCompactAt ? ` · auto-compacts at ${n(c.autoCompactAt)} (${n(Math.max(0, c.autoCompactAt - c.tokens))} to go)` : '';
     out.push(`  context now: ${n(c.tokens)} of ${n(c.window)} tokens (${pct}%, from the last request's usage)${auto}`);
+    out.push(`  window: ${safe(c.windowWhy ?? "?")}${c.autoCompactWhy ? ` · auto-compaction: ${safe(c.autoCompactWhy)}` : ''}`);
   }
+  for (const m of s.mcp) out.push(`  MCP ${safe(m.server)}: instructions ${n(m.instructionsChars)} chars${m.deferredTools.length ? ` · ${m.deferredTools.length} deferred tool(s)` : ''}${m.loadedToolChars !== null ? ` · tools ${n(m.loadedToolChars)} chars` : ''}`);
   out.push('');
   // a turn's time carries its date when the day changed since the turn before (or, first, when it is not today)
   const today = new Date().toISOString().slice(0, 10);
@@ -217,6 +253,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     const label = t.kind === 'command' ? safe(short(t.prompt)) : safe(JSON.stringify(short(t.prompt)));
     const size = t.kind === 'command' && t.promptChars > t.prompt.length ? ` (command, ${n(t.promptChars)} chars sent)` : '';
     out.push(`${st.bold(`Turn ${k + 1}`)} ${label}${size} ${time}${inst}${resumed}${comp}`);
+    out.push(...turnFigures(t, st));
     if (t.changedNotes) out.push(`  notes: ${[...t.changedNotes.matchAll(/^Note: (\/[^\n]*?) changed on disk/gm)].map((m) => safe(rel(m[1]!, cwd))).join(', ')} changed on disk`);
     if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
     for (const call of t.calls) {
@@ -252,6 +289,12 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     out.push('');
     out.push(`${st.bold('Last request')} (${n(l.total)} chars${last.contextTokens ? `, ${n(last.contextTokens)} tokens by its usage` : ''}; ≈tok from this session's own tokens per char):`);
     for (const [k, v] of parts) out.push(`  ${String(k).padEnd(22)} ${n(v as number).padStart(9)} chars${tok(v as number)}`);
+  }
+  if (s.breakdown) {
+    const tpc = s.breakdown.tokensPerChar;
+    out.push('');
+    out.push(`${st.bold('Context by layer')} (this version records no request: derived from the records and the first request's usage; ${tpc.value.toFixed(3)} tokens per char, ${tpc.from === 'session' ? "the session's own" : 'assumed'}):`);
+    for (const l of s.breakdown.layers) out.push(`  ${safe(l.layer).padEnd(46)} ${l.chars !== null ? `${n(l.chars).padStart(9)} chars` : ' '.repeat(15)}${l.tokens !== null ? ` ≈${n(l.tokens)} tok` : ''}${l.derived ? ' (derived)' : ''}`);
   }
   const nx = s.next;
   out.push('');

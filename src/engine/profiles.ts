@@ -172,7 +172,73 @@ export interface ModelTable {
   listingBudgetFraction: number;
   /** model ids whose facts were measured on the binary (measure-models.ts); offered in the editor's model picker */
   measured: readonly string[];
+  /** list prices per model family, USD per million tokens (MODEL_PRICES; docs/profiles.md names the source and day) */
+  prices: readonly ModelPrice[];
 }
+
+/** Anthropic's list price of one model family, USD per million tokens. */
+export interface ModelPrice {
+  /** the canonical id the family's ids start with (canonicalModel: `claude-opus-4-5` covers `claude-opus-4-5-20251101`) */
+  family: string;
+  input: number;
+  output: number;
+  /** a prompt-cache write with the 5-minute life (the default) and with the 1-hour life */
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  /** a cache hit (read or refresh) */
+  cacheRead: number;
+  /** a request whose prompt (input + cache read + cache write) is over `above` tokens is charged at these rates instead, every token of it */
+  longPrompt?: { above: number; input: number; output: number; cacheWrite5m: number; cacheWrite1h: number; cacheRead: number };
+}
+
+const price = (family: string, input: number, output: number, cacheWrite5m: number, cacheWrite1h: number, cacheRead: number, longPrompt?: ModelPrice['longPrompt']): ModelPrice => ({ family, input, output, cacheWrite5m, cacheWrite1h, cacheRead, ...(longPrompt && { longPrompt }) });
+
+/** Anthropic's published list prices (platform.claude.com/docs/en/about-claude/pricing and each model's overview page,
+ *  read 2026-12-03; docs/profiles.md, "Prices"). Longest family first wins (`claude-opus-4-5` before `claude-opus-4`). */
+export const MODEL_PRICES: readonly ModelPrice[] = [
+  price('claude-fable-5-2', 8, 40, 10, 16, 0.2),
+  price('claude-fable-5-1', 10, 50, 12.5, 20, 0.25),
+  price('claude-fable-5', 10, 50, 12.5, 20, 1),
+  price('claude-opus-5-5', 4, 20, 5, 8, 0.2),
+  price('claude-opus-5', 5, 25, 6.25, 10, 0.5),
+  price('claude-opus-4-8', 5, 25, 6.25, 10, 0.5),
+  price('claude-opus-4-7', 5, 25, 6.25, 10, 0.5),
+  price('claude-opus-4-6', 5, 25, 6.25, 10, 0.5),
+  price('claude-opus-4-5', 5, 25, 6.25, 10, 0.5),
+  price('claude-opus-4-1', 15, 75, 18.75, 30, 1.5),
+  price('claude-opus-4-0', 15, 75, 18.75, 30, 1.5),
+  price('claude-3-opus', 15, 75, 18.75, 30, 1.5),
+  price('claude-sonnet-5-5', 2, 10, 2.5, 4, 0.1),
+  price('claude-sonnet-5', 2, 10, 2.5, 4, 0.2),
+  price('claude-sonnet-4-6', 3, 15, 3.75, 6, 0.3),
+  price('claude-sonnet-4-5', 3, 15, 3.75, 6, 0.3),
+  price('claude-sonnet-4-0', 3, 15, 3.75, 6, 0.3),
+  price('claude-3-7-sonnet', 3, 15, 3.75, 6, 0.3),
+  price('claude-3-5-sonnet', 3, 15, 3.75, 6, 0.3),
+  price('claude-haiku-5-5', 0.1, 0.5, 0.125, 0.2, 0.01, { above: 100_000, input: 0.5, output: 2.5, cacheWrite5m: 0.625, cacheWrite1h: 1, cacheRead: 0.05 }),
+  price('claude-haiku-4-5', 1, 5, 1.25, 2, 0.1),
+  price('claude-3-5-haiku', 0.8, 4, 1, 1.6, 0.08),
+  price('claude-3-haiku', 0.25, 1.25, 0.3, 0.5, 0.03),
+];
+
+/**
+ * Auto-compaction on versions older than every profile (we run no binary of them). What transcripts people
+ * published show (../shared/spec/transcripts.md): 2.1.19 to 2.1.45 compacted on their own, `compact_boundary` with
+ * trigger `auto`, at preTokens 155,577 to 178,144 on claude-opus-4-5 and 4-6, claude-sonnet-4-5 and 4-6 and
+ * claude-haiku-4-5, which 2.1.235 on (measured) never compact on their own. So for these versions every model
+ * compacts, at a threshold taken by 2.1.235's rule (window − reserve − buffer) and never above what the session
+ * itself shows (window.ts).
+ */
+export const BEFORE_PROFILES_AUTO_COMPACT = {
+  /** the oldest profile's version: versions before it take this */
+  before: '2.1.235',
+  /** every model compacts on its own, `[1m]` and 4-characters-per-token ids included */
+  everyModel: true,
+  reserveTokens: 20_000,
+  bufferTokens: 13_000,
+  /** seen in published transcripts (not measured) */
+  seen: { versions: '2.1.19 to 2.1.45', models: ['claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-5', 'claude-sonnet-4-6', 'claude-haiku-4-5'], preTokens: [155_577, 178_144] },
+} as const;
 
 /** Measured with test/conformance/fixed-sizes.test.ts (which checks them): every path is counted without the temp
  *  root it starts with; the date, git status and OS line make `system` and `messages` vary by a few characters. */
@@ -246,6 +312,7 @@ const V2_1_235: ClaudeProfile = {
     defaultContextWindow: 200_000,
     listingBudgetFraction: 0.01,
     measured: MEASURED_MODELS,
+    prices: MODEL_PRICES,
   },
   request: { system: 7_715, tools: 60_519, messages: 1_766, defaultSkillsListing: 4_475 },
   skills: {
@@ -295,6 +362,7 @@ const V2_1_328: ClaudeProfile = {
     defaultContextWindow: 1_000_000,
     listingBudgetFraction: 0.01,
     measured: MEASURED_MODELS,
+    prices: MODEL_PRICES,
   },
   request: { system: 5_083, tools: 35_045, messages: 4_044, defaultSkillsListing: 6_275 },
   skills: {

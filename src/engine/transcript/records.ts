@@ -22,7 +22,7 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /** records that carry nothing the reader uses: dropped as soon as their type is known */
 const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'cost-state', 'summary', 'custom-title', 'tag', 'pr-link']);
-const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape']);
+const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape', 'progress']);
 /** attachments whose body is large and unused (the whole prompt as the UI showed it) */
 const DROPPED_ATTACHMENTS = new Set(['prompt_snapshot']);
 
@@ -155,6 +155,13 @@ export class TranscriptParser {
         return;
       }
       this.uuids.add(rec.uuid);
+    }
+    // `progress` (2.1.12 to 2.1.74): only a hook's run is kept (attachment-layers.ts); a subagent's messages, a command's
+    // output and an MCP call's status are not context of the main chain
+    if (type === 'progress' && (rec.data as Rec | undefined)?.type !== 'hook_progress') {
+      // still a link of the chain (its uuid, parent and time): a prompt's parent may be one
+      this.records.push({ line: n, type: LINK_TYPE, rec: { uuid: rec.uuid, parentUuid: rec.parentUuid, timestamp: rec.timestamp, isSidechain: rec.isSidechain } });
+      return;
     }
     if (type === 'attachment') {
       const a = rec.attachment as Rec | undefined;

@@ -12,6 +12,7 @@ import { arr, blocksOf, LINK_TYPE, messageOf, num, obj, str, type Block, type Pa
 import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
+import type { TurnCache, TurnUsage } from './usage.js';
 
 export interface LiveInjected {
   path: string;
@@ -83,6 +84,15 @@ export interface LiveTurn {
   /** where `instructions` comes from: the request itself, or (a version that records no request)
    *  rebuilt from the disk by the caller; null when there is none */
   instructionsFrom: 'request' | 'disk' | null;
+  // ---- issue 31 part B (turn-figures.ts sets them on every read): the turn's API requests, by their answers
+  /** its answers' usage summed (usage.ts) */
+  usage?: TurnUsage;
+  /** USD at the model's price; null when a request's model has no price */
+  cost?: number | null;
+  cache?: TurnCache;
+  /** the hooks that ran in the turn (attachment-layers.ts) */
+  hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+  // ---- end of part B
 }
 
 export interface LayerChars {
@@ -143,6 +153,10 @@ export interface Replay {
   /** the transcript is a subagent's own (`subagents/agent-ID.jsonl`): its turns are the subagent's */
   subagent?: { agentId?: string };
   warnings: string[];
+  /** each turn's records (the main chain's, from its prompt to the next), and the records before the first prompt
+   *  (SessionStart hooks, the first listings): what turn-figures.ts reads usage, hooks and listings from */
+  turnRecords: readonly (readonly ParsedRecord[])[];
+  leadingRecords: readonly ParsedRecord[];
 }
 
 const SR_OPEN = '<system-reminder>\n';
@@ -347,6 +361,8 @@ export function compactionRequest(before: RebuiltRequest | undefined, since: rea
 }
 
 const contextOf = (u: Usage) => u.input + u.cacheRead + u.cacheCreation;
+/** the most records kept before the first prompt */
+const MAX_LEADING = 10_000;
 
 interface CachedTurn {
   key: string;
@@ -398,6 +414,8 @@ export class SessionReplayer {
   private lastTimestamp: string | undefined;
   private lastUsage: Usage | null = null;
   private lastModel: string | undefined;
+  /** records before the first prompt that carry context (attachments, hook progress, system), at most MAX_LEADING */
+  private readonly leadingRecs: ParsedRecord[] = [];
 
   add(records: readonly ParsedRecord[]): void {
     for (const pr of records) {
@@ -582,7 +600,10 @@ export class SessionReplayer {
       }
     }
     const cur = this.spans[this.spans.length - 1];
-    if (!cur) return;
+    if (!cur) {
+      if (pr.type !== 'user' && pr.type !== 'assistant' && this.leadingRecs.length < MAX_LEADING) this.leadingRecs.push(pr);
+      return;
+    }
     cur.records.push(pr);
     if (pr.type === 'user' && r.isMeta === true && cur.kind === 'command' && !cur.expanded && cur.calls.length === 0) {
       // a prompt-type command's expanded prompt: what the command sent
@@ -638,6 +659,8 @@ export class SessionReplayer {
       versions: [...this.versionList],
       marks: [...this.leading],
       warnings,
+      turnRecords: this.spans.map((s) => s.records),
+      leadingRecords: this.leadingRecs,
     };
     if (this.sidechainFile) {
       out.subagent = { ...(this.agentId && { agentId: this.agentId }) };

@@ -8,12 +8,13 @@ import type { Analysis } from '../analysis.js';
 import type { FileAccess } from '../files/file-access.js';
 import { memoryKey } from '../memory/memory.js';
 import type { ClaudeProfile } from '../profiles.js';
-import { modelFacts } from '../skills/models.js';
-import { autoCompactRule } from '../session/auto-compact.js';
 import { simulateSessionOver, type SessionResult } from '../session/simulate.js';
 import { TranscriptFollower } from './follow.js';
 import { parseTranscriptText, str, type ParsedRecord, type Rec, type TranscriptProblem } from './records.js';
 import { SessionReplayer, type LiveTurn, type Replay } from './replay.js';
+import { pricingOverride } from './pricing.js';
+import { applyFigures, type SessionFigures } from './turn-figures.js';
+import { contextEvidence, type ContextEvidence } from './window.js';
 
 /** a transcript written this recently belongs to a session that is still running */
 export const RUNNING_MS = 5 * 60 * 1000;
@@ -138,8 +139,8 @@ export interface NextSteps {
   startupEdited: { path: string; changedAt: string }[];
   /** what `/compact` now would bring back, predicted over the disk as it is */
   compact: { files: string[]; references: string[]; skills: string[]; dropped: { path: string; why: string }[]; instructionsChars: number | null } | null;
-  /** the real context of the last request against the window */
-  context: { tokens: number; window: number; model: string; fraction: number; autoCompactAt: number | null; autoCompactWhy?: string } | null;
+  /** the real context of the last request against the window, both from evidence (window.ts) */
+  context: ContextEvidence | null;
 }
 
 function iso(ms: number): string {
@@ -237,15 +238,15 @@ function predictCompact(fa: FileAccess, a: Analysis | undefined, turns: LiveTurn
 
 /** `compact`: what /compact now would bring back, when it is predicted already (else predicted here);
  *  `onDisk`: false when the launch folder is not on this machine (no file of it is looked at) */
-export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact'], onDisk = true): NextSteps {
+export function nextSteps(fa: FileAccess, r: Replay & { figures?: SessionFigures }, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact'], onDisk = true): NextSteps {
   const u = r.lastUsage;
   let context: NextSteps['context'] = null;
   if (u && r.model) {
-    const m = modelFacts(r.model, profile);
     const tokens = u.input + u.cacheRead + u.cacheCreation;
-    // the measured rule (session/auto-compact.ts), in the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT)
-    const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
-    context = { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
+    // the window and the threshold from the model, the version's rule and the session's own evidence (window.ts), in
+    // the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT, ANTHROPIC_MODEL, `model`)
+    const f = r.figures ?? applyFigures(r, profile);
+    context = contextEvidence({ model: r.model, version: r.version, profile, tokens, maxTokens: Math.max(tokens, f.maxContext), autoCompactions: f.autoCompactions, env: a?.env, settings: a?.settings });
   }
   return { held: heldFiles(fa, r.turns, cwd, onDisk), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
 }
@@ -417,6 +418,8 @@ export interface LiveSession extends Replay {
   unknownTypes: Record<string, number>;
   /** a line is still being written (no newline yet) */
   partialLine: boolean;
+  /** cost, listings, MCP servers and (no request recorded) the derived breakdown (turn-figures.ts) */
+  figures: SessionFigures;
 }
 
 /** a subagent's transcript, parsed once for each size it had */
@@ -483,6 +486,7 @@ export class LiveReader {
     const r = this.replayer.result(this.subagents(), chosen);
     return {
       ...r,
+      figures: applyFigures(r, chosen),
       transcript: this.file,
       bytes: f.bytesRead,
       lines: f.parser.lines,
@@ -546,6 +550,10 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   if (prev && prev.key === key) {
     // the same turns: new turn objects of a version without requests get their blocks from the same run
     if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
+    if (prev.analysis) {
+      const ov = pricingOverride(prev.analysis.settings);
+      if (ov) live.figures = applyFigures(live, profile, ov);
+    }
     if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
     return { live, next: o.previous!.next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev };
   }
@@ -559,6 +567,9 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   }
   const a = o.analysis(profile, launch);
   if (!a) return { live, next: null, findings: [], notModelled: [], profile, launch: { cwd: launch, onDisk: true } };
+  // Claude Code's managed `modelPricing` prices the session instead of the list (pricing.ts)
+  const override = pricingOverride(a.settings);
+  if (override) live.figures = applyFigures(live, profile, override);
   const predicts = live.source === 'requests' || live.turns.length > 0;
   // one run of the session model for the prediction, the rebuilt startup blocks and, when no compaction
   // came yet, what /compact now would bring back (the same run with /compact typed after its last turn:

@@ -1,0 +1,405 @@
+// The layers a transcript records besides the conversation, in every version (../shared/spec/transcripts.md):
+// - hooks: `hook_success` (`content` is what reached the model: empty while `stdout` was not means the output was
+//   dropped), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
+//   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.74: the run, not its output) and
+//   `system` / `stop_hook_summary` (`hookInfos`, `hookAdditionalContext`);
+// - MCP server instructions (`mcp_instructions_delta`: `addedNames`, `addedBlocks` `## NAME\n…`, `removedNames`), deferred
+//   tool names (`deferred_tools_delta`: built-in and `mcp__SERVER__TOOL`), the agent listing (`agent_listing_delta`), the
+//   skill listing (`skill_listing`), nested memory, changed-file notes, restored files.
+// For a version that records no request, a breakdown of the context rebuilt from these records and the conversation's
+// characters, what only the first request's usage tells (system prompt, tools and the unrecorded startup block) derived
+// from it and marked so.
+import { arr, num, obj, str, type ParsedRecord, type Rec } from './records.js';
+import { turnRequests, type ApiRequest } from './usage.js';
+import type { LiveRequest } from './replay.js';
+
+export interface HookRun {
+  event: string;
+  /** the command; `''` when the record does not name it (hook_additional_context names the hook, not its command) */
+  command: string;
+  /** characters that reached the model; null when the version records the run but not its output (`progress`) */
+  chars: number | null;
+  /** the hook printed something (`stdout`) and nothing reached the model (`content` empty) */
+  dropped: boolean;
+  /** the record it comes from: an attachment's type (`hook_success`, `hook_additional_context`, `hook_system_message`,
+   *  `async_hook_response`, …), `hook_progress` or `stop_hook_summary` */
+  from: string;
+  /** the tool call (or `SessionStart`, a prompt's id) the run belongs to */
+  toolUseID?: string;
+}
+
+const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
+const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
+
+function hookOf(pr: ParsedRecord): HookRun[] {
+  const r = pr.rec;
+  if (pr.type === 'attachment') {
+    const a = obj(r.attachment);
+    const t = str(a?.type);
+    if (!a || !t || !t.startsWith('hook_') && t !== 'async_hook_response') return [];
+    if (t === 'hook_success') {
+      const content = str(a.content) ?? '';
+      const stdout = str(a.stdout) ?? '';
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
+    }
+    if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];
+    if (t === 'async_hook_response') {
+      const resp = a.response;
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: typeof resp === 'string' ? resp.length : resp === undefined ? joined(a.content).length : (JSON.stringify(resp) ?? '').length, dropped: false, from: t }];
+    }
+    // hook_system_message, hook_blocking_error, hook_non_blocking_error, …: their text
+    const text = joined(a.content ?? a.blockingError ?? a.stderr ?? '');
+    return [{ event: eventOf(a), command: str(a.command) ?? str(obj(a.blockingError)?.command) ?? '', chars: text.length, dropped: false, from: t }];
+  }
+  if (pr.type === 'progress') {
+    const d = obj(r.data);
+    if (str(d?.type) !== 'hook_progress') return [];
+    return [{ event: eventOf(d!), command: str(d!.command) ?? '', chars: null, dropped: false, from: 'hook_progress' }];
+  }
+  if (pr.type === 'system' && r.subtype === 'stop_hook_summary') {
+    const extra = joined(r.hookAdditionalContext ?? []);
+    const infos = arr(r.hookInfos).map((x) => obj(x) ?? {});
+    return infos.map((h, i) => ({ event: 'Stop', command: str(h.command) ?? '', chars: i === 0 && extra ? extra.length : null, dropped: false, from: 'stop_hook_summary' }));
+  }
+  return [];
+}
+
+interface HookState {
+  done: number;
+  runs: (HookRun & { gone?: boolean })[];
+  /** runs a progress or stop_hook_summary record announced, not yet recorded by an attachment: by event and command, by event */
+  announced: Map<string, { list: (HookRun & { gone?: boolean })[]; at: number }>;
+  /** the last hook_success of an event (and of an event and call) */
+  success: Map<string, HookRun>;
+}
+
+const hookMemo = new WeakMap<readonly ParsedRecord[], HookState>();
+
+function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }) | undefined {
+  const q = m.announced.get(key);
+  if (!q) return undefined;
+  while (q.at < q.list.length) {
+    const r = q.list[q.at++]!;
+    if (!r.gone) return r;
+  }
+  return undefined;
+}
+
+/** the hooks that ran among these records: a run a `progress` or `stop_hook_summary` record announced and an attachment
+ *  then recorded (same event and command) is listed once, with the attachment's figures; a `hook_additional_context`
+ *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
+export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
+  let m = hookMemo.get(records);
+  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [], announced: new Map(), success: new Map() }));
+  let changed = false;
+  for (; m.done < records.length; m.done++) {
+    for (const h of hookOf(records[m.done]!)) {
+      changed = true;
+      if (h.from === 'hook_progress' || h.from === 'stop_hook_summary') {
+        for (const key of [`${h.event}\n${h.command}`, h.event]) {
+          let q = m.announced.get(key);
+          if (!q) m.announced.set(key, (q = { list: [], at: 0 }));
+          q.list.push(h);
+        }
+        m.runs.push(h);
+        continue;
+      }
+      if (h.from === 'hook_additional_context') {
+        // a hook's JSON output (`additionalContext`): its hook_success has an empty `content` (the output was parsed, not
+        // dropped), or the same text; the context is what reached the model
+        const ok = m.success.get(`${h.event}\n${h.toolUseID ?? ''}`) ?? m.success.get(h.event);
+        if (ok && (ok.chars === 0 || ok.chars === h.chars)) {
+          ok.chars = h.chars;
+          ok.dropped = false;
+          continue;
+        }
+      }
+      const announced = takeAnnounced(m, h.command ? `${h.event}\n${h.command}` : h.event);
+      if (announced) {
+        announced.gone = true;
+        if (!h.command) h.command = announced.command;
+      }
+      if (h.from === 'hook_success') {
+        m.success.set(h.event, h);
+        m.success.set(`${h.event}\n${h.toolUseID ?? ''}`, h);
+      }
+      m.runs.push(h);
+    }
+  }
+  if (changed && m.runs.some((r) => r.gone)) m.runs = m.runs.filter((r) => !r.gone);
+  return m.runs;
+}
+
+// ------------------------------------------------------------------------------ session-wide listings
+
+export interface McpServerLayer {
+  /** the server as Claude Code names it (`claude.ai Linear`, `plugin:NAME:SERVER`, or the tools' `mcp__SERVER__` part) */
+  server: string;
+  /** characters of its instructions block (`## NAME\n…`), 0 when it has none */
+  instructionsChars: number;
+  /** its tools offered by name only (deferred, loaded on demand) */
+  deferredTools: string[];
+  /** characters of its tools' definitions in the last recorded request (2.1.328 on); null when not recorded */
+  loadedToolChars: number | null;
+}
+
+export interface SessionListings {
+  mcp: McpServerLayer[];
+  /** built-in tools offered by name only */
+  deferredBuiltIn: string[];
+  /** characters of the deferred tools' lines (`addedLines`) */
+  deferredChars: number;
+  /** the agent listing: types and the characters of their lines */
+  agents: { types: string[]; chars: number };
+  /** the skill listing as last sent: names, count and characters */
+  skills: { names: string[]; count: number; chars: number } | null;
+}
+
+/** the tools' `mcp__SERVER__` part of a server name: every character but letters, digits, `_` and `-` as `_` */
+export const mcpKey = (server: string) => server.replace(/[^A-Za-z0-9_-]/g, '_');
+
+const LISTINGS = new Set(['mcp_instructions_delta', 'deferred_tools_delta', 'agent_listing_delta', 'skill_listing']);
+const listingMemo = new WeakMap<readonly ParsedRecord[], { done: number; found: Rec[] }>();
+
+/** the listing attachments among records (the same array read again continues where it ended) */
+function listingAttachments(records: readonly ParsedRecord[]): readonly Rec[] {
+  let m = listingMemo.get(records);
+  if (!m || m.done > records.length) listingMemo.set(records, (m = { done: 0, found: [] }));
+  for (; m.done < records.length; m.done++) {
+    const pr = records[m.done]!;
+    if (pr.type !== 'attachment' || pr.rec.isSidechain === true) continue;
+    const a = obj(pr.rec.attachment);
+    if (a && LISTINGS.has(str(a.type) ?? '')) m.found.push(a);
+  }
+  return m.found;
+}
+
+/** the listings the session's records hold (each turn's records, in order), as they stand after the last record */
+export function sessionListings(parts: readonly (readonly ParsedRecord[])[], requests: readonly LiveRequest[] = []): SessionListings {
+  const instr = new Map<string, number>();
+  const deferred = new Map<string, number>();
+  const agents = new Map<string, number>();
+  let skills: SessionListings['skills'] = null;
+  for (const a of parts.flatMap(listingAttachments)) {
+    switch (str(a?.type)) {
+      case 'mcp_instructions_delta': {
+        const names = arr(a.addedNames).map((x) => str(x) ?? '');
+        const blocks = arr(a.addedBlocks).map((x) => str(x) ?? '');
+        names.forEach((n, i) => instr.set(n, (blocks.find((b) => b.startsWith(`## ${n}\n`)) ?? blocks[i] ?? '').length));
+        for (const n of arr(a.removedNames)) instr.delete(str(n) ?? '');
+        break;
+      }
+      case 'deferred_tools_delta': {
+        const lines = arr(a.addedLines).map((x) => str(x) ?? '');
+        [...arr(a.addedNames), ...arr(a.readdedNames)].forEach((n, i) => typeof n === 'string' && deferred.set(n, (lines[i] ?? n).length));
+        for (const n of arr(a.removedNames)) deferred.delete(str(n) ?? '');
+        break;
+      }
+      case 'agent_listing_delta': {
+        if (a.isInitial === true) agents.clear();
+        const lines = arr(a.addedLines).map((x) => str(x) ?? '');
+        arr(a.addedTypes).forEach((t, i) => typeof t === 'string' && agents.set(t, (lines[i] ?? '').length));
+        for (const t of arr(a.removedTypes)) agents.delete(str(t) ?? '');
+        break;
+      }
+      case 'skill_listing': {
+        const names = arr(a.names).filter((x): x is string => typeof x === 'string');
+        const chars = (str(a.content) ?? '').length;
+        if (a.isInitial === false && skills) skills = { names: [...skills.names, ...names], count: skills.count + (num(a.skillCount) ?? names.length), chars: skills.chars + chars };
+        else skills = { names, count: num(a.skillCount) ?? names.length, chars };
+        break;
+      }
+    }
+  }
+  const lastChars = [...requests].reverse().find((r) => r.chars)?.chars;
+  const servers = new Map<string, McpServerLayer>();
+  const server = (name: string) => {
+    let s = servers.get(mcpKey(name));
+    if (!s) servers.set(mcpKey(name), (s = { server: name, instructionsChars: 0, deferredTools: [], loadedToolChars: null }));
+    return s;
+  };
+  for (const [n, c] of instr) server(n).instructionsChars = c;
+  const builtIn: string[] = [];
+  for (const name of deferred.keys()) {
+    const m = /^mcp__(.+?)__/.exec(name);
+    if (m) server([...servers.values()].find((s) => mcpKey(s.server) === m[1])?.server ?? m[1]!).deferredTools.push(name);
+    else builtIn.push(name);
+  }
+  for (const [k, c] of Object.entries(lastChars?.mcp ?? {})) server([...servers.values()].find((s) => mcpKey(s.server) === k)?.server ?? k).loadedToolChars = c;
+  return {
+    mcp: [...servers.values()],
+    deferredBuiltIn: builtIn,
+    deferredChars: [...deferred.values()].reduce((a, b) => a + b, 0),
+    agents: { types: [...agents.keys()], chars: [...agents.values()].reduce((a, b) => a + b, 0) },
+    skills,
+  };
+}
+
+// ------------------------------------------------------------------ derived breakdown (no api-request)
+
+export interface LayerFigure {
+  layer: string;
+  chars: number | null;
+  /** tokens at the session's ratio, or (derived) from the first request's usage */
+  tokens: number | null;
+  /** the figure is derived (from the first request's usage or the session's ratio), not read */
+  derived: boolean;
+}
+
+export interface DerivedBreakdown {
+  /** tokens per character of this session: the context's growth between consecutive requests over the characters
+   *  recorded between them (derived), or the model's assumed ratio when no pair serves */
+  tokensPerChar: { value: number; derived: true; from: 'session' | 'assumed' };
+  /** the context of the last request by layer, since the last compaction */
+  layers: LayerFigure[];
+}
+
+/** characters a record adds to the context the next request carries (its message or its attachment's text) */
+export function recordChars(pr: ParsedRecord): { layer: string; chars: number } | null {
+  const r = pr.rec;
+  if (r.isSidechain === true) return null;
+  if (pr.type === 'user' || pr.type === 'assistant') {
+    if (r.isVisibleInTranscriptOnly === true) return null;
+    const m = obj(r.message);
+    const c = m?.content;
+    if (typeof c === 'string') return { layer: 'conversation', chars: c.length };
+    let n = 0;
+    for (const b of arr(c)) {
+      const x = obj(b);
+      if (!x) continue;
+      if (x.type === 'text') n += (str(x.text) ?? '').length;
+      else if (x.type === 'tool_result') n += typeof x.content === 'string' ? x.content.length : typeof x.droppedLength === 'number' ? x.droppedLength : arr(x.content).reduce<number>((k, y) => k + (str(obj(y)?.text)?.length ?? 0), 0);
+      else if (x.type === 'tool_use') n += (JSON.stringify(x.input ?? {}) ?? '').length;
+    }
+    return { layer: r.isMeta === true ? 'skill bodies and expanded commands' : 'conversation', chars: n };
+  }
+  if (pr.type !== 'attachment') return null;
+  const a = obj(r.attachment);
+  switch (str(a?.type)) {
+    case 'nested_memory':
+      return { layer: 'nested memory (lazy instructions)', chars: (str(obj(a!.content)?.content) ?? '').length };
+    case 'edited_text_file':
+      return { layer: 'changed-on-disk notes', chars: (str(a!.snippet) ?? '').length };
+    case 'file':
+      return { layer: 'restored files', chars: (str(obj(obj(a!.content)?.file)?.content) ?? '').length };
+    case 'invoked_skills':
+      return { layer: 'restored skills', chars: arr(a!.skills).reduce<number>((k, s) => k + (str(obj(s)?.content) ?? '').length, 0) };
+    case 'mcp_instructions_delta':
+      return { layer: 'MCP server instructions', chars: arr(a!.addedBlocks).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+    case 'deferred_tools_delta':
+      return { layer: 'deferred tool names', chars: arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+    case 'agent_listing_delta':
+      return { layer: 'agent listing', chars: arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+    case 'skill_listing':
+      return { layer: 'skills listing', chars: (str(a!.content) ?? '').length };
+    default: {
+      const h = hookOf(pr)[0];
+      return h ? { layer: 'hook output', chars: h.chars ?? 0 } : null;
+    }
+  }
+}
+
+const ctx = (q: ApiRequest) => q.usage.input + q.usage.cacheRead + q.usage.cacheCreation;
+
+/** what one stretch of records (a turn's, or its part after its last compaction) holds for the breakdown */
+interface Stretch {
+  layers: Map<string, number>;
+  /** characters before its first request's answer (all of them when it has none) */
+  beforeFirst: number;
+  first?: ApiRequest;
+}
+
+interface BreakdownState {
+  done: number;
+  /** the next request of the turn (usage.ts lists them in line order) */
+  next: number;
+  prev?: ApiRequest;
+  between: number;
+  dTokens: number;
+  dChars: number;
+  compacted: boolean;
+  tail: Stretch;
+}
+
+const breakdownMemo = new WeakMap<readonly ParsedRecord[], BreakdownState>();
+const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
+
+/** a turn's records for the breakdown, read from where the last read of them ended */
+function breakdownOf(records: readonly ParsedRecord[]): BreakdownState {
+  const requests = turnRequests(records).requests;
+  let st = breakdownMemo.get(records);
+  if (!st || st.done > records.length) breakdownMemo.set(records, (st = { done: 0, next: 0, between: 0, dTokens: 0, dChars: 0, compacted: false, tail: stretch() }));
+  for (; st.done < records.length; st.done++) {
+    const pr = records[st.done]!;
+    if (pr.type === 'system' && pr.rec.subtype === 'compact_boundary') {
+      st.prev = undefined;
+      st.between = 0;
+      st.compacted = true;
+      st.tail = stretch();
+      continue;
+    }
+    const q = pr.type === 'assistant' && requests[st.next]?.line === pr.line ? requests[st.next++] : undefined;
+    if (q) {
+      const grow = st.prev ? ctx(q) - ctx(st.prev) : 0;
+      if (st.prev && st.between > 0 && grow > 0) {
+        st.dTokens += grow;
+        st.dChars += st.between;
+      }
+      st.prev = q;
+      st.between = 0;
+      st.tail.first ??= q;
+    }
+    const c = recordChars(pr);
+    if (!c || !c.chars) continue;
+    st.between += c.chars;
+    st.tail.layers.set(c.layer, (st.tail.layers.get(c.layer) ?? 0) + c.chars);
+    if (!st.tail.first) st.tail.beforeFirst += c.chars;
+  }
+  return st;
+}
+
+/**
+ * The breakdown of a version that records no request. `turns`: each turn's records, in order; `leading`: records before
+ * the first prompt. The ratio: Σ growth of the context between two consecutive requests of a turn with no compaction
+ * between ÷ Σ characters recorded between their answers. The system prompt, tools and startup block (none of them
+ * recorded): the first request after the last compaction (or the session's first) less what the records before its
+ * answer hold, at that ratio. Incremental per turn: a read costs the records appended and the number of turns.
+ */
+export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly (readonly ParsedRecord[])[], assumedTokensPerChar: number): DerivedBreakdown | null {
+  const states = turns.map(breakdownOf);
+  if (!states.some((s) => s.tail.first || s.prev)) return null;
+  const dTokens = states.reduce((a, s) => a + s.dTokens, 0);
+  const dChars = states.reduce((a, s) => a + s.dChars, 0);
+  // a ratio outside 0.1 to 1 token per character is not text's (a cut transcript, answers missing): the assumed one serves
+  const ratio = dChars > 0 && dTokens > 0 && dTokens / dChars >= 0.1 && dTokens / dChars <= 1 ? { value: dTokens / dChars, derived: true as const, from: 'session' as const } : { value: assumedTokensPerChar, derived: true as const, from: 'assumed' as const };
+  // the stretches since the last compaction: leading records count only when no compaction came
+  let last = -1;
+  states.forEach((s, i) => {
+    if (s.compacted) last = i;
+  });
+  const parts: Stretch[] = [];
+  if (last < 0) {
+    const lead = stretch();
+    for (const pr of leading) {
+      const c = recordChars(pr);
+      if (c?.chars) lead.layers.set(c.layer, (lead.layers.get(c.layer) ?? 0) + c.chars);
+    }
+    lead.beforeFirst = [...lead.layers.values()].reduce((a, b) => a + b, 0);
+    parts.push(lead);
+  }
+  parts.push(...states.slice(Math.max(0, last)).map((s) => s.tail));
+  const byLayer = new Map<string, number>();
+  let beforeFirst = 0;
+  let first: ApiRequest | undefined;
+  for (const p of parts) {
+    for (const [k, v] of p.layers) byLayer.set(k, (byLayer.get(k) ?? 0) + v);
+    if (!first) {
+      beforeFirst += p.beforeFirst;
+      first = p.first;
+    }
+  }
+  const layers: LayerFigure[] = [];
+  if (first) layers.push({ layer: 'system prompt, tools and startup instructions', chars: null, tokens: Math.max(0, Math.round(ctx(first) - beforeFirst * ratio.value)), derived: true });
+  for (const [layer, chars] of byLayer) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
+  return { tokensPerChar: ratio, layers };
+}

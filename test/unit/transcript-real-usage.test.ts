@@ -1,0 +1,454 @@
+// Issue 31 part B: requests, usage, cost, cache breaks, windows and the layers the transcript records, on transcripts
+// of real shape (test/fixtures/transcripts/real-shapes/usage/, our own content in the records' real structure, 1.0.17
+// to 2.1.333), read through the function the CLI runs (`claude-layers session --json`), a few through the built CLI.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sessionCommand, type SessionJson } from '../../src/cli/session-command.js';
+import { makeStyle } from '../../src/cli/style.js';
+import { NEWEST_PROFILE } from '../../src/engine/profiles.js';
+import { costOf, listPrice, priceOf, pricingOverride } from '../../src/engine/transcript/pricing.js';
+import type { Settings } from '../../src/engine/settings.js';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const DIR = path.join(ROOT, 'test', 'fixtures', 'transcripts', 'real-shapes', 'usage');
+let tmp: string;
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-usage-'));
+  fs.mkdirSync(path.join(tmp, 'home'));
+  fs.mkdirSync(path.join(tmp, 'cwd'));
+});
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function read(file: string): SessionJson['session'] {
+  const r = sessionCommand(['--transcript', path.join(DIR, file), '--cwd', path.join(tmp, 'cwd'), '--home', path.join(tmp, 'home'), '--json'], makeStyle(false));
+  return (JSON.parse(r.output) as SessionJson).session;
+}
+
+/** USD of rates × tokens, each pair `[tokens, $ per million]` */
+const usd = (...pairs: [number, number][]) => pairs.reduce((a, [t, p]) => a + t * p, 0) / 1_000_000;
+
+interface TurnWant {
+  /** the turn, found by the start of its prompt (turn segmentation is another part's) */
+  prompt: string;
+  requests: number;
+  usage: { input: number; cacheRead: number; cacheCreation: number; output: number };
+  cost: number | null;
+  breakCause?: string;
+  hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+}
+
+interface Case {
+  file: string;
+  version: string;
+  turns: TurnWant[];
+  window: number;
+  autoCompactAt: number | null;
+  /** a word the threshold's reason holds */
+  autoWhy?: RegExp;
+  check?: (s: SessionJson['session']) => void;
+}
+
+const CASES: Case[] = [
+  {
+    file: '01-1.0.17-multi-request.jsonl',
+    version: '1.0.17',
+    turns: [
+      {
+        prompt: 'Where is the config loader?',
+        requests: 3,
+        usage: { input: 15, cacheRead: 24_300, cacheCreation: 12_500, output: 290 },
+        cost: usd([4, 3], [12_000, 3.75], [80, 15]) + usd([6, 3], [12_000, 0.3], [300, 3.75], [60, 15]) + usd([5, 3], [12_300, 0.3], [200, 3.75], [150, 15]),
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    autoWhy: /older than every profile/,
+  },
+  {
+    file: '02-1.0.44-synthetic.jsonl',
+    version: '1.0.44',
+    turns: [
+      { prompt: 'Summarise the README', requests: 1, usage: { input: 3, cacheRead: 0, cacheCreation: 9_000, output: 400 }, cost: usd([3, 15], [9_000, 18.75], [400, 75]) },
+      { prompt: 'Thanks. Shorter?', requests: 1, usage: { input: 8, cacheRead: 9_000, cacheCreation: 420, output: 50 }, cost: usd([8, 15], [9_000, 1.5], [420, 18.75], [50, 75]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '03-1.0.98-model-switch.jsonl',
+    version: '1.0.98',
+    turns: [
+      { prompt: 'List the TODOs', requests: 2, usage: { input: 9, cacheRead: 20_000, cacheCreation: 20_150, output: 160 }, cost: usd([4, 3], [20_000, 3.75], [70, 15]) + usd([5, 3], [20_000, 0.3], [150, 3.75], [90, 15]) },
+      { prompt: 'Now plan the retry', requests: 1, usage: { input: 6, cacheRead: 0, cacheCreation: 20_400, output: 500 }, cost: usd([6, 15], [20_400, 18.75], [500, 75]), breakCause: 'model' },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '04-2.0.14-pause.jsonl',
+    version: '2.0.14',
+    turns: [
+      { prompt: 'Run the tests', requests: 2, usage: { input: 7, cacheRead: 30_000, cacheCreation: 30_120, output: 100 }, cost: usd([3, 3], [30_000, 3.75], [60, 15]) + usd([4, 3], [30_000, 0.3], [120, 3.75], [40, 15]) },
+      { prompt: 'And the lint?', requests: 1, usage: { input: 6, cacheRead: 0, cacheCreation: 30_200, output: 40 }, cost: usd([6, 3], [30_200, 3.75], [40, 15]), breakCause: 'pause' },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => assert.match(s.turns.find((t) => t.prompt === 'And the lint?')!.cache!.break!.why, /6 min without a request, longer than the cache's life \(5 minutes\)/),
+  },
+  {
+    file: '05-2.0.76-stop-hook-summary.jsonl',
+    version: '2.0.76',
+    turns: [
+      {
+        prompt: 'Bump the version',
+        requests: 2,
+        usage: { input: 5, cacheRead: 15_000, cacheCreation: 15_090, output: 50 },
+        cost: usd([2, 5], [15_000, 6.25], [30, 25]) + usd([3, 5], [15_000, 0.5], [90, 6.25], [20, 25]),
+        hooks: [{ event: 'Stop', command: 'node ~/.claude/hooks/notify.js', chars: null, dropped: false }],
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '06-2.1.12-hook-progress.jsonl',
+    version: '2.1.12',
+    turns: [
+      {
+        prompt: 'Build it',
+        requests: 2,
+        usage: { input: 5, cacheRead: 18_000, cacheCreation: 18_100, output: 65 },
+        cost: usd([2, 5], [18_000, 6.25], [40, 25]) + usd([3, 5], [18_000, 0.5], [100, 6.25], [25, 25]),
+        hooks: [
+          { event: 'SessionStart', command: 'bash .claude/hooks/start.sh', chars: null, dropped: false },
+          { event: 'PostToolUse', command: 'node .claude/hooks/after-bash.js', chars: null, dropped: false },
+        ],
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => assert.deepEqual(s.unknownTypes, {}, 'progress records are known: hook runs kept, the rest dropped'),
+  },
+  {
+    file: '07-2.1.19-auto-compact-opus-4-5.jsonl',
+    version: '2.1.19',
+    turns: [
+      {
+        prompt: 'Refactor the storage layer',
+        requests: 4,
+        usage: { input: 18, cacheRead: 40_000, cacheCreation: 176_563, output: 1_900 },
+        cost: usd([5, 5], [40_000, 6.25], [900, 25]) + usd([4, 5], [40_000, 0.5], [115_563, 6.25], [700, 25]) + usd([9, 5], [21_000, 6.25], [300, 25]),
+        breakCause: 'compaction',
+      },
+      { prompt: 'Good, commit it', requests: 1, usage: { input: 4, cacheRead: 21_000, cacheCreation: 200, output: 80 }, cost: usd([4, 5], [21_000, 0.5], [200, 6.25], [80, 25]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 155_577,
+    autoWhy: /at most 155,577: this session compacted on its own/,
+  },
+  {
+    file: '08-2.1.31-auto-compact-sonnet-4-6.jsonl',
+    version: '2.1.31',
+    turns: [
+      {
+        prompt: 'Refactor the storage layer',
+        requests: 4,
+        usage: { input: 18, cacheRead: 40_000, cacheCreation: 188_888, output: 1_900 },
+        cost: usd([5, 3], [40_000, 3.75], [900, 15]) + usd([4, 3], [40_000, 0.3], [127_888, 3.75], [700, 15]) + usd([9, 3], [21_000, 3.75], [300, 15]),
+        breakCause: 'compaction',
+      },
+      { prompt: 'Good, commit it', requests: 1, usage: { input: 4, cacheRead: 21_000, cacheCreation: 200, output: 80 }, cost: usd([4, 3], [21_000, 0.3], [200, 3.75], [80, 15]) },
+    ],
+    window: 200_000,
+    // 2.1.235's rule gives 167,000, which this session's compaction at 167,902 does not contradict
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '09-2.1.45-auto-compact-haiku-4-5.jsonl',
+    version: '2.1.45',
+    turns: [
+      {
+        prompt: 'Refactor the storage layer',
+        requests: 4,
+        usage: { input: 18, cacheRead: 40_000, cacheCreation: 199_130, output: 1_900 },
+        // 1-hour cache writes at $2, not the 5-minute $1.25
+        cost: usd([5, 1], [40_000, 2], [900, 5]) + usd([4, 1], [40_000, 0.1], [138_130, 2], [700, 5]) + usd([9, 1], [21_000, 2], [300, 5]),
+        breakCause: 'compaction',
+      },
+      { prompt: 'Good, commit it', requests: 1, usage: { input: 4, cacheRead: 21_000, cacheCreation: 200, output: 80 }, cost: usd([4, 1], [21_000, 0.1], [200, 2], [80, 5]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => assert.doesNotMatch(s.next.context!.autoCompactWhy ?? '', /never|not to compact/, 'a model that compacted in this very session is never said not to'),
+  },
+  {
+    file: '10-2.1.50-one-million.jsonl',
+    version: '2.1.50',
+    turns: [
+      {
+        prompt: 'Read the whole log',
+        requests: 2,
+        usage: { input: 13, cacheRead: 150_000, cacheCreation: 294_940, output: 800 },
+        cost: usd([6, 3], [150_000, 6], [200, 15]) + usd([7, 3], [150_000, 0.3], [144_940, 6], [600, 15]),
+      },
+    ],
+    window: 1_000_000,
+    autoCompactAt: 967_000,
+    check: (s) => {
+      const c = s.next.context!;
+      assert.equal(c.tokens, 294_947);
+      assert.ok(c.fraction <= 1 && Math.abs(c.fraction - 0.294947) < 1e-9, `fraction ${c.fraction}`);
+      assert.match(c.windowWhy ?? '', /usage reached 294,947 tokens, past 200,000: a 1M context/);
+    },
+  },
+  {
+    file: '11-2.1.74-progress-and-compact.jsonl',
+    version: '2.1.74',
+    turns: [
+      {
+        prompt: 'Explain the retry policy',
+        requests: 1,
+        usage: { input: 3, cacheRead: 0, cacheCreation: 50_000, output: 400 },
+        cost: usd([3, 3], [50_000, 3.75], [400, 15]),
+        hooks: [
+          { event: 'SessionStart', command: 'uv run hooks/session_start.py', chars: null, dropped: false },
+          { event: 'UserPromptSubmit', command: 'uv run hooks/prompt_log.py', chars: null, dropped: false },
+          { event: 'Stop', command: 'uv run hooks/stop_log.py', chars: null, dropped: false },
+        ],
+      },
+      { prompt: 'Now make it six times', requests: 1, usage: { input: 4, cacheRead: 0, cacheCreation: 12_000, output: 120 }, cost: usd([4, 3], [12_000, 3.75], [120, 15]), breakCause: 'compaction' },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '12-2.1.101-hook-attachments.jsonl',
+    version: '2.1.101',
+    turns: [
+      {
+        prompt: 'Add a test for parseArgs',
+        requests: 2,
+        usage: { input: 7, cacheRead: 25_000, cacheCreation: 25_350, output: 360 },
+        cost: usd([3, 5], [25_000, 10], [300, 25]) + usd([4, 5], [25_000, 0.5], [350, 10], [60, 25]),
+        hooks: [
+          // the SessionStart hook's success and its additional context are one run
+          { event: 'SessionStart', command: '~/.claude/hooks/rules.sh', chars: 612, dropped: false },
+          { event: 'UserPromptSubmit', command: 'python3 hooks/ticket.py', chars: 0, dropped: true },
+          { event: 'PostToolUse', command: 'npx prettier --write', chars: 16, dropped: false },
+          { event: 'PostToolUse', command: '', chars: 25, dropped: false },
+        ],
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '13-2.1.120-mcp-deltas.jsonl',
+    version: '2.1.120',
+    turns: [
+      { prompt: 'File a ticket', requests: 2, usage: { input: 7, cacheRead: 33_000, cacheCreation: 33_080, output: 230 }, cost: usd([4, 5], [33_000, 10], [200, 25]) + usd([3, 5], [33_000, 0.5], [80, 10], [30, 25]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      assert.deepEqual(s.mcp, [
+        { server: 'claude.ai Linear', instructionsChars: 79, deferredTools: ['mcp__claude_ai_Linear__create_issue', 'mcp__claude_ai_Linear__list_issues'], loadedToolChars: null },
+        { server: 'plugin:acme:tracker', instructionsChars: 67, deferredTools: ['mcp__plugin_acme_tracker__status'], loadedToolChars: null },
+      ]);
+      assert.deepEqual(s.listings.deferredBuiltIn, ['WebFetch', 'NotebookEdit']);
+      assert.ok(s.breakdown!.layers.some((l) => l.layer === 'MCP server instructions' && l.chars === 146 && l.derived));
+    },
+  },
+  {
+    file: '14-2.1.144-agents-skills.jsonl',
+    version: '2.1.144',
+    turns: [{ prompt: 'Review my diff', requests: 1, usage: { input: 5, cacheRead: 0, cacheCreation: 28_000, output: 90 }, cost: usd([5, 5], [28_000, 10], [90, 25]) }],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      assert.deepEqual(s.listings.agents, { types: ['Explore', 'general-purpose', 'reviewer'], chars: ['- Explore: fast search agent', '- general-purpose: multi-step tasks', '- reviewer: reviews a diff'].join('').length });
+      assert.deepEqual(s.listings.skills, { names: ['release-check', 'changelog'], count: 2, chars: 67 });
+    },
+  },
+  {
+    file: '15-2.1.156-async-hook.jsonl',
+    version: '2.1.156',
+    turns: [
+      {
+        prompt: 'What changed since yesterday?',
+        requests: 1,
+        usage: { input: 3, cacheRead: 0, cacheCreation: 22_000, output: 160 },
+        cost: usd([3, 3], [22_000, 6], [160, 15]),
+        hooks: [
+          { event: 'UserPromptSubmit', command: '', chars: 34, dropped: false },
+          { event: 'Stop', command: '', chars: JSON.stringify({ systemMessage: 'notes saved' }).length, dropped: false },
+        ],
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+  },
+  {
+    file: '16-2.1.181-derived-breakdown.jsonl',
+    version: '2.1.181',
+    turns: [
+      { prompt: 'Read the changelog', requests: 2, usage: { input: 7, cacheRead: 20_000, cacheCreation: 21_100, output: 90 }, cost: usd([3, 5], [20_000, 10], [40, 25]) + usd([4, 5], [20_000, 0.5], [1_100, 10], [50, 25]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      const b = s.breakdown!;
+      assert.equal(b.tokensPerChar.from, 'session');
+      // the context grew by 21,104 − 20,003 tokens over the characters recorded between the two answers
+      const between = 'c'.repeat(4000).length + JSON.stringify({ file_path: '/home/dev/projects/lantern/CHANGELOG.md' }).length + 'Docs are written in British English.'.length;
+      assert.ok(Math.abs(b.tokensPerChar.value - (21_104 - 20_003) / between) < 1e-9, `ratio ${b.tokensPerChar.value}`);
+      assert.ok(b.layers.every((l) => l.derived), 'every figure of the breakdown is marked derived');
+      const sys = b.layers.find((l) => l.layer === 'system prompt, tools and startup instructions')!;
+      assert.equal(sys.chars, null);
+      assert.ok(sys.tokens! > 19_000 && sys.tokens! < 20_003, `system and tools ${sys.tokens}`);
+      assert.ok(b.layers.some((l) => l.layer === 'nested memory (lazy instructions)' && l.chars === 36));
+      assert.ok(b.layers.some((l) => l.layer === 'skills listing' && l.chars === 33));
+    },
+  },
+  {
+    file: '17-2.1.332-unpriced.jsonl',
+    version: '2.1.332',
+    turns: [{ prompt: 'Hello', requests: 1, usage: { input: 3, cacheRead: 0, cacheCreation: 9_000, output: 20 }, cost: null }],
+    window: 1_000_000,
+    autoCompactAt: null,
+    check: (s) => {
+      assert.equal(s.cost, null);
+      assert.deepEqual(s.unpriced, ['claude-lyric-9']);
+    },
+  },
+  {
+    file: '18-2.1.333-tools-changed.jsonl',
+    version: '2.1.333',
+    turns: [
+      {
+        prompt: 'Where is the docs index?',
+        requests: 2,
+        usage: { input: 11, cacheRead: 2_000, cacheCreation: 59_500, output: 70 },
+        cost: usd([5, 4], [30_000, 8], [40, 20]) + usd([6, 4], [2_000, 0.2], [29_500, 8], [30, 20]),
+        breakCause: 'tools-or-system',
+      },
+    ],
+    window: 1_000_000,
+    autoCompactAt: null,
+    check: (s) => {
+      assert.equal(s.source, 'requests');
+      assert.equal(s.breakdown, null, 'a version that records its requests needs no derived breakdown');
+      const docs = s.mcp.find((m) => m.server === 'docs')!;
+      assert.equal(docs.loadedToolChars, JSON.stringify({ name: 'mcp__docs__search', description: 'Searches the docs', input_schema: { type: 'object' } }).length);
+    },
+  },
+];
+
+const close = (a: number | null | undefined, b: number | null, what: string) => {
+  if (b === null) return assert.equal(a, null, what);
+  assert.ok(typeof a === 'number' && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
+};
+
+describe('real-shaped transcripts: requests, usage, cost, cache, window, layers (session --json)', () => {
+  test('the corpus covers at least 18 fixtures across at least 10 versions from 1.0.x to 2.1.33x', () => {
+    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.jsonl'));
+    assert.equal(files.length, CASES.length, 'every fixture has its case');
+    assert.ok(CASES.length >= 18);
+    const versions = new Set(CASES.map((c) => c.version));
+    assert.ok(versions.size >= 10 && [...versions].some((v) => v.startsWith('1.0.')) && [...versions].some((v) => /^2\.1\.33\d$/.test(v)));
+  });
+  for (const c of CASES) {
+    test(`${c.file}`, () => {
+      const s = read(c.file);
+      assert.equal(s.version, c.version);
+      assert.deepEqual(s.problems, []);
+      let total = 0;
+      for (const w of c.turns) {
+        const t = s.turns.find((x) => x.prompt.startsWith(w.prompt));
+        assert.ok(t, `turn "${w.prompt}" in ${JSON.stringify(s.turns.map((x) => x.prompt))}`);
+        assert.equal(t.requests, w.requests, `${w.prompt}: requests`);
+        assert.deepEqual(t.usage, w.usage, `${w.prompt}: usage`);
+        close(t.cost, w.cost, `${w.prompt}: cost`);
+        if (w.cost !== null) total += w.cost;
+        assert.equal(t.cache?.break?.cause, w.breakCause, `${w.prompt}: cache break ${JSON.stringify(t.cache?.break)}`);
+        const ctx = w.usage.input + w.usage.cacheRead + w.usage.cacheCreation;
+        close(t.cache?.hitRatio, ctx ? w.usage.cacheRead / ctx : null, `${w.prompt}: hit ratio`);
+        if (w.hooks) assert.deepEqual(t.hooks, w.hooks, `${w.prompt}: hooks`);
+      }
+      // turns with no request of their own (a local command) add nothing
+      for (const t of s.turns) if (!c.turns.some((w) => t.prompt.startsWith(w.prompt))) assert.equal(t.cost ?? 0, 0, `${t.prompt}: no cost`);
+      close(s.cost, c.turns.every((w) => w.cost === null) ? null : total, 'session cost');
+      const cx = s.next.context!;
+      assert.equal(cx.window, c.window, `window (${cx.windowWhy})`);
+      assert.equal(cx.autoCompactAt, c.autoCompactAt, `auto-compaction (${cx.autoCompactWhy})`);
+      if (c.autoWhy) assert.match(cx.autoCompactWhy ?? '', c.autoWhy);
+      assert.ok(cx.fraction >= 0 && cx.fraction <= 1);
+      c.check?.(s);
+    });
+  }
+});
+
+describe('prices and the managed modelPricing', () => {
+  test('every dated, Bedrock and [1m] spelling finds its family; an unknown id has no price', () => {
+    assert.equal(listPrice('claude-opus-4-5-20251101', NEWEST_PROFILE)?.family, 'claude-opus-4-5');
+    assert.equal(listPrice('us.anthropic.claude-haiku-4-5-20251001-v1:0', NEWEST_PROFILE)?.family, 'claude-haiku-4-5');
+    assert.equal(listPrice('claude-sonnet-4-5[1m]', NEWEST_PROFILE)?.family, 'claude-sonnet-4-5');
+    assert.equal(listPrice('claude-opus-4-20250514', NEWEST_PROFILE)?.family, 'claude-opus-4-0');
+    assert.equal(listPrice('claude-opus-5-5', NEWEST_PROFILE)?.family, 'claude-opus-5-5');
+    assert.equal(listPrice('claude-opus-5', NEWEST_PROFILE)?.family, 'claude-opus-5');
+    assert.equal(listPrice('claude-lyric-9', NEWEST_PROFILE), undefined);
+    // every alias and measured id of the newest profile has a price, but the ones no page lists
+    for (const id of [...Object.values(NEWEST_PROFILE.models.aliases), ...NEWEST_PROFILE.models.measured]) assert.ok(listPrice(id, NEWEST_PROFILE), id);
+  });
+  test('Haiku 5.5 is charged at its long-prompt rates past 100,000 prompt tokens', () => {
+    const p = priceOf('claude-haiku-5-5', NEWEST_PROFILE)!;
+    const u = (input: number) => ({ input, cacheRead: 0, cacheCreation: 0, output: 1_000, cacheWrite5m: null, cacheWrite1h: null });
+    close(costOf(u(100_000), p), usd([100_000, 0.1], [1_000, 0.5]), 'at 100,000');
+    close(costOf(u(100_001), p), usd([100_001, 0.5], [1_000, 2.5]), 'past it');
+  });
+  test('modelPricing from managed settings overrides the list (exact id, then the family) and scales by its multiplier; other layers are ignored', () => {
+    const settings = (layer: 'policy' | 'user', mp: unknown) => ({ layers: [{ name: layer, path: 'x', data: { modelPricing: mp } }] }) as unknown as Settings;
+    const mp = { multiplier: 0.5, overrides: { 'claude-sonnet-4-6': { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.5 }, bad: { input: 1 } } };
+    const o = pricingOverride(settings('policy', mp))!;
+    assert.equal(o.rows.size, 1, 'a row without its four rates is left out');
+    const p = priceOf('claude-sonnet-4-6-20260101', NEWEST_PROFILE, o)!;
+    assert.equal(p.from, 'modelPricing');
+    const u = { input: 1_000, cacheRead: 10_000, cacheCreation: 2_000, output: 500, cacheWrite5m: 1_000, cacheWrite1h: 1_000 };
+    close(costOf(u, p), usd([1_000, 1], [10_000, 0.1], [2_000, 1.5], [500, 2]) * 0.5, 'override × multiplier');
+    close(costOf(u, priceOf('claude-haiku-4-5', NEWEST_PROFILE, o)!), usd([1_000, 1], [10_000, 0.1], [1_000, 1.25], [1_000, 2], [500, 5]) * 0.5, 'list price × multiplier');
+    assert.equal(pricingOverride(settings('user', mp)), undefined, 'Claude Code honours it only from managed settings');
+  });
+});
+
+describe('the built CLI', () => {
+  const cli = path.join(ROOT, 'dist', 'cli.js');
+  const run = (file: string, json: boolean) =>
+    spawnSync(process.execPath, [cli, 'session', ...(json ? ['--json'] : []), '--transcript', path.join(DIR, file), '--cwd', path.join(tmp, 'cwd'), '--home', path.join(tmp, 'home')], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  test('session --json on three versions gives the same figures as the function', { skip: !fs.existsSync(cli) && 'npm run build first' }, () => {
+    for (const f of ['01-1.0.17-multi-request.jsonl', '10-2.1.50-one-million.jsonl', '12-2.1.101-hook-attachments.jsonl']) {
+      const r = run(f, true);
+      assert.equal(r.status, 0, r.stderr);
+      const s = (JSON.parse(r.stdout) as SessionJson).session;
+      const want = read(f);
+      assert.deepEqual(s.turns.map((t) => [t.requests, t.usage, t.cost, t.cache, t.hooks]), want.turns.map((t) => [t.requests, t.usage, t.cost, t.cache, t.hooks]));
+      assert.equal(s.cost, want.cost);
+      assert.deepEqual(s.next.context, want.next.context);
+    }
+  });
+  test('the text shows per turn its requests, tokens, cost and a cache break, and the session cost in the header', { skip: !fs.existsSync(cli) && 'npm run build first' }, () => {
+    const r = run('04-2.0.14-pause.jsonl', false);
+    assert.equal(r.status, 0, r.stderr);
+    const header = r.stdout.split('\n')[0]!;
+    assert.match(header, /· \$0\.237 ·/);
+    assert.match(r.stdout, /\n {2}2 requests · 7 in \+ 30,000 cache read \+ 30,120 cache write, 100 out · \$0\.123 · cache hit 50%\n/);
+    assert.match(r.stdout, /\n {2}cache break at request 1: 30,120 cached tokens not read, 30,200 written again · 6 min without a request, longer than the cache's life \(5 minutes\)\n/);
+    const hooks = run('12-2.1.101-hook-attachments.jsonl', false).stdout;
+    assert.match(hooks, /hook UserPromptSubmit python3 hooks\/ticket\.py: 0 chars to the model · output dropped/);
+    const mcp = run('13-2.1.120-mcp-deltas.jsonl', false).stdout;
+    assert.match(mcp, /MCP claude\.ai Linear: instructions 79 chars · 2 deferred tool\(s\)/);
+  });
+});
