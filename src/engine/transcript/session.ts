@@ -189,16 +189,19 @@ function predictCompact(fa: FileAccess, a: Analysis | undefined, turns: LiveTurn
 
 /** `compact`: what /compact now would bring back, when it is predicted already (else predicted here) */
 export function nextSteps(fa: FileAccess, r: Replay, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact']): NextSteps {
+  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context: contextOf(r, a, profile) };
+}
+
+/** the real context of the newest main-loop answer against the window: cheap, so computed on every
+ *  read (a turn's final text-only answer adds no turn and no call, yet moves this figure) */
+export function contextOf(r: Replay, a: Analysis | undefined, profile: ClaudeProfile): NextSteps['context'] {
   const u = r.lastUsage;
-  let context: NextSteps['context'] = null;
-  if (u && r.model) {
-    const m = modelFacts(r.model, profile);
-    const tokens = u.input + u.cacheRead + u.cacheCreation;
-    // the measured rule (session/auto-compact.ts), in the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT)
-    const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
-    context = { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
-  }
-  return { held: heldFiles(fa, r.turns, cwd), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
+  if (!u || !r.model) return null;
+  const m = modelFacts(r.model, profile);
+  const tokens = u.input + u.cacheRead + u.cacheCreation;
+  // the measured rule (session/auto-compact.ts), in the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT)
+  const rule = a ? autoCompactRule(a.env, profile, m) : undefined;
+  return { tokens, window: rule?.window ?? m.contextWindow, model: r.model, fraction: tokens / (rule?.window ?? m.contextWindow), autoCompactAt: rule?.threshold ?? null, autoCompactWhy: rule?.why };
 }
 
 /** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
@@ -440,7 +443,10 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   if (prev && prev.key === key) {
     // the same turns: new turn objects of a version without requests get their blocks from the same run
     if (prev.sim) reconstructFromDisk(prev.analysis, live, prev.sim);
-    return { live, next: o.previous!.next, findings: o.previous!.findings, profile, derivedFor: prev };
+    // the context figure follows every answer (a turn's last, text-only answer changes neither key)
+    const was = o.previous!.next;
+    const next = was && { ...was, context: contextOf(live, prev.analysis, profile) };
+    return { live, next, findings: o.previous!.findings, profile, derivedFor: prev };
   }
   const a = o.analysis(profile);
   if (!a) return { live, next: null, findings: [], profile };
