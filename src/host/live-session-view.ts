@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { LiveCall, LiveTurn, PredictionFinding } from '../engine/index.js';
 import { shown, type LiveHeadline } from '../../webview/protocol.js';
 import type { Translate } from './format.js';
-import { LiveSessionTracker, type LiveModel, type TrackerHost } from './live-session.js';
+import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
 
 export const LIVE_VIEW_ID = 'claudeLayers.liveSession';
 export const LIVE_SCHEME = 'claude-layers-live';
@@ -31,9 +31,21 @@ interface Node {
 
 const n = (x: number, locale: string) => x.toLocaleString(locale);
 
+/** what a row shows (its children aside): a change of it redraws the row */
+function rowKey(x: Node): string {
+  const o = x.open ? ('file' in x.open ? `f:${x.open.file}` : `t:${x.open.title}:${x.open.text.length}`) : '';
+  return JSON.stringify([x.label, x.description, x.tooltip, x.icon, x.warn, o, !!x.children]);
+}
+
+/** a node VS Code holds takes a fresh node's content (the same object: VS Code knows nodes by identity) */
+function update(held: Node, fresh: Node): void {
+  for (const k of Object.keys(held) as (keyof Node)[]) if (!(k in fresh)) delete held[k];
+  Object.assign(held, fresh);
+}
+
 export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider, vscode.Disposable {
   readonly tracker: LiveSessionTracker;
-  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  private readonly emitter = new vscode.EventEmitter<Node | Node[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly docChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.docChanged.event;
@@ -41,6 +53,12 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   private readonly status: vscode.StatusBarItem;
   private readonly texts = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** the nodes VS Code was given, by id: updated in place, so that a change fires for them alone */
+  private readonly nodes = new Map<string, Node>();
+  /** the ids of the children VS Code asked for, by parent id ('' for the roots) */
+  private readonly asked = new Map<string, string[]>();
+  /** the transcript the nodes are of */
+  private drawn: string | undefined;
 
   constructor(
     private readonly t: Translate,
@@ -49,7 +67,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     /** the sidebar's top line: the session's real context against its window (undefined: no session) */
     private readonly headlineChanged: (h: LiveHeadline | undefined) => void = () => undefined,
   ) {
-    this.tracker = new LiveSessionTracker({ ...host, changed: () => this.redraw() });
+    this.tracker = new LiveSessionTracker({ watch: watchFile, ...host, changed: () => this.redraw() });
     this.status = vscode.window.createStatusBarItem('claudeLayers.liveStatus', vscode.StatusBarAlignment.Left, 19);
     this.status.name = t('Claude Code session context');
     this.status.command = `${LIVE_VIEW_ID}.focus`;
@@ -83,7 +101,40 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       this.status.show();
     } else this.status.hide();
     this.headlineChanged(m && c ? { tokens: c.tokens, window: c.window, label: this.headline(m), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }) } : undefined);
-    this.emitter.fire(undefined);
+    const changed = this.changedNodes(m);
+    if (changed === undefined) this.emitter.fire(undefined);
+    else if (changed.length) this.emitter.fire(changed);
+  }
+
+  /**
+   * What a new model changes in the tree VS Code holds: the nodes it was given whose row or list of
+   * children differ (updated in place), or undefined when the roots themselves changed (another
+   * session, a group that came or went). Only the children VS Code asked for are compared: an append
+   * redraws the rows it touched (a turn, a group's count), not every row of a long session.
+   */
+  changedNodes(m: LiveModel | undefined): Node[] | undefined {
+    if (!m || m.file !== this.drawn) {
+      this.nodes.clear();
+      this.asked.clear();
+      this.drawn = m?.file;
+      return undefined;
+    }
+    const changed: Node[] = [];
+    const walk = (parent: string, fresh: Node[]): boolean => {
+      const was = this.asked.get(parent);
+      if (!was) return false;
+      for (const f of fresh) {
+        const c = this.nodes.get(f.id);
+        if (!c) continue;
+        const before = rowKey(c);
+        update(c, f);
+        const asked = this.asked.get(f.id);
+        const kids = !asked ? false : f.children ? walk(f.id, f.children()) : asked.length > 0;
+        if (kids || rowKey(c) !== before) changed.push(c);
+      }
+      return fresh.length !== was.length || fresh.some((f, i) => f.id !== was[i]);
+    };
+    return walk('', this.roots(m)) ? undefined : changed;
   }
 
   headline(m: LiveModel): string {
@@ -142,9 +193,20 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   }
 
   getChildren(node?: Node): Node[] {
-    if (node) return node.children?.() ?? [];
     const m = this.tracker.current;
-    return m ? this.roots(m) : [];
+    if (!node) this.drawn = m?.file;
+    const fresh = node ? node.children?.() ?? [] : m ? this.roots(m) : [];
+    const out = fresh.map((f) => {
+      const c = this.nodes.get(f.id);
+      if (!c) {
+        this.nodes.set(f.id, f);
+        return f;
+      }
+      update(c, f);
+      return c;
+    });
+    this.asked.set(node?.id ?? '', out.map((x) => x.id));
+    return out;
   }
 
   private rel(p: string, m: LiveModel): string {

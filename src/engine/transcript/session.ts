@@ -412,6 +412,9 @@ export interface LiveSessionState {
   profile: ClaudeProfile;
   /** what `next` and `findings` were computed for (a later read over the same turns reuses them) */
   derivedFor?: { key: string; analysis: Analysis; sim: SessionResult | null };
+  /** `next` (but its context) and `findings` belong to an earlier read: the turns or calls changed and
+   *  the caller asked to defer computing them again (LiveSessionOptions.deferDerived) */
+  pending?: boolean;
 }
 
 export interface LiveSessionOptions {
@@ -427,6 +430,10 @@ export interface LiveSessionOptions {
   /** the state of the last read: what comes next and the prediction are computed again only when the
    *  turns, their calls or the profile changed (a caller whose analysis changed passes none) */
   previous?: LiveSessionState;
+  /** with `previous`: when the turns or calls changed, keep its `next` (with a fresh context) and its
+   *  findings, marked `pending`, instead of running the session model again (a follower shows an
+   *  appended record at once and computes these later) */
+  deferDerived?: boolean;
 }
 
 /**
@@ -447,6 +454,11 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
     const was = o.previous!.next;
     const next = was && { ...was, context: contextOf(live, prev.analysis, profile) };
     return { live, next, findings: o.previous!.findings, profile, derivedFor: prev };
+  }
+  if (prev && o.deferDerived && prev.key.startsWith(`${file}:${profile.version}:`)) {
+    if (prev.sim) reconstructFromDisk(prev.analysis, live, prev.sim);
+    const was = o.previous!.next;
+    return { live, next: was && { ...was, context: contextOf(live, prev.analysis, profile) }, findings: o.previous!.findings, profile, derivedFor: prev, pending: true };
   }
   const a = o.analysis(profile);
   if (!a) return { live, next: null, findings: [], profile };
