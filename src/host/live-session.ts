@@ -242,3 +242,60 @@ export class LiveSessionTracker {
     this.stop();
   }
 }
+
+// ------------------------------------------------------------------------------ the session picker
+
+/** how a person knows a session: its first prompt, its git branch (what its head records) */
+export interface SessionSummary {
+  firstPrompt?: string;
+  gitBranch?: string;
+}
+
+/** the head of a transcript read for the picker: enough for the first prompt of any real session */
+const SUMMARY_BYTES = 256 * 1024;
+
+/** the first prompt of a transcript (a prompt-type slash command as `/name args`, an image as
+ *  `[image]`) and the git branch its records carry; reads only the file's head, never throws */
+export function summarizeSession(fa: FileAccess, file: string): SessionSummary {
+  const r = fa.readRange ? fa.readRange(file, 0, SUMMARY_BYTES) : fa.readFile(file, SUMMARY_BYTES);
+  if (!r.ok) return {};
+  const data = 'data' in r.value ? r.value.data : r.value;
+  const text = new TextDecoder('utf-8').decode(data);
+  const out: SessionSummary = {};
+  for (const line of text.split('\n')) {
+    if (out.firstPrompt !== undefined && out.gitBranch !== undefined) break;
+    if (!line.startsWith('{')) continue;
+    let rec: Record<string, unknown>;
+    try {
+      rec = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (out.gitBranch === undefined && typeof rec.gitBranch === 'string' && rec.gitBranch) out.gitBranch = rec.gitBranch;
+    if (out.firstPrompt !== undefined || rec.type !== 'user' || rec.isMeta === true || rec.isCompactSummary === true || rec.isSidechain === true) continue;
+    const p = promptText(rec.message);
+    if (p !== undefined) out.firstPrompt = p;
+  }
+  return out;
+}
+
+function promptText(message: unknown): string | undefined {
+  if (!message || typeof message !== 'object') return undefined;
+  const content = (message as { content?: unknown }).content;
+  const blocks: { type?: unknown; text?: unknown }[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content.filter((b): b is { type?: unknown } => !!b && typeof b === 'object') : [];
+  if (blocks.some((b) => b.type === 'tool_result')) return undefined;
+  const text = blocks
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n')
+    .trim();
+  const images = blocks.filter((b) => b.type === 'image').length;
+  const name = /<command-name>(\/[^<]*)<\/command-name>/.exec(text)?.[1];
+  if (name) {
+    const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1]?.trim();
+    return args ? `${name} ${args}` : name;
+  }
+  if (/^<(local-command-stdout|local-command-caveat|local-command-stderr|bash-input|bash-stdout|bash-stderr)>/.test(text) || text.startsWith('[Request interrupted')) return undefined;
+  if (!text) return images ? '[image]' : undefined;
+  return images ? `${text} +${images} image${images === 1 ? '' : 's'}` : text;
+}

@@ -548,7 +548,7 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
   const purpose = t('Play a task step by step (a read, a skill, a subagent, your edit, /compact) to see what each step adds to the context and what the model still holds.');
   return {
     id: 'session',
-    title: t('Session timeline'),
+    title: t('Session what-if (simulated)'),
     summary: steps.length ? t('≈{0} tokens · {1}%', f.num(tl.total), share) : undefined,
     headline: steps.length
       ? steps.length === 1
@@ -558,7 +558,7 @@ function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (file: str
     rows,
     open: true,
     empty: purpose,
-    help: t('Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
+    help: t('A what-if: nothing here comes from a real session (the This Session (live) view follows the one you run). Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
     actions: [
       { command: 'sessionAddActive', label: t('Add a read of the open file') },
       { command: 'sessionAddStep', label: t('Add a step…') },
@@ -685,15 +685,27 @@ export function present(input: PresentInput): ViewState {
   const v = input.version;
   const source = versionSource(t, v);
   const versionAction = v.source === 'newest' && v.why && v.why !== 'untrusted' ? { command: 'setClaudePath' as const, label: t('Set the path to claude…') } : undefined;
+  // while a session is followed (This Session), the header names what that session runs: the first
+  // line a newcomer reads must not contradict the session; the installed or assumed version, which the
+  // predictions use, moves to the note and the tooltip
+  const live = input.live && !input.live.ended && (input.live.version || input.live.model) ? input.live : undefined;
+  const followed = live
+    ? {
+        version: t('Claude Code {0}', live.version ?? a.version.shown),
+        model: live.model ?? input.model,
+        note: live.version && live.version !== a.version.shown ? t('as the followed session runs it; predictions use the profile of {0}', a.version.shown) : undefined,
+        source: t('The session followed in This Session runs Claude Code {0} on {1}. Predictions use the profile of {2} ({3}).', live.version ?? '?', live.model ?? '?', a.version.shown, source),
+      }
+    : undefined;
   return {
     header: {
-      version: t('Claude Code {0}', a.version.shown),
-      versionNote: versionNote ?? (v.source === 'newest' && v.why ? source : undefined),
+      version: followed?.version ?? t('Claude Code {0}', a.version.shown),
+      versionNote: followed ? followed.note : versionNote ?? (v.source === 'newest' && v.why ? source : undefined),
       versionAction: versionNote ? undefined : versionAction,
       verify: versionNote && input.trusted ? { command: 'verify', label: t('Verify…') } : undefined,
-      model: input.model,
+      model: followed?.model ?? input.model,
       launchDir: a.env.cwd,
-      source,
+      source: followed?.source ?? source,
       folder: input.folderName,
       restricted: input.trusted ? undefined : t('Restricted mode: reading only, nothing is run'),
       change: { command: 'configure', label: t('Change…') },
