@@ -123,9 +123,18 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   private redraw(): void {
     const m = this.tracker.current;
     const { t } = this;
+    // the rows first: VS Code's tree view merges its change events over 200 ms and delivers the first of
+    // a quiet spell at once (ExtHostTreeView: Event.debounce(…, 200, leading)); every set of `message`
+    // is such an event, so the message is set after the rows and only when its text changed (set first
+    // on each redraw, it took the immediate slot and held the rows back 200 ms)
+    const changed = this.changedNodes(m);
+    if (changed === undefined) this.emitter.fire(undefined);
+    else if (changed.length) this.emitter.fire(changed);
     if (this.view) {
-      this.view.message = m ? shown(this.gaugeLine(m)) : t('No Claude Code session in this launch directory yet. Start `claude` in a terminal here, or in Anthropic\'s Claude Code extension: this view follows it turn by turn.');
-      this.view.description = m ? (m.running ? t('running') : t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale))) : '';
+      const message = m ? shown(this.gaugeLine(m)) : t('No Claude Code session in this launch directory yet. Start `claude` in a terminal here, or in Anthropic\'s Claude Code extension: this view follows it turn by turn.');
+      if (this.view.message !== message) this.view.message = message;
+      const description = m ? (m.running ? t('running') : t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale))) : '';
+      if (this.view.description !== description) this.view.description = description;
     }
     const c = m?.next?.context;
     if (m?.running && c) {
@@ -140,9 +149,6 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         ? { tokens: c.tokens, window: c.window, label: this.headline(m), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }), ...(m.session.version && { version: m.session.version }), ...(model && { model }) }
         : undefined,
     );
-    const changed = this.changedNodes(m);
-    if (changed === undefined) this.emitter.fire(undefined);
-    else if (changed.length) this.emitter.fire(changed);
   }
 
   /**

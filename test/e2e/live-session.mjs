@@ -141,7 +141,7 @@ export async function liveSessionView(h) {
     if (await turnRow.count()) await turnRow.click();
     const withCall = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Read client.ts')) ? rowsOf() : undefined), 'the Read call under turn 1', 10_000).catch(() => rowsOf());
     const readRow = withCall.find((r) => r.startsWith('Read client.ts'));
-    check(!!readRow && /^Read client\.ts src\/api\b/.test(readRow), `live view: turn 1 lists its Read call, the file name first and its folder after (${readRow ?? withCall.join(' | ')})`);
+    check(!!readRow && /^Read client\.ts\s*src\/api\b/.test(readRow), `live view: turn 1 lists its Read call, the file name first and its folder after (${readRow ?? withCall.join(' | ')})`);
     const status = page.locator('.part.statusbar .statusbar-item', { hasText: '%' }).first();
     const statusText = await until(async () => ((await status.count()) ? (await status.innerText()).trim() : undefined), 'the live status item', 15_000).catch(() => '');
     check(/^4%$/.test(statusText.replace(/\s+/g, '')), `status bar shows the running session's fill: "${statusText}"`);

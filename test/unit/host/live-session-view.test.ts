@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { l10n } from './vscode-fake.js';
-import { analyze, nodeFileAccess, type LiveSession, type LiveTurn } from '../../../src/engine/index.js';
+import { analyze, memoryKey, nodeFileAccess, type LiveSession, type LiveTurn } from '../../../src/engine/index.js';
 import type { LiveModel } from '../../../src/host/live-session.js';
 import { summarizeSession } from '../../../src/host/live-session.js';
 import { docName, LiveSessionView, oneLine, type SessionExtras, type TurnExtras } from '../../../src/host/live-session-view.js';
@@ -199,6 +199,36 @@ test('the session picker: first prompt, time, size, branch, running, newest firs
     const ended = present({ ...base, live: { ...live, ended: 'ended 1 h ago' } }).header;
     assert.equal(ended.version, 'Claude Code 2.1.333', 'a session no longer running: the installed version again');
     assert.equal(present(base).header.model, 'claude-opus-5-5');
+  } finally {
+    v.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a redraw sends the rows before the message, and the message only when its text changed (VS Code delays the second change event of a spell by 200 ms)', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-order-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 's.jsonl');
+  const J = (o: unknown) => JSON.stringify(o) + '\n';
+  const prompt = (i: number) => J({ type: 'user', uuid: `p${i}`, sessionId: 'S', version: '2.1.333', cwd, timestamp: new Date().toISOString(), message: { role: 'user', content: `prompt ${i}` } });
+  fs.writeFileSync(file, prompt(1));
+  const v = new LiveSessionView(l10n.t, 'en', { where: () => ({ cwd, home, env: {} }), analysis: () => undefined, log: (m) => assert.fail(m), watch: () => undefined });
+  const log: string[] = [];
+  let message = '';
+  (v as unknown as { view: unknown }).view = { get message() { return message; }, set message(x: string) { log.push('message'); message = x; }, description: '' };
+  v.onDidChangeTreeData(() => log.push('rows'));
+  try {
+    v.tracker.tick(true);
+    assert.deepEqual(log, ['rows', 'message']);
+    v.getChildren(); // VS Code draws the roots
+    log.length = 0;
+    fs.appendFileSync(file, prompt(2));
+    v.tracker.tick();
+    assert.deepEqual(log, ['rows'], 'the message did not change: not set again');
   } finally {
     v.dispose();
     fs.rmSync(root, { recursive: true, force: true });
