@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { nodeFileAccess, RUNNING_MS, type FileAccess, type LiveCall, type LiveTurn, type PredictionFinding, type TranscriptFile } from '../engine/index.js';
 import { shown, type LiveHeadline } from '../../webview/protocol.js';
 import type { Translate } from './format.js';
-import { LiveSessionTracker, summarizeSession, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
+import { LiveSessionTracker, summarizeSession, watchFile, type LiveModel, type SessionSummary, type TrackerHost } from './live-session.js';
 
 export const LIVE_VIEW_ID = 'claudeLayers.liveSession';
 export const LIVE_SCHEME = 'claude-layers-live';
@@ -30,6 +30,8 @@ interface Node {
 }
 
 const n = (x: number, locale: string) => x.toLocaleString(locale);
+/** the picker lists this many sessions at most (newest first): each costs a read of its head */
+const PICK_MAX = 100;
 
 /** what the engine's reader gains with issue 31, optional here until it does: shown whenever present */
 export interface TurnExtras {
@@ -93,6 +95,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   private readonly asked = new Map<string, string[]>();
   /** the transcript the nodes are of */
   private drawn: string | undefined;
+  /** the picker's summaries, by transcript, size and modification time */
+  private readonly summaries = new Map<string, SessionSummary>();
 
   constructor(
     private readonly t: Translate,
@@ -224,11 +228,15 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   pickItems(list: readonly TranscriptFile[], now: number, fa: FileAccess = nodeFileAccess): { label: string; description?: string; detail?: string; file: string | undefined }[] {
     const { t } = this;
     const today = new Date(now).toDateString();
-    const sorted = [...list].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, 200);
+    const sorted = [...list].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, PICK_MAX);
     return [
       { label: t('The newest session'), description: t('follow whichever session was written last'), file: undefined },
       ...sorted.map((s) => {
-        const sum = summarizeSession(fa, s.file);
+        // each transcript's head read once for each size it had (a session still written is read again)
+        const key = `${s.file}\0${s.size}\0${s.mtimeMs}`;
+        const sum = this.summaries.get(key) ?? summarizeSession(fa, s.file);
+        if (this.summaries.size > 4 * PICK_MAX) this.summaries.clear();
+        this.summaries.set(key, sum);
         const d = new Date(s.mtimeMs);
         const when = d.toDateString() === today ? d.toLocaleTimeString(this.locale, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleString(this.locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
         const size = s.size >= 1024 * 1024 ? t('{0} MB', (s.size / 1024 / 1024).toFixed(1)) : t('{0} KB', Math.max(1, Math.round(s.size / 1024)));
