@@ -127,6 +127,11 @@ export interface LiveHeadline {
   label: string;
   /** set when the session is no longer running, e.g. "ended 4 min ago" */
   ended?: string;
+  /** the Claude Code version the followed session runs ("2.1.144"): the header shows it while the
+   *  session is followed, instead of the installed or assumed one */
+  version?: string;
+  /** the model the followed session runs */
+  model?: string;
 }
 
 export interface ViewState {
@@ -228,7 +233,7 @@ function isTop(v: unknown): v is TopAnswer {
 }
 
 function isLive(v: unknown): v is LiveHeadline {
-  return isObj(v) && isNum(v.tokens) && v.tokens >= 0 && isNum(v.window) && v.window >= 0 && isStr(v.label) && optStr(v.ended);
+  return isObj(v) && isNum(v.tokens) && v.tokens >= 0 && isNum(v.window) && v.window >= 0 && isStr(v.label) && optStr(v.ended) && optStr(v.version) && optStr(v.model);
 }
 
 const isSectionId = (v: unknown): v is SectionId => typeof v === 'string' && (SECTION_IDS as readonly string[]).includes(v);

@@ -54,7 +54,9 @@ export class Fmt {
 
   /** "2,310 chars · ≈770 tokens" */
   charsTokens(chars: number): string {
-    return this.t('{0} chars · ≈{1} tokens', this.num(chars), this.num(this.tokens(chars)));
+    const tok = this.tokens(chars);
+    // one token is singular ("≈1 tokens" read as a slip)
+    return tok === 1 ? this.t('{0} chars · ≈1 token', this.num(chars)) : this.t('{0} chars · ≈{1} tokens', this.num(chars), this.num(tok));
   }
 
   /** "2,310 chars · 45 lines · ≈770 tokens" */

@@ -375,7 +375,7 @@ export async function firstTenSeconds(h) {
   const skillsListed = skillRows.length;
   const openSkills = async () => {
     await page.keyboard.press('Escape');
-    await runCommand('Add a Step to the Session Timeline…');
+    await runCommand('Add a Step to the Session What-If…');
     await pick('Invoke a skill…');
     await page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ timeout: 15_000 });
   };
@@ -396,13 +396,13 @@ export async function firstTenSeconds(h) {
     await page.keyboard.press('Escape');
     await page.locator('.part.editor').first().click({ position: { x: 300, y: 300 } }).catch(() => undefined);
     await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget .quick-input-box input').fill('>Session Timeline');
-    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Clear the Session Timeline' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.quick-input-widget .quick-input-box input').fill('>Session What-If');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Clear the Session What-If' }).first().waitFor({ timeout: 15_000 });
   };
   await openPalette();
   const titles = await page.locator('.quick-input-widget .monaco-list-row .label-name').allTextContents();
-  const ours = titles.filter((x) => /Session Timeline/.test(x));
-  check(ours.length >= 3 && ours.every((x) => /Session Timeline/.test(x)), `the session commands share the section's name (${ours.join(' | ')})`);
+  const ours = titles.filter((x) => /Session What-If/.test(x));
+  check(ours.length >= 3 && ours.every((x) => /Session What-If/.test(x)), `the session commands share the section's name (${ours.join(' | ')})`);
   await four('13-command-titles', openPalette, { sidebarOnly: false });
   await page.keyboard.press('Escape');
   // plain words in rows, the glossary in the ? help

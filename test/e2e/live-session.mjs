@@ -92,8 +92,21 @@ function startSession({ bin, cwd, home, turns, usage }) {
   };
 }
 
+/** the newest session transcript under HOME's ~/.claude/projects (subagents' files are not sessions) */
+function newestTranscript(home) {
+  const root = `${home}/.claude/projects`;
+  let best;
+  for (const d of fs.existsSync(root) ? fs.readdirSync(root) : [])
+    for (const f of fs.readdirSync(`${root}/${d}`).filter((x) => x.endsWith('.jsonl') && !x.startsWith('agent-'))) {
+      const file = `${root}/${d}/${f}`;
+      const m = fs.statSync(file).mtimeMs;
+      if (!best || m > best.m) best = { file, m };
+    }
+  return best?.file;
+}
+
 export async function liveSessionView(h) {
-  const { page, until, check, shot, runCommand, WS, HOME_DIR, CLAUDE_BIN } = h;
+  const { page, webview, until, check, shot, runCommand, setSidebarWidth, setTheme, WS, HOME_DIR, CLAUDE_BIN, SHOTS } = h;
   const cwd = fs.realpathSync(WS);
   const session = startSession({
     bin: CLAUDE_BIN,
@@ -108,8 +121,8 @@ export async function liveSessionView(h) {
   try {
     // the view, in the Claude Context Layers container (its focus command: a click on the container's
     // icon would close the side bar when it is already open)
-    await runCommand('Focus on This Session View');
-    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /This Session/i }) }).first();
+    await runCommand('Focus on This Session (live) View');
+    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: /This Session \(live\)/i }) }).first();
     await pane.waitFor({ timeout: 20_000 });
     const header = pane.locator('.pane-header').first();
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
@@ -118,19 +131,28 @@ export async function liveSessionView(h) {
 
     await session.next();
     // (while turn 1 runs the view says "no usage recorded yet": wait for the turn's usage, then check its figure)
-    const t1 = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turns')) && /This session: [\d,]+ of /.test(await message()) ? rowsOf() : undefined), 'the view to show the running session\'s usage after turn 1', 30_000);
+    const t1 = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turns')) && /^[\d,]+ of [\d,]+ tokens/.test(await message()) ? rowsOf() : undefined), 'the view to show the running session\'s usage after turn 1', 30_000);
     const m1 = await message();
-    check(/This session: 43,200 of 1,000,000 tokens \(4\.3%\)/.test(m1), `live view gauge from the session's real usage: "${m1}"`);
+    check(/^43,200 of 1,000,000 tokens \(4\.3%\)/.test(m1), `live view gauge from the session's real usage, without repeating the view's title: "${m1}"`);
     check(t1.some((r) => /^Turns\s*1 turn · Claude Code /.test(r)), `live view: 1 turn after the first (${t1.join(' | ')})`);
     // open the turn (the Turns group opens expanded; a turn starts folded): its call and what arrived after it
     await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turn 1:')) ? true : undefined), 'turn 1 row', 10_000).catch(() => undefined);
     const turnRow = pane.locator('.monaco-list-row', { hasText: 'Turn 1:' }).first();
     if (await turnRow.count()) await turnRow.click();
-    const withCall = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Read src/api/client.ts')) ? rowsOf() : undefined), 'the Read call under turn 1', 10_000).catch(() => rowsOf());
-    check(withCall.some((r) => r.startsWith('Read src/api/client.ts')), `live view: turn 1 lists its Read call (${withCall.join(' | ')})`);
+    const withCall = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Read client.ts')) ? rowsOf() : undefined), 'the Read call under turn 1', 10_000).catch(() => rowsOf());
+    const readRow = withCall.find((r) => r.startsWith('Read client.ts'));
+    check(!!readRow && /^Read client\.ts\s*src\/api\b/.test(readRow), `live view: turn 1 lists its Read call, the file name first and its folder after (${readRow ?? withCall.join(' | ')})`);
     const status = page.locator('.part.statusbar .statusbar-item', { hasText: '%' }).first();
     const statusText = await until(async () => ((await status.count()) ? (await status.innerText()).trim() : undefined), 'the live status item', 15_000).catch(() => '');
     check(/^4%$/.test(statusText.replace(/\s+/g, '')), `status bar shows the running session's fill: "${statusText}"`);
+    // the sidebar's header names what the followed session runs
+    const hdr = await until(async () => {
+      const title = (await webview().locator('header').getAttribute('title')) ?? '';
+      return /followed in This Session runs Claude Code/.test(title) ? title : undefined;
+    }, 'the header naming the followed session', 15_000).catch(() => '');
+    const hv = (await webview().locator('header .version').textContent()) ?? '';
+    const hm = (await webview().locator('header .model').textContent()) ?? '';
+    check(!!hdr && hv === `Claude Code ${process.env.CLAUDE_VERSION ?? '2.1.328'}` && hdr.includes(` on ${hm}.`), `the sidebar's header names the followed session's version and model (${hv} · ${hm}; ${hdr.split('\n')[0]})`);
     await shot('17-live-session-turn1-dark');
 
     await session.next();
@@ -138,7 +160,61 @@ export async function liveSessionView(h) {
     check(t2.some((r) => /^Turns\s*2 turns/.test(r)), `live view followed the second turn without a reload (${t2.join(' | ')})`);
     check(t2.some((r) => r.startsWith('Files the session holds')), 'live view: the files the session holds');
     check(t2.some((r) => r.startsWith('Prediction')), `live view: the prediction row (${t2.find((r) => r.startsWith('Prediction')) ?? 'none'})`);
+    const turn2 = pane.locator('.monaco-list-row', { hasText: 'Turn 2:' }).first();
+    if (await turn2.count()) await turn2.click();
+    await until(async () => ((await rowsOf()).some((r) => r.startsWith('Read architecture.md')) ? true : undefined), 'the calls of turn 2', 10_000).catch(() => undefined);
     await shot('17-live-session-turn2-dark');
+
+    // an appended record on screen: a prompt written into the transcript, timed until its turn shows
+    session.stop();
+    const file = newestTranscript(HOME_DIR);
+    const times = [];
+    if (file) {
+      const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+      let parent;
+      let sessionId;
+      for (const l of lines.reverse()) {
+        try {
+          const r = JSON.parse(l);
+          if (r.uuid && !parent) parent = r.uuid;
+          if (r.sessionId && !sessionId) sessionId = r.sessionId;
+        } catch {
+          /* not a record */
+        }
+      }
+      for (let i = 0; i < 3; i++) {
+        const uuid = `e2e-append-${i}-${Date.now()}`;
+        const rec = { type: 'user', uuid, parentUuid: parent, sessionId, cwd, version: process.env.CLAUDE_VERSION ?? '2.1.328', timestamp: new Date().toISOString(), message: { role: 'user', content: `appended prompt ${i + 1}` } };
+        parent = uuid;
+        const want = new RegExp(`^Turns\\s*${3 + i} turns`);
+        const t0 = Date.now();
+        fs.appendFileSync(file, `${JSON.stringify(rec)}\n`);
+        const ok = await until(async () => ((await rowsOf()).some((r) => want.test(r)) ? true : undefined), `appended turn ${i + 1} on screen`, 10_000, 5).catch(() => false);
+        times.push(ok ? Date.now() - t0 : Infinity);
+        await new Promise((r) => setTimeout(r, 1_200));
+      }
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    const line = `live session: an appended record on screen in ${times.map((x) => `${x} ms`).join(', ')} (median ${median} ms; the bench's reader append is in bench/results.md, < 20 ms)`;
+    console.log(line);
+    if (SHOTS) fs.appendFileSync(`${SHOTS}/benchmark.txt`, `${line}\n`);
+    check(Number.isFinite(median) && median < 1_000, line);
+
+    // the widths and themes a newcomer meets: 1440×900 above; the sidebar at 258 px, dark and light
+    if (setSidebarWidth) {
+      await setSidebarWidth(258);
+      await shot('31-live-session-258-dark', true);
+      const cut = await pane.locator('.monaco-list-row .label-name').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+      console.log(`rows whose label is cut at 258 px: ${cut.length ? cut.join(' | ') : 'none'}`);
+      if (setTheme) {
+        await setTheme('Light Modern', 'vscode-light');
+        await shot('31-live-session-258-light', true);
+        await shot('31-live-session-1440-light');
+        await setTheme('Dark Modern', 'vscode-dark');
+      }
+      await setSidebarWidth(300);
+    }
   } finally {
     session.stop();
   }

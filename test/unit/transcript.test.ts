@@ -328,12 +328,41 @@ describe('readLiveSessionState: the chain for CLI and host', () => {
       fs.appendFileSync(file, J({ type: 'assistant', uuid: 'a9', message: { role: 'assistant', content: [{ type: 'text', text: 'more' }] } }) + '\n');
       const two = readLiveSessionState(nodeFileAccess, file, { ...opts, previous: one });
       assert.equal(analyses, 1);
-      assert.equal(two.next, one.next);
+      assert.equal(two.next?.held, one.next?.held, 'what the session holds: reused');
       // a new turn: computed again
       fs.appendFileSync(file, J({ type: 'user', uuid: 'p9', message: { role: 'user', content: 'again' } }) + '\n');
       const three = readLiveSessionState(nodeFileAccess, file, { ...opts, previous: two });
       assert.equal(analyses, 2);
       assert.equal(three.live.turns.length, 2);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the gauge after a turn\'s last answer', () => {
+  test('a text-only answer appended to a turn (same turns, same calls) moves the context figure', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-gauge-')));
+    try {
+      const w = path.join(root, 'w');
+      fs.mkdirSync(path.join(w, 'src', 'api'), { recursive: true });
+      fs.mkdirSync(path.join(w, '.claude', 'rules'), { recursive: true });
+      fs.writeFileSync(path.join(w, 'CLAUDE.md'), 'OUR_ROOT_TEXT\n');
+      fs.writeFileSync(path.join(w, '.claude', 'rules', 'api.md'), '---\npaths:\n  - "src/api/**"\n---\nOUR_RULE_TEXT\n');
+      fs.writeFileSync(path.join(w, 'src', 'api', 'a.ts'), 'x\n');
+      const file = path.join(root, 's.jsonl');
+      const all = session(w).split('\n').filter(Boolean);
+      // up to the tool result: the last answer (a tool call) had 100 + 50 tokens of context
+      fs.writeFileSync(file, all.slice(0, 6).join('\n') + '\n');
+      const opts = { profile: () => profile, analysis: () => analyze({ cwd: w, home: path.join(root, 'home'), env: {}, claudeVersion: profile.version }), cwd: w };
+      const one = readLiveSessionState(nodeFileAccess, file, opts);
+      assert.equal(one.next?.context?.tokens, 150);
+      // the turn's final text-only answer (its request and the answer): no new turn, no new call
+      fs.appendFileSync(file, all.slice(6).join('\n') + '\n');
+      const two = readLiveSessionState(nodeFileAccess, file, { ...opts, previous: one });
+      assert.equal(two.live.turns.length, one.live.turns.length);
+      assert.equal(two.next?.context?.tokens, 330, 'the final answer\'s usage (10 + 300 + 20), as a fresh read says');
+      assert.equal(readLiveSessionState(nodeFileAccess, file, opts).next?.context?.tokens, 330);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -239,16 +239,19 @@ function predictCompact(fa: FileAccess, a: Analysis | undefined, turns: LiveTurn
 /** `compact`: what /compact now would bring back, when it is predicted already (else predicted here);
  *  `onDisk`: false when the launch folder is not on this machine (no file of it is looked at) */
 export function nextSteps(fa: FileAccess, r: Replay & { figures?: SessionFigures }, a: Analysis | undefined, profile: ClaudeProfile, cwd: string, compact?: NextSteps['compact'], onDisk = true): NextSteps {
+  return { held: heldFiles(fa, r.turns, cwd, onDisk), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context: contextOf(r, a, profile) };
+}
+
+/** the real context of the newest main-loop answer against the window: cheap, so computed on every
+ *  read (a turn's final text-only answer adds no turn and no call, yet moves this figure) */
+export function contextOf(r: Replay & { figures?: SessionFigures }, a: Analysis | undefined, profile: ClaudeProfile): NextSteps['context'] {
   const u = r.lastUsage;
-  let context: NextSteps['context'] = null;
-  if (u && r.model) {
-    const tokens = u.input + u.cacheRead + u.cacheCreation;
-    // the window and the threshold from the model, the version's rule and the session's own evidence (window.ts), in
-    // the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT, ANTHROPIC_MODEL, `model`)
-    const f = r.figures ?? applyFigures(r, profile);
-    context = contextEvidence({ model: r.model, version: r.version, profile, tokens, maxTokens: Math.max(tokens, f.maxContext), autoCompactions: f.autoCompactions, env: a?.env, settings: a?.settings });
-  }
-  return { held: heldFiles(fa, r.turns, cwd, onDisk), startupEdited: startupEdited(fa, a, r.firstTimestamp), compact: compact !== undefined ? compact : predictCompact(fa, a, r.turns), context };
+  if (!u || !r.model) return null;
+  const tokens = u.input + u.cacheRead + u.cacheCreation;
+  // the window and the threshold from the model, the version's rule and the session's own evidence (window.ts), in
+  // the environment the analysis has (CLAUDE_CODE_AUTO_COMPACT_WINDOW, DISABLE_AUTO_COMPACT, ANTHROPIC_MODEL, `model`)
+  const f = r.figures ?? applyFigures(r, profile);
+  return contextEvidence({ model: r.model, version: r.version, profile, tokens, maxTokens: Math.max(tokens, f.maxContext), autoCompactions: f.autoCompactions, env: a?.env, settings: a?.settings });
 }
 
 /** a version that records no request (2.1.235): the startup blocks, the session's and its subagents',
@@ -517,6 +520,9 @@ export interface LiveSessionState {
   launch?: { cwd: string; onDisk: boolean };
   /** what `next` and `findings` were computed for (a later read over the same turns reuses them) */
   derivedFor?: { key: string; analysis: Analysis | undefined; sim: SessionResult | null };
+  /** `next` (but its context) and `findings` belong to an earlier read: the turns or calls changed and
+   *  the caller asked to defer computing them again (LiveSessionOptions.deferDerived) */
+  pending?: boolean;
 }
 
 export interface LiveSessionOptions {
@@ -534,6 +540,10 @@ export interface LiveSessionOptions {
   /** the state of the last read: what comes next and the prediction are computed again only when the
    *  turns, their calls or the profile changed (a caller whose analysis changed passes none) */
   previous?: LiveSessionState;
+  /** with `previous`: when the turns or calls changed, keep its `next` (with a fresh context) and its
+   *  findings, marked `pending`, instead of running the session model again (a follower shows an
+   *  appended record at once and computes these later) */
+  deferDerived?: boolean;
 }
 
 /**
@@ -555,7 +565,20 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
       if (ov) live.figures = applyFigures(live, profile, ov);
     }
     if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
-    return { live, next: o.previous!.next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev };
+    // the context figure follows every answer (a turn's last, text-only answer changes neither key)
+    const was = o.previous!.next;
+    const next = was && { ...was, context: contextOf(live, prev.analysis, profile) };
+    return { live, next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev };
+  }
+  if (prev && o.deferDerived && prev.key.startsWith(`${file}:${profile.version}:`)) {
+    if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
+    if (prev.analysis) {
+      const ov = pricingOverride(prev.analysis.settings);
+      if (ov) live.figures = applyFigures(live, profile, ov);
+    }
+    if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
+    const was = o.previous!.next;
+    return { live, next: was && { ...was, context: contextOf(live, prev.analysis, profile) }, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev, pending: true };
   }
   // the launch folder: the session's own, unless the user named one; when it is not on this machine
   // the transcript is shown as it is, with nothing taken from another folder's disk

@@ -7,10 +7,10 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LiveCall, LiveTurn, PredictionFinding } from '../../engine/index.js';
+import { nodeFileAccess, RUNNING_MS, type FileAccess, type LiveCall, type LiveTurn, type PredictionFinding, type TranscriptFile } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
-import { LiveSessionTracker, type LiveModel, type TrackerHost } from './live-session.js';
+import { LiveSessionTracker, summarizeSession, watchFile, type LiveModel, type SessionSummary, type TrackerHost } from './live-session.js';
 
 export const LIVE_VIEW_ID = 'claudeLayers.liveSession';
 export const LIVE_SCHEME = 'claude-layers-live';
@@ -30,10 +30,59 @@ interface Node {
 }
 
 const n = (x: number, locale: string) => x.toLocaleString(locale);
+/** the picker lists this many sessions at most (newest first): each costs a read of its head */
+const PICK_MAX = 100;
+
+/** what the engine's reader gains with issue 31, optional here until it does: shown whenever present */
+export interface TurnExtras {
+  kind?: 'prompt' | 'command' | 'image';
+  requests?: number;
+  usage?: { input: number; cacheRead: number; cacheCreation: number; output: number };
+  /** US dollars; null when a request's model has no price */
+  cost?: number | null;
+  cache?: { hitRatio: number; break?: { cause: string; why?: string } };
+  /** chars: what reached the model; null where the transcript records only the run (2.1.12 to 2.1.74) */
+  hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+  /** local commands, interrupts, rewinds: inside the turn they happened in */
+  marks?: { kind: string; at?: string; text?: string }[];
+}
+
+export interface SessionExtras {
+  mcp?: { server: string; instructionsChars: number; deferredTools: readonly string[]; loadedToolChars: number | null }[];
+  /** US dollars, the whole session; null when no request has a price */
+  cost?: number | null;
+  /** every Claude Code version that wrote the transcript, in order (a resume by another binary) */
+  versions?: string[];
+}
+
+/** a text as one label line: runs of whitespace (newlines too) become one space, cut at `max` */
+export function oneLine(s: string, max: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** the name of a read-only document's tab: the title made safe, `.md` added only when it has no
+ *  extension of its own (an injected `api.md` opens as `api.md`, never `api.md.md`) */
+export function docName(title: string): string {
+  const safe = title.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '') || 'text';
+  return /\.[A-Za-z0-9]{1,8}$/.test(safe) ? safe : `${safe}.md`;
+}
+
+/** what a row shows (its children aside): a change of it redraws the row */
+function rowKey(x: Node): string {
+  const o = x.open ? ('file' in x.open ? `f:${x.open.file}` : `t:${x.open.title}:${x.open.text.length}`) : '';
+  return JSON.stringify([x.label, x.description, x.tooltip, x.icon, x.warn, o, !!x.children]);
+}
+
+/** a node VS Code holds takes a fresh node's content (the same object: VS Code knows nodes by identity) */
+function update(held: Node, fresh: Node): void {
+  for (const k of Object.keys(held) as (keyof Node)[]) if (!(k in fresh)) delete held[k];
+  Object.assign(held, fresh);
+}
 
 export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider, vscode.Disposable {
   readonly tracker: LiveSessionTracker;
-  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  private readonly emitter = new vscode.EventEmitter<Node | Node[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly docChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.docChanged.event;
@@ -41,6 +90,15 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   private readonly status: vscode.StatusBarItem;
   private readonly texts = new Map<string, string>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** the nodes VS Code was given, by id: updated in place, so that a change fires for them alone */
+  private readonly nodes = new Map<string, Node>();
+  /** the ids of the children VS Code asked for, by parent id ('' for the roots) */
+  private readonly asked = new Map<string, string[]>();
+  /** the transcript the nodes are of */
+  private drawn: string | undefined;
+  private fmt: { time: Intl.DateTimeFormat; dateTime: Intl.DateTimeFormat } | undefined;
+  /** the picker's summaries, by transcript, size and modification time */
+  private readonly summaries = new Map<string, SessionSummary>();
 
   constructor(
     private readonly t: Translate,
@@ -49,7 +107,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     /** the sidebar's top line: the session's real context against its window (undefined: no session) */
     private readonly headlineChanged: (h: LiveHeadline | undefined) => void = () => undefined,
   ) {
-    this.tracker = new LiveSessionTracker({ ...host, changed: () => this.redraw() });
+    this.tracker = new LiveSessionTracker({ watch: watchFile, ...host, changed: () => this.redraw() });
     this.status = vscode.window.createStatusBarItem('claudeLayers.liveStatus', vscode.StatusBarAlignment.Left, 19);
     this.status.name = t('Claude Code session context');
     this.status.command = `${LIVE_VIEW_ID}.focus`;
@@ -71,29 +129,89 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   private redraw(): void {
     const m = this.tracker.current;
     const { t } = this;
+    // the rows first: VS Code's tree view merges its change events over 200 ms and delivers the first of
+    // a quiet spell at once (ExtHostTreeView: Event.debounce(…, 200, leading)); every set of `message`
+    // is such an event, so the message is set after the rows and only when its text changed (set first
+    // on each redraw, it took the immediate slot and held the rows back 200 ms)
+    const changed = this.changedNodes(m);
+    if (changed === undefined) this.emitter.fire(undefined);
+    else if (changed.length) this.emitter.fire(changed);
     if (this.view) {
-      this.view.message = m ? shown(this.headline(m)) : t('No Claude Code session in this launch directory yet. Start `claude` in a terminal here, or in Anthropic\'s Claude Code extension: this view follows it turn by turn.');
-      this.view.description = m ? (m.running ? t('running') : t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale))) : '';
+      const message = m ? shown(this.gaugeLine(m)) : t('No Claude Code session in this launch directory yet. Start `claude` in a terminal here, or in Anthropic\'s Claude Code extension: this view follows it turn by turn.');
+      if (this.view.message !== message) this.view.message = message;
+      const description = m ? (m.running ? t('running') : t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale))) : '';
+      if (this.view.description !== description) this.view.description = description;
     }
     const c = m?.next?.context;
     if (m?.running && c) {
       this.status.text = `$(pulse) ${Math.round(c.fraction * 100)}%`;
-      this.status.tooltip = shown(this.headline(m));
+      this.status.tooltip = shown([this.headline(m), this.sessionLine(m)].join('\n'));
       this.status.accessibilityInformation = { label: shown(this.headline(m)), role: 'button' };
       this.status.show();
     } else this.status.hide();
-    this.headlineChanged(m && c ? { tokens: c.tokens, window: c.window, label: this.headline(m), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }) } : undefined);
-    this.emitter.fire(undefined);
+    const model = c?.model ?? m?.session.model;
+    this.headlineChanged(
+      m && c
+        ? { tokens: c.tokens, window: c.window, label: this.headline(m), ...(!m.running && { ended: t('ended {0}', new Date(m.lastWritten).toLocaleString(this.locale)) }), ...(m.session.version && { version: m.session.version }), ...(model && { model }) }
+        : undefined,
+    );
   }
 
+  /**
+   * What a new model changes in the tree VS Code holds: the nodes it was given whose row or list of
+   * children differ (updated in place), or undefined when the roots themselves changed (another
+   * session, a group that came or went). Only the children VS Code asked for are compared: an append
+   * redraws the rows it touched (a turn, a group's count), not every row of a long session.
+   */
+  changedNodes(m: LiveModel | undefined): Node[] | undefined {
+    if (!m || m.file !== this.drawn) {
+      this.nodes.clear();
+      this.asked.clear();
+      this.drawn = m?.file;
+      return undefined;
+    }
+    const changed: Node[] = [];
+    const walk = (parent: string, fresh: Node[]): boolean => {
+      const was = this.asked.get(parent);
+      if (!was) return false;
+      for (const f of fresh) {
+        const c = this.nodes.get(f.id);
+        if (!c) continue;
+        const before = rowKey(c);
+        update(c, f);
+        const asked = this.asked.get(f.id);
+        const kids = !asked ? false : f.children ? walk(f.id, f.children()) : asked.length > 0;
+        if (kids || rowKey(c) !== before) changed.push(c);
+      }
+      return fresh.length !== was.length || fresh.some((f, i) => f.id !== was[i]);
+    };
+    return walk('', this.roots(m)) ? undefined : changed;
+  }
+
+  /** the sidebar's line and the status item's tooltip: "This session: 48,120 of 200,000 tokens (24.1%) · $1.20" */
   headline(m: LiveModel): string {
     const { t } = this;
+    if (!m.next?.context) return t('This session: no usage recorded yet');
+    return t('This session: {0}', this.gaugeLine(m));
+  }
+
+  /** the view's own message (its title says "This Session" already): the gauge and the session's cost */
+  gaugeLine(m: LiveModel): string {
+    const { t } = this;
     const c = m.next?.context;
-    if (!c) return t('This session: no usage recorded yet');
+    if (!c) return t('No usage recorded yet');
     const pct = (c.fraction * 100).toFixed(1);
     const auto = c.autoCompactAt ? t(' · auto-compacts at {0} tokens', n(c.autoCompactAt, this.locale)) : '';
+    const cost = (m.session as SessionExtras).cost;
     // a plain percentage: block characters draw as a shaded box in a tree view's message
-    return t('This session: {0} of {1} tokens ({2}%){3}', n(c.tokens, this.locale), n(c.window, this.locale), pct, auto);
+    return t('{0} of {1} tokens ({2}%){3}', n(c.tokens, this.locale), n(c.window, this.locale), pct, auto) + (typeof cost === 'number' ? t(' · {0} so far', this.money(cost)) : '');
+  }
+
+  /** what the session runs, for the status item's tooltip */
+  private sessionLine(m: LiveModel): string {
+    const s = m.session as LiveModel['session'] & SessionExtras;
+    const versions = s.versions && s.versions.length > 1 ? s.versions.join(' → ') : s.version ?? '?';
+    return this.t('Claude Code {0} · {1} · {2} turns', versions, m.next?.context?.model ?? s.model ?? '?', s.turns.length);
   }
 
   private async pick(): Promise<void> {
@@ -103,12 +221,36 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       void vscode.window.showInformationMessage(t('No Claude Code session found for this launch directory.'));
       return;
     }
-    const items = [
-      { label: t('The newest session'), description: t('follow whichever session was written last'), file: undefined as string | undefined },
-      ...list.map((s) => ({ label: shown(s.sessionId), description: shown(`${new Date(s.mtimeMs).toLocaleString(this.locale)} · ${Math.round(s.size / 1024)} KB`), file: s.file })),
-    ];
-    const chosen = await vscode.window.showQuickPick(items, { title: t('Which Claude Code session to follow') });
+    const chosen = await vscode.window.showQuickPick(this.pickItems(list, Date.now()), { title: t('Which Claude Code session to follow'), matchOnDescription: true, matchOnDetail: true });
     if (chosen) this.tracker.pin(chosen.file);
+  }
+
+  /** the picker's rows, newest first: each session by its first prompt (escaped, cut), then its time
+   *  (with the date when not today), size, git branch and whether it runs; the id in the detail */
+  pickItems(list: readonly TranscriptFile[], now: number, fa: FileAccess = nodeFileAccess): { label: string; description?: string; detail?: string; file: string | undefined }[] {
+    const { t } = this;
+    const today = new Date(now).toDateString();
+    const sorted = [...list].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, PICK_MAX);
+    return [
+      { label: t('The newest session'), description: t('follow whichever session was written last'), file: undefined },
+      ...sorted.map((s) => {
+        // each transcript's head read once for each size it had (a session still written is read again)
+        const key = `${s.file}\0${s.size}\0${s.mtimeMs}`;
+        const sum = this.summaries.get(key) ?? summarizeSession(fa, s.file);
+        if (this.summaries.size > 4 * PICK_MAX) this.summaries.clear();
+        this.summaries.set(key, sum);
+        const d = new Date(s.mtimeMs);
+        const when = d.toDateString() === today ? d.toLocaleTimeString(this.locale, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleString(this.locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+        const size = s.size >= 1024 * 1024 ? t('{0} MB', (s.size / 1024 / 1024).toFixed(1)) : t('{0} KB', Math.max(1, Math.round(s.size / 1024)));
+        const running = now - s.mtimeMs < RUNNING_MS;
+        return {
+          label: shown(oneLine(sum.firstPrompt ?? t('(no prompt yet)'), 80)),
+          description: shown([running ? t('running') : '', when, size, sum.gitBranch ? t('branch {0}', sum.gitBranch) : ''].filter(Boolean).join(' · ')),
+          detail: shown(s.sessionId),
+          file: s.file,
+        };
+      }),
+    ];
   }
 
   private async open(node?: Node): Promise<void> {
@@ -120,7 +262,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     }
     const key = `${Date.now().toString(36)}-${this.texts.size}`;
     this.texts.set(key, o.text);
-    const uri = vscode.Uri.from({ scheme: LIVE_SCHEME, path: `/${o.title.replace(/[^\w.-]+/g, '-')}.md`, query: key });
+    const uri = vscode.Uri.from({ scheme: LIVE_SCHEME, path: `/${docName(o.title)}`, query: key });
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { preview: true });
   }
@@ -142,9 +284,20 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
   }
 
   getChildren(node?: Node): Node[] {
-    if (node) return node.children?.() ?? [];
     const m = this.tracker.current;
-    return m ? this.roots(m) : [];
+    if (!node) this.drawn = m?.file;
+    const fresh = node ? node.children?.() ?? [] : m ? this.roots(m) : [];
+    const out = fresh.map((f) => {
+      const c = this.nodes.get(f.id);
+      if (!c) {
+        this.nodes.set(f.id, f);
+        return f;
+      }
+      update(c, f);
+      return c;
+    });
+    this.asked.set(node?.id ?? '', out.map((x) => x.id));
+    return out;
   }
 
   private rel(p: string, m: LiveModel): string {
@@ -154,39 +307,105 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
   }
 
+  /** a file as a row: its name first (a narrow view cuts the description, never the name), its folder
+   *  dimmed in the description */
+  private fileRow(p: string, m: LiveModel): { label: string; folder: string } {
+    const r = this.rel(p, m);
+    const dir = path.dirname(r);
+    return { label: path.basename(r) || r, folder: dir === '.' ? '' : dir };
+  }
+
+  /** a record's time: the time of day when it is today, else with its date. The formatters are made
+   *  once (toLocaleTimeString makes one per call: 50 µs a turn, 100 ms a redraw of 1,875 turns) */
+  private when(iso: string | undefined): string {
+    if (!iso) return '';
+    const d = new Date(iso);
+    if (!Number.isFinite(d.getTime())) return '';
+    const now = new Date();
+    const today = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+    try {
+      this.fmt ??= {
+        time: new Intl.DateTimeFormat(this.locale, { hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+        dateTime: new Intl.DateTimeFormat(this.locale, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+      };
+    } catch {
+      return d.toISOString();
+    }
+    return (today ? this.fmt.time : this.fmt.dateTime).format(d);
+  }
+
+  /** "12 chars · ≈3 tokens", "1 token", "<1 token" (never "≈1 tokens") */
+  private charsTokens(chars: number, tpc: number | null): string {
+    const { t } = this;
+    if (!tpc) return t('{0} chars', n(chars, this.locale));
+    const tok = chars * tpc;
+    if (chars > 0 && tok < 0.5) return t('{0} chars · <1 token', n(chars, this.locale));
+    const r = Math.round(tok);
+    return r === 1 ? t('{0} chars · ≈1 token', n(chars, this.locale)) : t('{0} chars · ≈{1} tokens', n(chars, this.locale), n(r, this.locale));
+  }
+
+  private money(usd: number): string {
+    return usd.toLocaleString(this.locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: usd < 0.01 && usd > 0 ? 4 : 2 });
+  }
+
   roots(m: LiveModel): Node[] {
     const { t } = this;
-    const s = m.session;
+    const s = m.session as LiveModel['session'] & SessionExtras;
     const out: Node[] = [];
     const id = (x: string) => `${m.file}#${x}`;
     const turns = s.turns;
+    const versions = s.versions && s.versions.length > 1 ? s.versions.join(' → ') : s.version ?? '?';
     out.push({
       id: id('turns'),
       label: t('Turns'),
-      description: `${turns.length === 1 ? t('1 turn') : t('{0} turns', turns.length)} · Claude Code ${s.version ?? '?'}`,
+      description: `${turns.length === 1 ? t('1 turn') : t('{0} turns', turns.length)} · Claude Code ${versions}${typeof s.cost === 'number' ? ` · ${this.money(s.cost)}` : ''}`,
+      tooltip: t('The prompts of this session as they reached the model, each with its tool calls and what arrived after each call. Transcript: {0}', m.file),
       icon: 'history',
       expanded: true,
       children: () => turns.map((turn, k) => this.turnNode(m, turn, k)),
     });
+    if (s.mcp?.length) {
+      const mcp = s.mcp;
+      out.push({
+        id: id('mcp'),
+        label: t('MCP servers'),
+        description: mcp.length === 1 ? t('1 server') : t('{0} servers', mcp.length),
+        tooltip: t('What each MCP server adds to every request: its instructions, its deferred tool names, and the schemas of the tools the session loaded.'),
+        icon: 'plug',
+        children: () =>
+          mcp.map((x) => ({
+            id: id(`mcp:${x.server}`),
+            label: x.server,
+            description: t('instructions {0} · {1} deferred tools · loaded tools {2}', this.charsTokens(x.instructionsChars, s.tokensPerChar), n(x.deferredTools.length, this.locale), x.loadedToolChars === null ? '?' : this.charsTokens(x.loadedToolChars, s.tokensPerChar)),
+            icon: 'plug',
+          })),
+      });
+    }
     const next = m.next;
     if (next) {
       const held = next.held;
+      const how: Record<string, string> = { injected: t('injected after a tool call'), restored: t('brought back by a compaction'), written: t('written by the session'), read: t('read by the session') };
       out.push({
         id: id('held'),
         label: t('Files the session holds'),
         description: `${held.length === 1 ? t('1 file') : t('{0} files', held.length)} · ${t('{0} changed on disk since', held.filter((h) => h.changedAt || h.deleted).length)}`,
+        tooltip: t('The files whose text the model has in its context now, and whether the disk has moved on since.'),
         icon: 'files',
         expanded: held.some((h) => h.changedAt || h.deleted),
         children: () =>
-          held.map((h) => ({
-            id: id(`held:${h.path}`),
-            label: this.rel(h.path, m),
-            description: h.deleted ? t('deleted from the disk') : h.changedAt ? (h.noted ? t('changed on disk: the next turn carries a note') : t('changed on disk: the model keeps its old copy (never noted)')) : t('as the session has it'),
-            tooltip: h.path,
-            icon: h.changedAt || h.deleted ? 'warning' : 'file',
-            warn: !!(h.changedAt || h.deleted),
-            open: { file: h.path },
-          })),
+          held.map((h) => {
+            const f = this.fileRow(h.path, m);
+            const state = h.deleted ? t('deleted from the disk') : h.changedAt ? (h.noted ? t('changed on disk: the next turn carries a note') : t('changed on disk: the model keeps its old copy (never noted)')) : t('as the session has it');
+            return {
+              id: id(`held:${h.path}`),
+              label: f.label,
+              description: [f.folder, state].filter(Boolean).join(' · '),
+              tooltip: [h.path, `${how[h.how] ?? h.how}${h.at ? ` · ${this.when(h.at)}` : ''}`, h.changedAt ? t('changed on disk at {0}', this.when(h.changedAt)) : '', state].filter(Boolean).join('\n'),
+              icon: h.changedAt || h.deleted ? 'warning' : 'file',
+              warn: !!(h.changedAt || h.deleted),
+              open: { file: h.path },
+            };
+          }),
       });
       if (next.startupEdited.length)
         out.push({
@@ -196,7 +415,11 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           icon: 'warning',
           warn: true,
           expanded: true,
-          children: () => next.startupEdited.map((e) => ({ id: id(`se:${e.path}`), label: this.rel(e.path, m), description: new Date(e.changedAt).toLocaleTimeString(this.locale), open: { file: e.path }, icon: 'file' })),
+          children: () =>
+            next.startupEdited.map((e) => {
+              const f = this.fileRow(e.path, m);
+              return { id: id(`se:${e.path}`), label: f.label, description: [f.folder, this.when(e.changedAt)].filter(Boolean).join(' · '), tooltip: t('{0}\nedited at {1}: the session keeps the text it started with until /compact or /clear', e.path, this.when(e.changedAt)), open: { file: e.path }, icon: 'file' };
+            }),
         });
       const c = next.compact;
       if (c)
@@ -204,12 +427,22 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           id: id('compact'),
           label: t('If you /compact now'),
           description: t('{0} and {1} come back', c.files.length === 1 ? t('1 file') : t('{0} files', c.files.length), c.skills.length === 1 ? t('1 skill') : t('{0} skills', c.skills.length)),
+          tooltip: t('What Claude Code would bring back after /compact typed now, predicted over the disk as it is; the rest of the conversation becomes its summary.'),
           icon: 'fold',
           children: () => [
-            ...c.files.map((f) => ({ id: id(`cb:${f}`), label: this.rel(f, m), description: t('comes back with its current text'), icon: 'check', open: { file: f } })),
-            ...c.references.map((f) => ({ id: id(`cr:${f}`), label: this.rel(f, m), description: t('too large: named, without its text'), icon: 'info' })),
+            ...c.files.map((p) => {
+              const f = this.fileRow(p, m);
+              return { id: id(`cb:${p}`), label: f.label, description: [f.folder, t('comes back with its current text')].filter(Boolean).join(' · '), tooltip: p, icon: 'check', open: { file: p } };
+            }),
+            ...c.references.map((p) => {
+              const f = this.fileRow(p, m);
+              return { id: id(`cr:${p}`), label: f.label, description: [f.folder, t('too large: named, without its text')].filter(Boolean).join(' · '), tooltip: p, icon: 'info' };
+            }),
             ...c.skills.map((k) => ({ id: id(`cs:${k}`), label: k, description: t('skill body comes back'), icon: 'check' })),
-            ...c.dropped.map((d) => ({ id: id(`cd:${d.path}`), label: this.rel(d.path, m), description: d.why, icon: 'close' })),
+            ...c.dropped.map((d) => {
+              const f = this.fileRow(d.path, m);
+              return { id: id(`cd:${d.path}`), label: f.label, description: [f.folder, d.why].filter(Boolean).join(' · '), tooltip: `${d.path}\n${d.why}`, icon: 'close' };
+            }),
             { id: id('c-startup'), label: t('Startup block'), description: t('rebuilt from the disk as it is then'), icon: 'refresh' },
           ],
         });
@@ -219,27 +452,32 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     if (last?.chars) {
       const l = last.chars;
       const tpc = s.tokensPerChar;
-      const rows: [string, number][] = (
+      const rows: [string, string, number][] = (
         [
-          [t('System prompt'), l.system],
-          [t('Built-in tools'), l.tools],
-          ...Object.entries(l.mcp).map(([k, v]) => [t('MCP server {0}', k), v] as [string, number]),
-          [t('Startup instructions'), l.instructions],
-          [t('Skills listing'), l.skillsListing],
-          [t('Instructions injected on touch'), l.lazy],
-          [t('Skill bodies'), l.skillBodies],
-          [t('Hook output'), l.hooks],
-          [t('Changed-on-disk notes'), l.changedNotes],
-          [t('Brought back by /compact'), l.restored],
-          [t('Conversation'), l.conversation],
-        ] as [string, number][]
-      ).filter(([, v]) => v > 0);
+          ['system', t('System prompt'), l.system],
+          ['tools', t('Built-in tools'), l.tools],
+          ...Object.entries(l.mcp).map(([k, v]) => [`mcp:${k}`, t('MCP server {0}', k), v] as [string, string, number]),
+          ['instructions', t('Startup instructions'), l.instructions],
+          ['skills', t('Skills listing'), l.skillsListing],
+          ['lazy', t('Instructions injected on touch'), l.lazy],
+          ['bodies', t('Skill bodies'), l.skillBodies],
+          ['hooks', t('Hook output'), l.hooks],
+          ['notes', t('Changed-on-disk notes'), l.changedNotes],
+          ['restored', t('Brought back by /compact'), l.restored],
+          ['conversation', t('Conversation'), l.conversation],
+        ] as [string, string, number][]
+      ).filter(([, , v]) => v > 0);
       out.push({
         id: id('layers'),
         label: t('Last request by layer'),
         description: t('{0} chars · {1} tokens (its usage)', n(l.total, this.locale), last.contextTokens !== null ? n(last.contextTokens, this.locale) : '?'),
+        tooltip: t('The last request Claude Code sent ({0}), split by where each part of it came from. Open a layer to read its text.', this.when(last.timestamp) || last.id),
         icon: 'layers',
-        children: () => rows.map(([k, v]) => ({ id: id(`l:${k}`), label: k, description: tpc ? t('{0} chars · ≈{1} tokens', n(v, this.locale), n(Math.round(v * tpc), this.locale)) : t('{0} chars', n(v, this.locale)) })),
+        children: () =>
+          rows.map(([key, k, v]) => {
+            const text = this.layerText(m, key);
+            return { id: id(`l:${key}`), label: k, description: this.charsTokens(v, tpc), ...(text ? { open: { text, title: `layer-${key}` } } : {}) };
+          }),
       });
     }
     const problems = s.problems;
@@ -251,20 +489,159 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         description: `${problems.length === 1 ? t('1 problem') : t('{0} problems', problems.length)} · ${unknown.length === 1 ? t('1 unknown record type') : t('{0} unknown record types', unknown.length)}`,
         icon: 'info',
         children: () => [
-          ...problems.slice(0, 50).map((p, i) => ({ id: id(`p:${i}`), label: t('line {0}', p.line), description: p.reason, icon: 'warning', warn: true })),
+          ...problems.slice(0, 50).map((p, i) => ({ id: id(`p:${i}`), label: t('line {0}', p.line), description: p.reason, tooltip: p.reason, icon: 'warning', warn: true })),
           ...unknown.map(([k, v]) => ({ id: id(`u:${k}`), label: k, description: v === 1 ? t('1 record of a type this reader does not know') : t('{0} records of a type this reader does not know', v), icon: 'question' })),
-          ...s.warnings.map((w, i) => ({ id: id(`w:${i}`), label: w, icon: 'info' })),
-          { id: id('file'), label: path.basename(m.file), description: t('open the transcript'), open: { file: m.file }, icon: 'json' },
+          ...s.warnings.map((w, i) => ({ id: id(`w:${i}`), label: w, tooltip: w, icon: 'info' })),
+          { id: id('file'), label: path.basename(m.file), description: t('open the transcript'), tooltip: m.file, open: { file: m.file }, icon: 'json' },
         ],
       });
     return out;
   }
 
+  /** the text behind a layer of the last request, where the transcript holds it: the texts the turns
+   *  carried for it, newest last (the system prompt and the tools are sizes only) */
+  private layerText(m: LiveModel, key: string): string | undefined {
+    const turns = m.session.turns;
+    const join = (parts: (string | null | undefined)[]) => parts.filter((x): x is string => !!x).join('\n\n---\n\n') || undefined;
+    const since = (() => {
+      let from = 0;
+      turns.forEach((x, i) => {
+        if (x.compacted) from = i;
+      });
+      return turns.slice(from);
+    })();
+    switch (key) {
+      case 'instructions':
+        return [...turns].reverse().find((x) => x.instructions !== null)?.instructions ?? undefined;
+      case 'lazy':
+        return join(since.flatMap((x) => x.calls.flatMap((c) => c.injected.map((i) => i.text))));
+      case 'bodies':
+        return join(since.flatMap((x) => x.calls.map((c) => c.skillBody)));
+      case 'notes':
+        return join(since.map((x) => x.changedNotes));
+      case 'restored':
+        return join(since.flatMap((x) => [...(x.restored?.files.map((f) => f.text) ?? []), x.restored?.skills]));
+      case 'hooks':
+        return join(since.flatMap((x) => ((x as LiveTurn & TurnExtras).hooks ?? []).map((h) => `${h.event}: ${h.command} (${h.chars ?? '?'} chars${h.dropped ? ', dropped' : ''})`)));
+      case 'conversation':
+        return join(since.map((x) => x.prompt));
+      default:
+        return undefined;
+    }
+  }
+
+  /** a mark's kind in words (the engine's TurnMark kinds) */
+  private markKind(kind: string): string {
+    const t = this.t;
+    switch (kind) {
+      case 'local-command':
+        return t('local command');
+      case 'interrupt':
+        return t('interrupted');
+      case 'rewind':
+        return t('rewound: an abandoned branch');
+      case 'compaction':
+        return t('compaction');
+      case 'resume':
+        return t('resumed by another Claude Code');
+      default:
+        return kind;
+    }
+  }
+
+  /** the files the session held before turn k's compaction (since the one before) that did not come back */
+  private droppedAt(m: LiveModel, k: number): string[] {
+    const turns = m.session.turns;
+    let from = 0;
+    for (let i = k - 1; i >= 0; i--)
+      if (turns[i]!.compacted) {
+        from = i;
+        break;
+      }
+    const held = new Set<string>();
+    for (const x of turns.slice(from, k + (turns[k]?.compacted?.trigger === 'auto' ? 0 : 1))) {
+      for (const f of x.restored?.files ?? []) held.add(f.path);
+      for (const c of x.calls) {
+        for (const i of c.injected) held.add(i.path);
+        const input = c.input as Record<string, unknown>;
+        if (typeof input.file_path === 'string') held.add(input.file_path);
+      }
+    }
+    const back = new Set((turns[k]?.restored?.files ?? []).map((f) => f.path));
+    return [...held].filter((p) => !back.has(p));
+  }
+
   private turnNode(m: LiveModel, turn: LiveTurn, k: number): Node {
     const { t } = this;
+    const x = turn as LiveTurn & TurnExtras;
     const id = `${m.file}#turn:${k}`;
+    const reqs = m.session.requests;
+    // a compaction: its size before (preTokens) and the first request after it whose context shrank
+    const compaction = (): Node | undefined => {
+      const c = turn.compacted;
+      if (!c) return undefined;
+      const after = reqs.find((r) => r.turn >= k && r.contextTokens !== null && (c.preTokens === undefined || r.contextTokens < c.preTokens))?.contextTokens ?? null;
+      const dropped = this.droppedAt(m, k);
+      const size =
+        c.preTokens !== undefined && after !== null
+          ? t('{0} → {1} tokens', n(c.preTokens, this.locale), n(after, this.locale))
+          : c.preTokens !== undefined
+            ? t('{0} tokens before', n(c.preTokens, this.locale))
+            : '';
+      return {
+        id: `${id}:compaction`,
+        label: c.trigger === 'auto' ? t('Compacted on its own') : t('Compacted (/compact)'),
+        description: [size, dropped.length === 1 ? t('1 file dropped') : dropped.length ? t('{0} files dropped', dropped.length) : ''].filter(Boolean).join(' · '),
+        tooltip: t('The conversation was replaced by its summary. Before: {0} tokens; the next request: {1} tokens. Files the session held that did not come back are listed below.', c.preTokens !== undefined ? n(c.preTokens, this.locale) : '?', after !== null ? n(after, this.locale) : '?'),
+        icon: 'fold',
+        ...(dropped.length
+          ? {
+              children: () =>
+                dropped.map((p) => {
+                  const f = this.fileRow(p, m);
+                  return { id: `${id}:dropped:${p}`, label: f.label, description: [f.folder, t('dropped: not brought back')].filter(Boolean).join(' · '), tooltip: p, icon: 'close', open: { file: p } };
+                }),
+            }
+          : {}),
+      };
+    };
     const kids = (): Node[] => {
       const out: Node[] = [];
+      const comp = compaction();
+      if (comp) out.push(comp);
+      if (x.usage || x.cost != null || (x.requests ?? 0) > 1) {
+        const u = x.usage;
+        const inTotal = u ? u.input + u.cacheRead + u.cacheCreation : 0;
+        out.push({
+          id: `${id}:requests`,
+          label: x.requests === 1 ? t('1 request') : t('{0} requests', x.requests ?? 0),
+          description: [
+            u ? t('{0} in ({1} cache read, {2} cache write) · {3} out', n(inTotal, this.locale), n(u.cacheRead, this.locale), n(u.cacheCreation, this.locale), n(u.output, this.locale)) : '',
+            x.cache ? t('cache hit {0}%', Math.round(x.cache.hitRatio * 100)) : '',
+            typeof x.cost === 'number' ? this.money(x.cost) : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          tooltip: t('The API requests of this turn (each answer of the model is one), their tokens as the API counted them, and their cost at the model\'s list price.'),
+          icon: 'pulse',
+        });
+      }
+      if (x.cache?.break)
+        out.push({ id: `${id}:cache-break`, label: t('Prompt cache broken'), description: x.cache.break.why ?? x.cache.break.cause, tooltip: t('The cache was written again with no new layer to explain it: the whole context was paid at the cache-write price. Likely cause: {0}', x.cache.break.why ?? x.cache.break.cause), icon: 'warning', warn: true });
+      for (const [i, h] of (x.hooks ?? []).entries())
+        out.push({
+          id: `${id}:hook:${i}`,
+          label: t('Hook {0}', h.event),
+          description: `${h.command} · ${h.dropped ? t('output dropped (not sent to the model)') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars reached the model', n(h.chars, this.locale))}`,
+          tooltip: t('{0} hook: {1}\n{2}', h.event, h.command, h.dropped ? t('it printed output that Claude Code did not pass to the model') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars of its output reached the model', n(h.chars, this.locale))),
+          icon: h.dropped ? 'warning' : 'zap',
+          warn: h.dropped,
+        });
+      for (const [i, mk] of (x.marks ?? []).entries())
+        {
+        const kind = this.markKind(mk.kind);
+        out.push({ id: `${id}:mark:${i}`, label: oneLine(mk.text ?? kind, 80), description: [kind, this.when(mk.at)].filter(Boolean).join(' · '), tooltip: [kind, this.when(mk.at), mk.text].filter(Boolean).join('\n'), icon: 'bookmark' });
+      }
       if (turn.instructions !== null)
         out.push({
           id: `${id}:instructions`,
@@ -281,24 +658,52 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           description: (turn.restored.files.length === 1 ? t('1 file') : t('{0} files', turn.restored.files.length)) + (turn.restored.skills ? t(' and the invoked skills') : ''),
           icon: 'fold-up',
           children: () => [
-            ...turn.restored!.files.map((f) => ({ id: `${id}:r:${f.path}`, label: this.rel(f.path, m), description: t('{0} chars', n(f.text.length, this.locale)), open: { text: f.text, title: path.basename(f.path) }, icon: 'file' })),
+            ...turn.restored!.files.map((f) => {
+              const r = this.fileRow(f.path, m);
+              return { id: `${id}:r:${f.path}`, label: r.label, description: [r.folder, t('{0} chars', n(f.text.length, this.locale))].filter(Boolean).join(' · '), tooltip: f.path, open: { text: f.text, title: path.basename(f.path) }, icon: 'file' };
+            }),
             ...(turn.restored!.skills ? [{ id: `${id}:rs`, label: t('Invoked skills'), description: t('{0} chars', n(turn.restored!.skills.length, this.locale)), open: { text: turn.restored!.skills, title: 'invoked-skills' }, icon: 'sparkle' }] : []),
           ],
         });
       turn.calls.forEach((c, i) => out.push(this.callNode(m, c, `${id}:call:${i}`)));
       return out;
     };
-    const when = turn.timestamp ? new Date(turn.timestamp).toLocaleTimeString(this.locale) : '';
+    const hasKids = !!turn.compacted || !!x.usage || x.cost != null || (x.requests ?? 0) > 1 || !!x.cache?.break || !!x.hooks?.length || !!x.marks?.length || turn.instructions !== null || !!turn.changedNotes || !!turn.restored || turn.calls.length > 0;
+    const when = this.when(turn.timestamp);
     const comp = (turn.resumed ? t(' · resumed') : '') + (turn.compacted ? (turn.compacted.trigger === 'auto' ? t(' · compacted on its own') : t(' · compacted')) : '');
-    return { id, label: t('Turn {0}: {1}', k + 1, turn.prompt.length > 60 ? `${turn.prompt.slice(0, 59)}…` : turn.prompt), description: `${when}${comp} · ${turn.calls.length === 1 ? t('1 tool call') : t('{0} tool calls', turn.calls.length)}`, icon: turn.compacted ? 'fold' : 'comment', children: kids, expanded: false };
+    const prompt = oneLine(turn.prompt, 60) || (x.kind === 'image' ? t('[image]') : t('(empty prompt)'));
+    const calls = turn.calls.length === 1 ? t('1 tool call') : t('{0} tool calls', turn.calls.length);
+    const extra = [typeof x.cost === 'number' ? this.money(x.cost) : '', x.cache?.break ? t('cache broken') : ''].filter(Boolean).join(' · ');
+    return {
+      id,
+      label: t('Turn {0}: {1}', k + 1, prompt),
+      description: `${when}${comp} · ${calls}${extra ? ` · ${extra}` : ''}`,
+      tooltip: [t('Turn {0}', k + 1) + (when ? ` · ${when}` : ''), oneLine(turn.prompt, 400), `${calls}${turn.requests ? ` · ${turn.requests === 1 ? t('1 request') : t('{0} requests', turn.requests)}` : ''}`, x.cache?.break ? t('Prompt cache broken: {0}', x.cache.break.cause) : ''].filter(Boolean).join('\n'),
+      icon: x.cache?.break ? 'warning' : turn.compacted ? 'fold' : x.kind === 'command' ? 'terminal' : x.kind === 'image' ? 'file-media' : 'comment',
+      warn: !!x.cache?.break,
+      ...(hasKids ? { children: kids, expanded: false } : {}),
+    };
   }
 
   private callNode(m: LiveModel, c: LiveCall, id: string): Node {
     const { t } = this;
     const input = c.input as Record<string, unknown>;
-    const target = typeof input.file_path === 'string' ? this.rel(input.file_path, m) : typeof input.skill === 'string' ? input.skill : typeof input.subagent_type === 'string' ? input.subagent_type : typeof input.command === 'string' ? input.command.slice(0, 60) : '';
+    const str = (k: string) => (typeof input[k] === 'string' ? (input[k]) : undefined);
+    const filePath = str('file_path') ?? str('notebook_path');
+    const file = filePath ? this.fileRow(filePath, m) : undefined;
+    const target = file?.label ?? str('skill') ?? str('subagent_type') ?? str('pattern') ?? str('query') ?? str('url') ?? (str('command') !== undefined ? oneLine(str('command')!, 60) : '');
     const kids: Node[] = [
-      ...c.injected.map((i) => ({ id: `${id}:i:${i.path}`, label: this.rel(i.path, m), description: t('arrived after this call · {0} chars', n(i.text.length, this.locale)), icon: 'file-add', open: { text: i.text, title: path.basename(i.path) } })),
+      ...c.injected.map((i) => {
+        const f = this.fileRow(i.path, m);
+        return {
+          id: `${id}:i:${i.path}`,
+          label: f.label,
+          description: [t('arrived after this call · {0} chars', n(i.text.length, this.locale)), f.folder].filter(Boolean).join(' · '),
+          tooltip: t('{0}\nClaude Code added this file to the context after the {1} call{2}, as the text below it shows: it applies to the file the call touched.', i.path, c.name, c.timestamp ? ` (${this.when(c.timestamp)})` : ''),
+          icon: 'file-add',
+          open: { text: i.text, title: path.basename(i.path) },
+        };
+      }),
       ...(c.skillBody !== null ? [{ id: `${id}:body`, label: t('Skill body'), description: t('{0} chars', n(c.skillBody.length, this.locale)), icon: 'sparkle', open: { text: c.skillBody, title: `skill-${target}` } }] : []),
       ...(c.agent
         ? [
@@ -312,10 +717,12 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           ]
         : []),
     ];
+    const status = c.error ? t('failed') : c.injected.length === 1 ? t('+1 instruction file') : c.injected.length ? t('+{0} instruction files', c.injected.length) : '';
     return {
       id,
-      label: `${c.name} ${target}`,
-      description: c.error ? t('failed') : c.injected.length === 1 ? t('+1 instruction file') : c.injected.length ? t('+{0} instruction files', c.injected.length) : '',
+      label: target ? `${c.name} ${target}` : c.name,
+      description: [file?.folder, status].filter(Boolean).join(' · '),
+      tooltip: [`${c.name}${filePath ? ` ${filePath}` : target ? ` ${target}` : ''}`, this.when(c.timestamp), c.error ? t('failed: {0}', oneLine(c.error, 200)) : '', c.injected.length ? t('brought {0}', c.injected.map((i) => path.basename(i.path)).join(', ')) : ''].filter(Boolean).join('\n'),
       icon: c.error ? 'error' : 'tools',
       ...(kids.length ? { children: () => kids } : {}),
     };
@@ -338,8 +745,9 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
             children: () =>
               findings.map((f, i) => ({
                 id: `${m.file}#f:${i}`,
-                label: t('Turn {0}, call {1}: {2}', f.turn + 1, f.call + 1, this.rel(f.path, m)),
-                description: f.explained ? `${label(f)} · ${f.explained}` : label(f),
+                label: path.basename(f.path),
+                description: [t('turn {0}, call {1}', f.turn + 1, f.call + 1), f.explained ? `${label(f)} · ${f.explained}` : label(f)].join(' · '),
+                tooltip: [f.path, t('Turn {0}, call {1}: {2}', f.turn + 1, f.call + 1, label(f)), f.explained ?? ''].filter(Boolean).join('\n'),
                 icon: f.explained ? 'info' : 'warning',
                 warn: !f.explained,
                 open: { text: `# ${label(f)}\n\n## ${t('Predicted')}\n\n${f.predicted ?? t('(nothing)')}\n\n## ${t('Received')}\n\n${f.actual ?? t('(nothing)')}\n`, title: `finding-${i + 1}` },

@@ -2,7 +2,7 @@
 // directory) and its top answer (what is always loaded, what reading the open file adds).
 import * as path from 'node:path';
 import { readAdds } from '../../engine/index.js';
-import type { Header, TopAnswer } from '../../../webview/protocol.js';
+import type { Header, LiveHeadline, TopAnswer } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import type { StartupFigures } from './gauges.js';
 import { inWorkingDirs, type Ctx } from './present-context.js';
@@ -54,7 +54,7 @@ export function topAnswer(c: Ctx, fig: StartupFigures, file: string | undefined)
   return { always, file: line, aria: `${always}; ${line}` };
 }
 
-export function viewHeader(c: Ctx, input: { version: VersionInfo; trusted: boolean; model: string; folderName?: string }): Header {
+export function viewHeader(c: Ctx, input: { version: VersionInfo; trusted: boolean; model: string; folderName?: string; live?: LiveHeadline }): Header {
   const { a, t } = c;
   const fb = a.version.fallback;
   const fallbackNote: Record<NonNullable<typeof fb>['why'], (f: NonNullable<typeof fb>) => string> = {
@@ -68,14 +68,26 @@ export function viewHeader(c: Ctx, input: { version: VersionInfo; trusted: boole
   const v = input.version;
   const source = versionSource(t, v);
   const versionAction = v.source === 'newest' && v.why && v.why !== 'untrusted' ? { command: 'setClaudePath' as const, label: t('Set the path to claude…') } : undefined;
+  // while a session is followed (This Session), the header names what that session runs: the first
+  // line a newcomer reads must not contradict the session; the installed or assumed version, which the
+  // predictions use, moves to the note and the tooltip
+  const live = input.live && !input.live.ended && (input.live.version || input.live.model) ? input.live : undefined;
+  const followed = live
+    ? {
+        version: t('Claude Code {0}', live.version ?? a.version.shown),
+        model: live.model ?? input.model,
+        note: live.version && live.version !== a.version.shown ? t('as the followed session runs it; predictions use the profile of {0}', a.version.shown) : undefined,
+        source: t('The session followed in This Session runs Claude Code {0} on {1}. Predictions use the profile of {2} ({3}).', live.version ?? '?', live.model ?? '?', a.version.shown, source),
+      }
+    : undefined;
   return {
-      version: t('Claude Code {0}', a.version.shown),
-      versionNote: versionNote ?? (v.source === 'newest' && v.why ? source : undefined),
+      version: followed?.version ?? t('Claude Code {0}', a.version.shown),
+      versionNote: followed ? followed.note : versionNote ?? (v.source === 'newest' && v.why ? source : undefined),
       versionAction: versionNote ? undefined : versionAction,
       verify: versionNote && input.trusted ? { command: 'verify', label: t('Verify…') } : undefined,
-      model: input.model,
+      model: followed?.model ?? input.model,
       launchDir: a.env.cwd,
-      source,
+      source: followed?.source ?? source,
       folder: input.folderName,
       restricted: input.trusted ? undefined : t('Restricted mode: reading only, nothing is run'),
       change: { command: 'configure', label: t('Change…') },

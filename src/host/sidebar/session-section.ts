@@ -37,7 +37,7 @@ export function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (fi
   const purpose = t('Play a task step by step (a read, a skill, a subagent, your edit, /compact) to see what each step adds to the context and what the model still holds.');
   return {
     id: 'session',
-    title: t('Session timeline'),
+    title: t('Session what-if (simulated)'),
     summary: steps.length ? t('≈{0} tokens · {1}%', f.num(tl.total), share) : undefined,
     headline: steps.length
       ? steps.length === 1
@@ -47,7 +47,7 @@ export function sessionSection(c: Ctx, steps: readonly TimelineStep[], read: (fi
     rows,
     open: true,
     empty: purpose,
-    help: t('Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
+    help: t('A what-if: nothing here comes from a real session (the This Session (live) view follows the one you run). Each step is simulated with the measured rules of Claude Code {0}: a file is injected once per session; an edited rule or nested CLAUDE.md the session loaded gets one "changed on disk" note at the next turn, a startup file is not seen until /compact or /clear; /compact brings back the five most recently modified files and the skills used. Numbers are the characters Claude Code adds; ≈tokens = chars ÷ {1}.', a.profile.version, f.ratio),
     actions: [
       { command: 'sessionAddActive', label: t('Add a read of the open file') },
       { command: 'sessionAddStep', label: t('Add a step…') },

@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { mock, test } from 'node:test';
-import { memoryKey } from '../../../src/engine/index.js';
-import { LiveSessionTracker, TICK_MS, type LiveModel } from '../../../src/host/session/live-session.js';
+import { analyze, memoryKey } from '../../../src/engine/index.js';
+import { DERIVE_MAX_MS, DERIVE_QUIET_MS, LiveSessionTracker, TICK_MS, WATCH_DELAY_MS, type LiveModel } from '../../../src/host/session/live-session.js';
 import { l10n } from './vscode-fake.js';
 import { LiveSessionView } from '../../../src/host/session/live-session-view.js';
 
@@ -91,6 +91,85 @@ test('This Session in English: one turn, one file, one call are singular; the he
     assert.equal(view.headline(next), 'This session: 48,120 of 200,000 tokens (24.1%)');
   } finally {
     view.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('an append is shown at once and only its rows are redrawn; what comes next and the prediction follow once the transcript rests', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-live-incr-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  fs.writeFileSync(path.join(cwd, 'CLAUDE.md'), 'OUR_ROOT\n');
+  fs.writeFileSync(path.join(cwd, 'a.ts'), 'x\n');
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'aaaa.jsonl');
+  let k = 0;
+  const call = () => {
+    const id = `toolu_${k++}`;
+    return (
+      J({ type: 'assistant', uuid: `a${id}`, timestamp: new Date().toISOString(), message: { id: `m${id}`, role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: path.join(cwd, 'a.ts') } }], usage: { input_tokens: 1000 + k, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 } } }) +
+      '\n' +
+      J({ type: 'user', uuid: `t${id}`, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: '1\tx' }] } }) +
+      '\n'
+    );
+  };
+  const p = (i: number, text: string) => J({ type: 'user', uuid: `p${i}`, sessionId: 'S', version: '2.1.235', cwd, timestamp: new Date().toISOString(), message: { role: 'user', content: text } }) + '\n';
+  fs.writeFileSync(file, p(1, 'first') + call() + p(2, 'second') + call());
+  const a = analyze({ cwd, home, env: {}, claudeVersion: '2.1.235' });
+  let clock = Date.now();
+  let watched: (() => void) | undefined;
+  mock.timers.enable({ apis: ['setInterval', 'setTimeout'] });
+  const view = new LiveSessionView(l10n.t, 'en', { where: () => ({ cwd, home, env: {} }), analysis: () => a, log: (m) => assert.fail(m), now: () => clock, watch: (_f, changed) => ((watched = changed), { dispose: () => (watched = undefined) }) });
+  const fired: unknown[] = [];
+  view.onDidChangeTreeData((e) => fired.push(e));
+  const calls = () => view.tracker.current!.state.derivedFor?.key.split(':').pop();
+  try {
+    view.tracker.start();
+    // VS Code draws the roots and the open Turns group
+    const roots = view.getChildren();
+    const turnsGroup = roots.find((r) => r.label === 'Turns')!;
+    const turnRows = view.getChildren(turnsGroup);
+    assert.equal(turnRows.length, 2);
+    assert.equal(calls(), '2');
+    fired.length = 0;
+    // a call appended to the last turn: the watcher reports it, read WATCH_DELAY_MS later
+    fs.appendFileSync(file, call());
+    assert.ok(watched, 'the followed transcript is watched');
+    watched();
+    mock.timers.tick(WATCH_DELAY_MS);
+    const m = view.tracker.current!;
+    assert.equal(m.session.turns[1]!.calls.length, 2, 'the appended call is shown at once');
+    assert.equal(m.pending, true, 'what comes next and the prediction wait');
+    assert.equal(calls(), '2');
+    assert.equal(m.next?.context?.tokens, 1003, 'the gauge follows at once');
+    assert.equal(fired.length, 1);
+    assert.ok(Array.isArray(fired[0]), `only changed rows are redrawn, not the whole tree (${String(fired[0])})`);
+    assert.deepEqual((fired[0] as { id: string }[]).map((x) => x.id), [turnRows[1]!.id]);
+    assert.equal((fired[0] as unknown[])[0], turnRows[1], 'the same object VS Code holds, updated in place');
+    assert.match(turnRows[1]!.description!, /2 tool calls$/);
+    // the transcript rests: computed again after DERIVE_QUIET_MS
+    mock.timers.tick(DERIVE_QUIET_MS - 1);
+    assert.equal(view.tracker.current!.pending, true);
+    mock.timers.tick(1);
+    assert.equal(view.tracker.current!.pending, undefined);
+    assert.equal(calls(), '3');
+    // appends that never rest: computed at the latest DERIVE_MAX_MS after the first one
+    const step = DERIVE_QUIET_MS / 2;
+    let waited = 0;
+    while (view.tracker.current!.pending || waited === 0) {
+      fs.appendFileSync(file, call());
+      watched();
+      clock += step;
+      mock.timers.tick(step);
+      waited += step;
+      assert.ok(waited <= DERIVE_MAX_MS + step, `computed again within ${DERIVE_MAX_MS} ms of appends (waited ${waited})`);
+    }
+    assert.ok(waited >= DERIVE_MAX_MS - step, `not before the quiet time or the longest wait (${waited})`);
+  } finally {
+    view.dispose();
+    mock.timers.reset();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

@@ -229,9 +229,39 @@ export const window = {
   createStatusBarItem: () => ({ text: '', tooltip: '' as unknown, name: '', command: '' as unknown, accessibilityInformation: undefined as unknown, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} }),
 };
 
+/** the tree view's value classes: they hold what they are given */
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+export class ThemeIcon {
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
+}
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+export class TreeItem {
+  id?: string;
+  description?: string | boolean;
+  tooltip?: string | MarkdownString;
+  iconPath?: ThemeIcon;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  resourceUri?: Uri;
+  contextValue?: string;
+  constructor(
+    public label: string | { label: string },
+    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
 const fake = {
   Position, Range, Uri, MarkdownString, Hover, CodeLens, DiagnosticSeverity, Diagnostic, CodeActionKind, WorkspaceEdit, CodeAction,
   EventEmitter, DocumentLink, CompletionItem, CompletionItemKind, SnippetString, languages, workspace, env, l10n, StatusBarAlignment, window,
+  TreeItemCollapsibleState, ThemeIcon, ThemeColor, TreeItem,
 };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;

@@ -1,0 +1,236 @@
+// The This Session (live) view's rows over turn objects as the engine's reader gives them, and with
+// the fields issue 31 adds to them (requests, usage, cost, cache, hooks, marks, kind; the session's MCP
+// servers, cost and versions): rows lead with the file name, labels are one line, a turn without
+// anything under it has no expander, a compaction says its size before and after and what it dropped,
+// each layer of the last request opens its text, the header names what the followed session runs.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { l10n } from './vscode-fake.js';
+import { analyze, memoryKey, nodeFileAccess, type LiveSession, type LiveTurn } from '../../../src/engine/index.js';
+import type { LiveModel } from '../../../src/host/session/live-session.js';
+import { summarizeSession } from '../../../src/host/session/live-session.js';
+import { docName, LiveSessionView, oneLine, type SessionExtras, type TurnExtras } from '../../../src/host/session/live-session-view.js';
+import { englishT } from '../../../src/host/format.js';
+import { present } from '../../../src/host/sidebar/present.js';
+import { makeTree } from '../../helpers/fixture.js';
+
+const CWD = '/home/me/projects/app';
+
+function turn(over: Partial<LiveTurn & TurnExtras>): LiveTurn & TurnExtras {
+  return { prompt: 'p', kind: 'prompt', promptChars: 1, marks: [], instructions: null, changedNotes: null, restored: null, calls: [], requests: 1, compacted: null, resumed: false, instructionsFrom: null, timestamp: new Date().toISOString(), ...over };
+}
+
+function model(turns: LiveTurn[], extra: Partial<LiveSession & SessionExtras> = {}, next?: LiveModel['next']): LiveModel {
+  const session = {
+    cwd: CWD, version: '2.1.144', model: 'claude-opus-4-7', source: 'requests', turns, requests: [], tokensPerChar: 0.25, lastUsage: null, warnings: [],
+    transcript: '/t/s.jsonl', bytes: 0, lines: 0, problems: [], unknownTypes: {}, partialLine: false, ...extra,
+  } as LiveSession & SessionExtras;
+  return { file: '/t/s.jsonl', running: true, lastWritten: Date.now(), pinned: false, session, next, findings: [], others: [], state: { live: session, next: next ?? null, findings: [], notModelled: [], profile: {} as never } };
+}
+
+function view(): LiveSessionView {
+  return new LiveSessionView(l10n.t, 'en', { where: () => undefined, analysis: () => undefined, log: () => undefined, watch: () => undefined });
+}
+
+const call = (name: string, input: Record<string, unknown>, over: Partial<LiveTurn['calls'][number]> = {}): LiveTurn['calls'][number] => ({ name, input, id: 'toolu_1', injected: [], skillBody: null, agent: null, unknownCommands: [], error: null, ...over });
+
+test('turn rows: one-line labels, no expander without children, the file name first, tooltips that add to the label', () => {
+  const v = view();
+  try {
+    const rule = `${CWD}/.claude/rules/api.md`;
+    const m = model([
+      turn({ prompt: 'fix\n\nthe   bug\tnow', calls: [call('Read', { file_path: `${CWD}/src/api/client.ts` }, { injected: [{ path: rule, text: 'Contents of api.md' }] })] }),
+      turn({ prompt: 'just a question' }),
+    ]);
+    const [t1, t2] = v.roots(m)[0]!.children!();
+    assert.equal(t1!.label, 'Turn 1: fix the bug now', 'whitespace runs are one space (no ⏎⏎)');
+    assert.ok(t1!.children, 'a turn with a call can be opened');
+    assert.equal(t2!.children, undefined, 'a turn without calls or anything else has no expander');
+    assert.equal(t2!.expanded, undefined);
+    const read = t1!.children()[0]!;
+    assert.equal(read.label, 'Read client.ts', 'the file name leads');
+    assert.equal(read.description, 'src/api · +1 instruction file', 'the folder is the dimmed description');
+    assert.match(read.tooltip!, /^Read \/home\/me\/projects\/app\/src\/api\/client\.ts/);
+    const injected = read.children!()[0]!;
+    assert.equal(injected.label, 'api.md');
+    assert.match(injected.description!, /^arrived after this call · 18 chars · \.claude\/rules$/);
+    assert.match(injected.tooltip!, /added this file to the context after the Read call/);
+    assert.ok(injected.tooltip !== injected.label);
+    assert.equal(oneLine('a\n\n\n b', 80), 'a b');
+  } finally {
+    v.dispose();
+  }
+});
+
+test('the fields the reader gains: requests, usage, cost, cache break, hooks, marks, kind, MCP servers, the session cost and versions', () => {
+  const v = view();
+  try {
+    const t1 = turn({
+      prompt: '/review src',
+      kind: 'command',
+      requests: 3,
+      usage: { input: 1_200, cacheRead: 40_000, cacheCreation: 2_000, output: 512 },
+      cost: 0.1234,
+      cache: { hitRatio: 0.948, break: { cause: 'pause', why: 'a pause longer than the cache\'s life (5 min)', request: 2, lost: 40_000, written: 42_000 } },
+      hooks: [
+        { event: 'SessionStart', command: 'cat notes.md', chars: 5_783, dropped: false },
+        { event: 'UserPromptSubmit', command: 'echo hi', chars: 0, dropped: true },
+      ],
+      marks: [{ kind: 'local-command', at: new Date().toISOString(), text: '/theme\n dark' }],
+    });
+    const t2 = turn({ prompt: '', kind: 'image', requests: 1 });
+    const m = model([t1, t2], {
+      cost: 1.5,
+      versions: ['2.1.7', '2.1.12'],
+      mcp: [{ server: 'db', instructionsChars: 400, deferredTools: Array.from({ length: 12 }, (_, i) => `mcp__db__t${i}`), loadedToolChars: 3_000 }],
+    }, { held: [], startupEdited: [], compact: null, context: { tokens: 48_120, window: 200_000, model: 'claude-opus-4-7', fraction: 0.2406, autoCompactAt: null } });
+    const roots = v.roots(m);
+    assert.equal(roots[0]!.description, '2 turns · Claude Code 2.1.7 → 2.1.12 · $1.50');
+    const mcp = roots.find((r) => r.label === 'MCP servers')!;
+    assert.equal(mcp.description, '1 server');
+    assert.equal(mcp.children!()[0]!.description, 'instructions 400 chars · ≈100 tokens · 12 deferred tools · loaded tools 3,000 chars · ≈750 tokens');
+    const [r1, r2] = roots[0]!.children!();
+    assert.equal(r1!.icon, 'warning', 'a turn whose cache broke is flagged');
+    assert.equal(r1!.warn, true);
+    assert.match(r1!.description!, /· 0 tool calls · \$0\.12 · cache broken$/);
+    const kids = r1!.children!();
+    const req = kids.find((k) => k.icon === 'pulse')!;
+    assert.equal(req.label, '3 requests');
+    assert.equal(req.description, '43,200 in (40,000 cache read, 2,000 cache write) · 512 out · cache hit 95% · $0.12');
+    const brk = kids.find((k) => k.label === 'Prompt cache broken')!;
+    assert.equal(brk.warn, true);
+    assert.equal(brk.description, 'a pause longer than the cache\'s life (5 min)');
+    const hooks = kids.filter((k) => k.label.startsWith('Hook '));
+    assert.deepEqual(hooks.map((h) => [h.label, h.description, !!h.warn]), [
+      ['Hook SessionStart', 'cat notes.md · 5,783 chars reached the model', false],
+      ['Hook UserPromptSubmit', 'echo hi · output dropped (not sent to the model)', true],
+    ]);
+    const mark = kids.find((k) => k.icon === 'bookmark')!;
+    assert.equal(mark.label, '/theme dark');
+    assert.match(mark.description!, /^local command · /);
+    assert.equal(r2!.label, 'Turn 2: [image]');
+    assert.equal(r2!.icon, 'file-media');
+    assert.equal(r2!.children, undefined, 'one request, nothing under it');
+    assert.equal(v.headline(m), 'This session: 48,120 of 200,000 tokens (24.1%) · $1.50 so far');
+    assert.equal(v.gaugeLine(m), '48,120 of 200,000 tokens (24.1%) · $1.50 so far', 'the view\'s message does not repeat its title');
+  } finally {
+    v.dispose();
+  }
+});
+
+test('a compaction says its size before and after and what it dropped; each layer of the last request opens its text; token counts read right', () => {
+  const v = view();
+  try {
+    const a = `${CWD}/src/a.ts`;
+    const b = `${CWD}/src/b.ts`;
+    const turns = [
+      turn({ prompt: 'read both', calls: [call('Read', { file_path: a }), call('Read', { file_path: b }, { id: 'toolu_2' })], instructions: 'STARTUP TEXT' }),
+      turn({ prompt: '/compact', compacted: { trigger: 'manual', preTokens: 155_577 }, restored: { files: [{ path: a, text: 'A' }], references: [], skills: null } }),
+      turn({ prompt: 'go on' }),
+    ];
+    const chars = { system: 1, tools: 0, mcp: {}, instructions: 12, skillsListing: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 4, conversation: 40, total: 57 };
+    const requests = [
+      { id: 'r1', turn: 0, complete: true, usage: null, contextTokens: 150_000, chars: null },
+      { id: 'r2', turn: 1, complete: true, usage: null, contextTokens: 155_577, chars: null },
+      { id: 'r3', turn: 2, complete: true, usage: null, contextTokens: 12_300, chars },
+    ];
+    const m = model(turns, { requests, tokensPerChar: 0.25 });
+    const roots = v.roots(m);
+    const comp = roots[0]!.children!()[1]!.children!()[0]!;
+    assert.equal(comp.label, 'Compacted (/compact)');
+    assert.equal(comp.description, '155,577 → 12,300 tokens · 1 file dropped');
+    assert.deepEqual(comp.children!().map((x) => [x.label, x.description]), [['b.ts', 'src · dropped: not brought back']]);
+    const layers = roots.find((r) => r.label === 'Last request by layer')!.children!();
+    assert.deepEqual(layers.map((l) => [l.label, l.description]), [
+      ['System prompt', '1 chars · <1 token'],
+      ['Startup instructions', '12 chars · ≈3 tokens'],
+      ['Brought back by /compact', '4 chars · ≈1 token'],
+      ['Conversation', '40 chars · ≈10 tokens'],
+    ]);
+    const opened = (label: string) => layers.find((l) => l.label === label)!.open as { text: string; title: string } | undefined;
+    assert.equal(opened('Startup instructions')?.text, 'STARTUP TEXT');
+    assert.equal(opened('Brought back by /compact')?.text, 'A');
+    assert.match(opened('Conversation')!.text, /\/compact[\s\S]*go on/);
+    assert.equal(opened('System prompt'), undefined, 'sizes only: nothing to open');
+    // a read-only document's tab: no double extension
+    assert.equal(docName('api.md'), 'api.md');
+    assert.equal(docName('turn-1-startup'), 'turn-1-startup.md');
+    assert.equal(docName('../x y'), 'x-y.md');
+  } finally {
+    v.dispose();
+  }
+});
+
+test('the session picker: first prompt, time, size, branch, running, newest first; the header names the followed session', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-pick-')));
+  const v = view();
+  try {
+    const J = (o: unknown) => JSON.stringify(o) + '\n';
+    const now = Date.parse('2026-12-03T12:00:00Z');
+    const older = path.join(root, 'old.jsonl');
+    const newer = path.join(root, 'new.jsonl');
+    fs.writeFileSync(older, J({ type: 'user', isMeta: true, message: { role: 'user', content: 'caveat' } }) + J({ type: 'user', gitBranch: 'feat/x', message: { role: 'user', content: '<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src</command-args>' } }));
+    fs.writeFileSync(newer, J({ type: 'user', gitBranch: 'main', message: { role: 'user', content: 'fix the\nlogin\x1b[31m bug please' } }) + 'not json\n');
+    const list = [
+      { file: older, sessionId: 'old', mtimeMs: now - 3 * 86_400_000, size: 2_048 },
+      { file: newer, sessionId: 'new', mtimeMs: now - 60_000, size: 3 * 1024 * 1024 },
+    ];
+    const items = v.pickItems(list, now, nodeFileAccess);
+    assert.equal(items[0]!.file, undefined, 'first: follow the newest');
+    assert.equal(items[1]!.label, 'fix the login\\x1b[31m bug please', 'escaped, one line');
+    assert.match(items[1]!.description!, /^running · \d{1,2}:\d\d( [AP]M)? · 3\.0 MB · branch main$/);
+    assert.equal(items[1]!.detail, 'new');
+    assert.equal(items[2]!.label, '/review src');
+    assert.match(items[2]!.description!, /2026.* · 2 KB · branch feat\/x$/, 'the date when not today');
+    assert.deepEqual(summarizeSession(nodeFileAccess, path.join(root, 'missing.jsonl')), {});
+    // the sidebar's header: the followed session's version and model, the installed one in the note and tooltip
+    const t = makeTree({ 'repo/CLAUDE.md': 'x\n' });
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.333' });
+    const base = { analysis: a, version: { source: 'setting' as const, requested: '2.1.333' }, model: 'claude-opus-5-5', trusted: true, t: englishT, locale: 'en', today: '2026-12-03' };
+    const live = { tokens: 1, window: 200_000, label: 'This session: …', version: '2.1.144', model: 'claude-opus-4-7' };
+    const followed = present({ ...base, live }).header;
+    assert.equal(followed.version, 'Claude Code 2.1.144');
+    assert.equal(followed.model, 'claude-opus-4-7');
+    assert.equal(followed.versionNote, 'as the followed session runs it; predictions use the profile of 2.1.333');
+    assert.match(followed.source!, /runs Claude Code 2\.1\.144 on claude-opus-4-7\. Predictions use the profile of 2\.1\.333/);
+    const ended = present({ ...base, live: { ...live, ended: 'ended 1 h ago' } }).header;
+    assert.equal(ended.version, 'Claude Code 2.1.333', 'a session no longer running: the installed version again');
+    assert.equal(present(base).header.model, 'claude-opus-5-5');
+  } finally {
+    v.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a redraw sends the rows before the message, and the message only when its text changed (VS Code delays the second change event of a spell by 200 ms)', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-order-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 's.jsonl');
+  const J = (o: unknown) => JSON.stringify(o) + '\n';
+  const prompt = (i: number) => J({ type: 'user', uuid: `p${i}`, sessionId: 'S', version: '2.1.333', cwd, timestamp: new Date().toISOString(), message: { role: 'user', content: `prompt ${i}` } });
+  fs.writeFileSync(file, prompt(1));
+  const v = new LiveSessionView(l10n.t, 'en', { where: () => ({ cwd, home, env: {} }), analysis: () => undefined, log: (m) => assert.fail(m), watch: () => undefined });
+  const log: string[] = [];
+  let message = '';
+  (v as unknown as { view: unknown }).view = { get message() { return message; }, set message(x: string) { log.push('message'); message = x; }, description: '' };
+  v.onDidChangeTreeData(() => log.push('rows'));
+  try {
+    v.tracker.tick(true);
+    assert.deepEqual(log, ['rows', 'message']);
+    v.getChildren(); // VS Code draws the roots
+    log.length = 0;
+    fs.appendFileSync(file, prompt(2));
+    v.tracker.tick();
+    assert.deepEqual(log, ['rows'], 'the message did not change: not set again');
+  } finally {
+    v.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
