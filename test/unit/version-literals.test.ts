@@ -36,7 +36,7 @@ export function findings(rel: string, text: string): string[] {
       if (m && !(ALLOWED[rel] ?? []).includes(m[0])) out.push(`${at(n)}: version literal "${m[0]}"`);
     }
     if (ts.isBinaryExpression(n) && [ts.SyntaxKind.LessThanToken, ts.SyntaxKind.LessThanEqualsToken, ts.SyntaxKind.GreaterThanToken, ts.SyntaxKind.GreaterThanEqualsToken].includes(n.operatorToken.kind)) {
-      for (const side of [n.left, n.right]) if (/version/i.test(side.getText(sf))) out.push(`${at(n)}: ordering comparison of a version (${n.getText(sf).slice(0, 80)})`);
+      for (const side of [n.left, n.right]) if (/version/i.test(side.getText(sf)) && !/\.length$/.test(side.getText(sf))) out.push(`${at(n)}: ordering comparison of a version (${n.getText(sf).slice(0, 80)})`);
     }
     if ((ts.isFunctionDeclaration(n) || ts.isVariableDeclaration(n)) && n.name && /version(?:AtLeast|Compare|Gte?|Lte?|Newer|Older)|compareVersions?/i.test(n.name.getText(sf))) out.push(`${at(n)}: a version comparison helper (${n.name.getText(sf)})`);
     ts.forEachChild(n, visit);

@@ -81,7 +81,7 @@ test('This Session in English: one turn, one file, one call are singular; the he
     const roots = view.roots(m);
     assert.equal(roots[0]!.description, '1 turn · Claude Code 2.1.235');
     const turn = roots[0]!.children!()[0]!;
-    assert.match(turn.description!, /· 1 tool call$/);
+    assert.match(turn.description!, /· 1 tool call · \$0\.004$/);
     // without an analysis there is nothing next and no context to gauge; with them: one file, and a plain percentage
     assert.equal(view.headline(m), 'This session: no usage recorded yet');
     const next: LiveModel = { ...m, next: { held: [{ path: path.join(cwd, 'a.ts'), how: 'read', noted: false }], startupEdited: [], compact: { files: [path.join(cwd, 'a.ts')], references: [], skills: [], dropped: [], instructionsChars: null }, context: { tokens: 48_120, window: 200_000, model: 'claude-opus-5-5', fraction: 0.2406, autoCompactAt: null } } };
@@ -148,7 +148,7 @@ test('an append is shown at once and only its rows are redrawn; what comes next 
     assert.ok(Array.isArray(fired[0]), `only changed rows are redrawn, not the whole tree (${String(fired[0])})`);
     assert.deepEqual((fired[0] as { id: string }[]).map((x) => x.id), [turnRows[1]!.id]);
     assert.equal((fired[0] as unknown[])[0], turnRows[1], 'the same object VS Code holds, updated in place');
-    assert.match(turnRows[1]!.description!, /2 tool calls$/);
+    assert.match(turnRows[1]!.description!, /2 tool calls · \$0\.0081$/);
     // the transcript rests: computed again after DERIVE_QUIET_MS
     mock.timers.tick(DERIVE_QUIET_MS - 1);
     assert.equal(view.tracker.current!.pending, true);
