@@ -558,6 +558,22 @@ export interface FirstRequestProfile {
   mcpStatus?: { failedTail: number; listFailedTail?: number; pendingTail: number };
 }
 
+/** 2.1.332's first request (2.1.333 sends the same) */
+const FR_332: FirstRequestProfile = {
+  mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
+  model: 'claude-opus-5-5',
+  systemBlocks: [74,62],
+  systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
+  cwdIn: 'messages',
+  messagesFixed: 3669,
+  toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
+  mcpTextCap: undefined,
+  builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
+};
+
+/** 2.1.334's first request (2.1.335 sends the same): 2.1.332's but Grep's definition, 3 characters shorter */
+const FR_334: FirstRequestProfile = { ...FR_332, builtInTools: FR_332.builtInTools.map(([name, chars, deferred]): BuiltInToolWidth => (name === 'Grep' ? (deferred ? [name, 3221, deferred] : [name, 3221]) : deferred ? [name, chars, deferred] : [name, chars])) };
+
 export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
   '2.1.235': {
     model: 'claude-opus-5',
@@ -580,50 +596,13 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     mcpTextCap: undefined,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
-  '2.1.332': {
-    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
-    model: 'claude-opus-5-5',
-    systemBlocks: [74,62],
-    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
-    cwdIn: 'messages',
-    messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
-    mcpTextCap: undefined,
-    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
-  },
-  '2.1.333': {
-    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
-    model: 'claude-opus-5-5',
-    systemBlocks: [74,62],
-    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
-    cwdIn: 'messages',
-    messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
-    mcpTextCap: undefined,
-    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
-  },
-  '2.1.334': {
-    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
-    model: 'claude-opus-5-5',
-    systemBlocks: [74,62],
-    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
-    cwdIn: 'messages',
-    messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
-    mcpTextCap: undefined,
-    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
-  },
-  '2.1.335': {
-    mcpStatus: { failedTail: 398, listFailedTail: 225, pendingTail: 297 },
-    model: 'claude-opus-5-5',
-    systemBlocks: [74,62],
-    systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
-    cwdIn: 'messages',
-    messagesFixed: 3669,
-    toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
-    mcpTextCap: undefined,
-    builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3221], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
-  },
+  '2.1.332': FR_332,
+  // measured: the same first request as 2.1.332
+  '2.1.333': FR_332,
+  // measured: Grep's definition 3 characters shorter (3,224 -> 3,221), nothing else
+  '2.1.334': FR_334,
+  // measured: the same first request as 2.1.334
+  '2.1.335': FR_334,
 };
 
 /** the first-request profile of a version: its own, else the nearest older (else the oldest) */

@@ -557,28 +557,20 @@ export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessio
   profile ??= o.profile(live.version);
   const key = `${file}:${profile.version}:${live.turns.length}:${live.turns.reduce((n, t) => n + t.calls.length, 0)}`;
   const prev = o.previous?.derivedFor;
-  if (prev && prev.key === key) {
-    // the same turns: new turn objects of a version without requests get their blocks from the same run
+  // the same turns and calls (or new ones, while the caller defers computing what comes next again): what comes
+  // next and the prediction are the earlier read's; the context figure follows every answer (a turn's last,
+  // text-only answer changes neither key)
+  const same = prev && prev.key === key;
+  if (prev && (same || (o.deferDerived && prev.key.startsWith(`${file}:${profile.version}:`)))) {
+    // new turn objects of a version without requests get their blocks from the same run
     if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
     if (prev.analysis) {
       const ov = pricingOverride(prev.analysis.settings);
       if (ov) live.figures = applyFigures(live, profile, ov);
-    }
-    if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
-    // the context figure follows every answer (a turn's last, text-only answer changes neither key)
+    } else live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
     const was = o.previous!.next;
     const next = was && { ...was, context: contextOf(live, prev.analysis, profile) };
-    return { live, next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev };
-  }
-  if (prev && o.deferDerived && prev.key.startsWith(`${file}:${profile.version}:`)) {
-    if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
-    if (prev.analysis) {
-      const ov = pricingOverride(prev.analysis.settings);
-      if (ov) live.figures = applyFigures(live, profile, ov);
-    }
-    if (!prev.analysis) live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
-    const was = o.previous!.next;
-    return { live, next: was && { ...was, context: contextOf(live, prev.analysis, profile) }, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev, pending: true };
+    return { live, next, findings: o.previous!.findings, notModelled: o.previous!.notModelled, profile, launch: o.previous!.launch, derivedFor: prev, ...(same ? {} : { pending: true }) };
   }
   // the launch folder: the session's own, unless the user named one; when it is not on this machine
   // the transcript is shown as it is, with nothing taken from another folder's disk
