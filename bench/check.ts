@@ -37,8 +37,9 @@ const TMP = path.join(__dirname, 'tmp');
  * can slip between it). 7 × catches a rise of half rather than noise.
  */
 const LINT_GUARD = 7;
-/** diff's target (2 × one lint) is not met: the guard is the level reached (about 4 ×) with room for noise */
-const DIFF_GUARD = 6;
+/** diff's target (2 × one lint) is not met: the guard is the level reached with room for noise (4.2 to 4.5 × in the
+ *  helper's runs, 5.0 × in the full npm test of the merged main: 6 × left too little room) */
+const DIFF_GUARD = 8;
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 9;
 
 interface Figure {
