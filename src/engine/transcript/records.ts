@@ -130,6 +130,12 @@ export class TranscriptParser {
     return true;
   }
 
+  /** a record the reader does not keep, kept as a link of the chain only (its uuid, parent and time): a prompt's
+   *  parent, or a rewind's, may be one */
+  private link(rec: Rec, n: number): void {
+    if (typeof rec.uuid === 'string') this.records.push({ line: n, type: LINK_TYPE, rec: { uuid: rec.uuid, parentUuid: rec.parentUuid, timestamp: rec.timestamp, isSidechain: rec.isSidechain } });
+  }
+
   private takeValue(v: unknown, n: number): void {
     if (!v || typeof v !== 'object' || Array.isArray(v)) {
       this.problems.push({ line: n, reason: 'not a JSON object' });
@@ -144,8 +150,7 @@ export class TranscriptParser {
     if (typeof rec.version === 'string') this.versions.add(rec.version);
     if (!KNOWN.has(type)) {
       this.unknownTypes.set(type, (this.unknownTypes.get(type) ?? 0) + 1);
-      // kept as a link of the chain only (its uuid, parent and time): a rewind's parent may be one
-      if (typeof rec.uuid === 'string') this.records.push({ line: n, type: LINK_TYPE, rec: { uuid: rec.uuid, parentUuid: rec.parentUuid, timestamp: rec.timestamp, isSidechain: rec.isSidechain } });
+      this.link(rec, n);
       return;
     }
     if (BOOKKEEPING.has(type)) return;
@@ -157,10 +162,9 @@ export class TranscriptParser {
       this.uuids.add(rec.uuid);
     }
     // `progress` (2.1.12 to 2.1.74): only a hook's run is kept (attachment-layers.ts); a subagent's messages, a command's
-    // output and an MCP call's status are not context of the main chain
+    // output and an MCP call's status are not context of the main chain, but a link of it
     if (type === 'progress' && (rec.data as Rec | undefined)?.type !== 'hook_progress') {
-      // still a link of the chain (its uuid, parent and time): a prompt's parent may be one
-      this.records.push({ line: n, type: LINK_TYPE, rec: { uuid: rec.uuid, parentUuid: rec.parentUuid, timestamp: rec.timestamp, isSidechain: rec.isSidechain } });
+      this.link(rec, n);
       return;
     }
     if (type === 'attachment') {
