@@ -40,7 +40,7 @@ const COMMANDS: Record<string, { synopsis: string; what: string }> = {
     what: 'runs the installed claude once against a loopback stand-in (asks first; --yes on a script) and\ncompares what it sends with the prediction; exit 0 match, 1 mismatch, 3 could not run',
   },
   session: {
-    synopsis: `session  [--transcript FILE] [--list] [--watch] [--check] [--json] [--cwd DIR] [--home DIR] [--env NAME=VALUE]...`,
+    synopsis: `session  [FILE|SESSION-ID] [--transcript FILE] [--list] [--watch] [--check] [--json] [--cwd DIR] [--home DIR] [--env NAME=VALUE]...`,
     what: 'the Claude Code session running (or last run) in --cwd, read from its transcript: each turn with what\nit carried, real usage, the layers of the last request, what the next turn and /compact will do, and\nthe prediction over the same tool calls (--check: exit 1 on a difference no disk change explains)',
   },
   'last-session': {

@@ -92,7 +92,8 @@ export function shortTime(iso: string, today?: string, seconds = false): string 
 
 function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolved; list?: string } {
   const p = parseArgs(argv, FLAGS);
-  if (p.positionals.length) throw new UsageError(`session takes no FILE (use --transcript FILE): ${p.positionals[0]}`);
+  if (p.positionals.length > 1) throw new UsageError(`session takes one transcript (a FILE or a session id), got ${p.positionals.length}: ${p.positionals.join(' ')}`);
+  if (p.positionals.length && one(p, 'transcript') !== undefined) throw new UsageError(`give the transcript once: ${p.positionals[0]} and --transcript ${one(p, 'transcript')}`);
   // --cwd may name a launch folder that is not on this machine (a session copied from another one):
   // its transcripts are found by the folder's key; the engine's options are taken without it
   const cwdFlag = one(p, 'cwd');
@@ -123,6 +124,16 @@ function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolve
   }
   const given = one(p, 'transcript');
   if (given) return { p, r: { file: path.resolve(given), options, cwdGiven } };
+  const named = p.positionals[0];
+  if (named !== undefined) {
+    // a path (what people type first), else a session id or its first characters among the launch folder's sessions
+    const st = nodeFileAccess.stat(path.resolve(named));
+    if (st.ok || /[/\\]|\.jsonl$/i.test(named)) return { p, r: { file: path.resolve(named), options, cwdGiven } };
+    const hits = listTranscripts(nodeFileAccess, dirs).filter((t) => t.sessionId.startsWith(named));
+    if (hits.length === 1) return { p, r: { file: hits[0]!.file, options, cwdGiven } };
+    if (hits.length > 1) throw new UsageError(`${named} names ${hits.length} sessions of ${launch}: ${hits.slice(0, 5).map((t) => t.sessionId).join(', ')}${hits.length > 5 ? ', …' : ''}`);
+    throw new UsageError(`${named} is neither a file nor a session of ${launch} (looked in ${dirs.join(', ')}; \`--list\` shows them)`);
+  }
   const newest = listTranscripts(nodeFileAccess, dirs)[0];
   if (!newest) throw new UsageError(`no Claude Code session found for ${launch} (looked in ${dirs.join(', ')}); give --transcript FILE`);
   return { p, r: { file: newest.file, options, cwdGiven } };
@@ -240,6 +251,8 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     const time = at(m.at);
     if (m.kind === 'local-command') return `  · ${safe(m.text ?? '/?')} (local command${m.output ? `: ${safe(short(m.output.replace(/\s+/g, ' '), 60))}` : ''}) ${time}`;
     if (m.kind === 'interrupt') return st.yellow(`  · interrupted by the user ${time}`);
+    if (m.kind === 'notification') return `  · notification (sent to the model): ${safe(short((m.text ?? '').replace(/\s+/g, ' '), 80))} ${time}`;
+    if (m.kind === 'queued') return `  · typed while it worked (sent to the model in this turn): ${safe(JSON.stringify(short(m.text ?? '', 60)))} ${time}`;
     if (m.kind === 'resume') return st.yellow(`  · resumed by Claude Code ${safe(m.to ?? '?')} (was ${safe(m.from ?? '?')}) ${time}`);
     if (m.kind === 'compaction') return st.yellow(`  · compacted${m.trigger ? ` (${safe(m.trigger)}${m.preTokens ? `, ${n(m.preTokens)} tokens before` : ''})` : ''}${m.summaryChars !== undefined ? ` · summary ${n(m.summaryChars)} chars` : ''} ${time}`);
     return st.yellow(`  · rewound: ${m.prompts?.length ?? 0} prompt(s) abandoned (${(m.prompts ?? []).slice(0, 3).map((p) => safe(JSON.stringify(short(p, 30)))).join(', ')}), ${m.calls ?? 0} call(s), ${m.requests ?? 0} request(s) ${time}`);

@@ -161,6 +161,20 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "Find where the station list is loaded and report the file and line.", ["toolu_01Gr16","toolu_01Rd16"], []],
     ] },
+  { file: "notifications-2.1.200.jsonl", endedAt: "2026-09-02T09:01:10.000Z",
+    turns: [
+      ["prompt", "start the dev server in the background and watch the log", ["toolu_01Bg28"], ["queued","notification","notification"]],
+      ["prompt", "now run the linter", [], []],
+    ] },
+  { file: "caveat-plain-1.0.24.jsonl", endedAt: "2025-06-20T09:00:49.000Z",
+    turns: [
+      ["prompt", "what is in the config folder?", [], ["local-command"]],
+      ["prompt", "summarise them", [], []],
+    ] },
+  { file: "stop-hook-2.1.235.jsonl", endedAt: "2026-07-01T09:00:42.000Z",
+    turns: [
+      ["prompt", "fix the failing date test", ["toolu_01Ts30"], []],
+    ] },
 ];
 
 /** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */
@@ -289,6 +303,20 @@ test('the built CLI: session --json --transcript on real shapes, and --cwd / --l
   assert.equal(s.cwd, gone);
   assert.deepEqual(s.turns.map((t) => t.calls.map((c) => c.id)), [['toolu_01Rd20', 'toolu_01Ed20']]);
   assert.equal(s.warnings.filter((w) => w.includes(gone)).length, 1);
+  // the transcript named as people type it: a bare FILE, or a session id (whole or its first characters)
+  const bare = run(['session', '--json', path.join(projects, '0d1e5e00-0000-4000-8000-000000000181.jsonl'), '--home', HOME]);
+  assert.equal(bare.code, 0, bare.stderr);
+  assert.deepEqual((JSON.parse(bare.stdout) as SessionJson).session.turns.map((t) => t.prompt), s.turns.map((t) => t.prompt));
+  const byId = run(['session', '--json', '0d1e5e00', '--cwd', gone, '--home', HOME]);
+  assert.equal(byId.code, 0, byId.stderr);
+  // (the file is named by the session id; this fixture's records carry another one)
+  assert.deepEqual((JSON.parse(byId.stdout) as SessionJson).session.turns.map((t) => t.calls.map((c) => c.id)), [['toolu_01Rd20', 'toolu_01Ed20']]);
+  const unknown = run(['session', 'ffff', '--cwd', gone, '--home', HOME]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /ffff is neither a file nor a session of \/Users\/marin\/work\/harbour-lights/);
+  const twice = run(['session', 'a.jsonl', '--transcript', 'b.jsonl', '--home', HOME]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /give the transcript once/);
 });
 
 test('--check compares only what the engine models: plugin, bundled and claude.ai skills and MCP tools are listed once, never a difference', () => {
@@ -336,4 +364,20 @@ test('--check compares only what the engine models: plugin, bundled and claude.a
   const f = d.findings.find((x) => x.kind === 'skill');
   assert.ok(f, JSON.stringify(d.findings));
   assert.match(sessionText({ session: d }, repo, plain), /tidy: skill body predicted none, came \d+ chars/);
+});
+
+test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a prompt typed while the model worked, a blocking Stop hook', () => {
+  const n = read(path.join(DIR, 'notifications-2.1.200.jsonl'));
+  assert.deepEqual(n.turns[0]!.marks.map((m) => [m.kind, m.text]), [
+    ['queued', 'and check the port'],
+    ['notification', 'Background command "Dev server" completed (exit code 0)'],
+    ['notification', 'task b8a1 failed'],
+  ]);
+  // the notification's answer is a request of the turn it arrived in
+  assert.equal(n.turns[0]!.requests, 3);
+  const text = sessionText({ session: n }, '/home/dev/projects/tidepool', plain);
+  assert.match(text, /typed while it worked \(sent to the model in this turn\): "and check the port"/);
+  assert.match(text, /notification \(sent to the model\): task b8a1 failed/);
+  const stop = read(path.join(DIR, 'stop-hook-2.1.235.jsonl'));
+  assert.deepEqual(stop.turns[0]!.hooks, [{ event: 'Stop', command: 'bash .claude/hooks/check.sh', chars: 73, dropped: false }]);
 });

@@ -22,7 +22,8 @@ export interface HookRun {
   /** the hook printed something (`stdout`) and nothing reached the model (`content` empty) */
   dropped: boolean;
   /** the record it comes from: an attachment's type (`hook_success`, `hook_additional_context`, `hook_system_message`,
-   *  `async_hook_response`, …), `hook_progress` or `stop_hook_summary` */
+   *  `async_hook_response`, …), `hook_progress`, `stop_hook_summary` or `hook_feedback` (a blocking hook's reason sent
+   *  as a meta user message: `Stop hook feedback:\n…`) */
   from: string;
   /** the tool call (or `SessionStart`, a prompt's id) the run belongs to */
   toolUseID?: string;
@@ -30,6 +31,8 @@ export interface HookRun {
 
 const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
 const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
+
+const HOOK_FEEDBACK = /^(Stop|SubagentStop|TeammateIdle|TaskCompleted) hook feedback:\n/;
 
 function hookOf(pr: ParsedRecord): HookRun[] {
   const r = pr.rec;
@@ -56,6 +59,15 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     if (str(d?.type) !== 'hook_progress') return [];
     return [{ event: eventOf(d!), command: str(d!.command) ?? '', chars: null, dropped: false, from: 'hook_progress' }];
   }
+  if (pr.type === 'user' && r.isMeta === true) {
+    // a hook that blocked the end of a turn: its reason goes to the model as a meta user message (older versions write
+    // only this; newer ones a `hook_blocking_error` attachment too, the same run)
+    const m = obj(r.message);
+    const text = typeof m?.content === 'string' ? m.content : joined(arr(m?.content).map((b) => str(obj(b)?.text) ?? ''));
+    const f = HOOK_FEEDBACK.exec(text);
+    if (!f) return [];
+    return [{ event: f[1]!, command: /^\[([^\]\n]+)\]:/.exec(text.slice(f[0].length))?.[1] ?? '', chars: text.length, dropped: false, from: 'hook_feedback' }];
+  }
   if (pr.type === 'system' && r.subtype === 'stop_hook_summary') {
     const extra = joined(r.hookAdditionalContext ?? []);
     const infos = arr(r.hookInfos).map((x) => obj(x) ?? {});
@@ -71,6 +83,8 @@ interface HookState {
   announced: Map<string, { list: (HookRun & { gone?: boolean })[]; at: number }>;
   /** the last hook_success of an event (and of an event and call) */
   success: Map<string, HookRun>;
+  /** a blocking hook's feedback message or its `hook_blocking_error`, waiting for the other of the pair */
+  blocked: Map<string, HookRun & { gone?: boolean }>;
 }
 
 const hookMemo = new WeakMap<readonly ParsedRecord[], HookState>();
@@ -90,11 +104,20 @@ function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }
  *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
 export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
   let m = hookMemo.get(records);
-  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [], announced: new Map(), success: new Map() }));
+  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [], announced: new Map(), success: new Map(), blocked: new Map() }));
   let changed = false;
   for (; m.done < records.length; m.done++) {
     for (const h of hookOf(records[m.done]!)) {
       changed = true;
+      if (h.from === 'hook_feedback' || h.from === 'hook_blocking_error') {
+        // the feedback message and the blocking error of one run, in either order: listed once (the attachment's figures)
+        const other = m.blocked.get(h.event);
+        if (other && other.from !== h.from) {
+          m.blocked.delete(h.event);
+          if (h.from === 'hook_feedback') continue;
+          other.gone = true;
+        } else m.blocked.set(h.event, h);
+      }
       if (h.from === 'hook_progress' || h.from === 'stop_hook_summary') {
         for (const key of [`${h.event}\n${h.command}`, h.event]) {
           let q = m.announced.get(key);

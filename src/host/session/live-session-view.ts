@@ -544,6 +544,10 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         return t('compaction');
       case 'resume':
         return t('resumed by another Claude Code');
+      case 'notification':
+        return t('notification sent to the model');
+      case 'queued':
+        return t('typed while it worked');
       default:
         return kind;
     }
