@@ -12,6 +12,7 @@ import {
   readLiveSessionState,
   isRunning,
   lastRecordTime,
+  summarizeTranscript,
   transcriptDirs,
   LiveReader,
   type LiveSession,
@@ -118,7 +119,11 @@ function resolve(argv: string[]): { p: ReturnType<typeof parseArgs>; r?: Resolve
       // the last record's own time (a copied file's time says when it was copied)
       const ended = lastRecordTime(nodeFileAccess, t.file, t.size);
       const when = ended ? `ended ${shortTime(ended, today)}` : `written ${shortTime(new Date(t.mtimeMs).toISOString(), today)}`;
-      return `  ${safe(t.sessionId)}  ${safe(when).padEnd(22)}  ${String(Math.round(t.size / 1024)).padStart(7)} KB${isRunning(t.mtimeMs, ended, now) ? '  running' : ''}\n    ${safe(t.file)}`;
+      // how a person knows it: its title or first prompt, its branch (summarizeTranscript: the picker's too)
+      const sum = summarizeTranscript(nodeFileAccess, t.file, t.size);
+      const what = sum.title ?? sum.firstPrompt;
+      const known = [what ? JSON.stringify(short(what.replace(/\s+/g, ' '), 70)) : '(no prompt)', sum.title && sum.firstPrompt ? `first prompt ${JSON.stringify(short(sum.firstPrompt.replace(/\s+/g, ' '), 40))}` : '', sum.gitBranch ? `branch ${sum.gitBranch}` : ''].filter(Boolean).join(' · ');
+      return `  ${safe(t.sessionId)}  ${safe(when).padEnd(22)}  ${String(Math.round(t.size / 1024)).padStart(7)} KB${isRunning(t.mtimeMs, ended, now) ? '  running' : ''}\n    ${safe(known)}\n    ${safe(t.file)}`;
     });
     return { p, list: `Claude Code sessions of ${safe(launch)}${cwdOnDisk ? '' : ' (not on this machine)'}, newest first:\n${rows.join('\n')}\n` };
   }

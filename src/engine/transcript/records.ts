@@ -21,7 +21,7 @@ export const LINK_TYPE = '#link';
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /** records that carry nothing the reader uses: dropped as soon as their type is known */
-const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'cost-state', 'summary', 'custom-title', 'tag', 'pr-link']);
+const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'cost-state', 'summary', 'custom-title', 'ai-title', 'agent-name', 'tag', 'pr-link']);
 const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape', 'progress']);
 /** attachments whose body is large and unused (the whole prompt as the UI showed it) */
 const DROPPED_ATTACHMENTS = new Set(['prompt_snapshot']);

@@ -245,6 +245,14 @@ function userKind(r: Rec, sidechainFile: boolean): UserKind {
   return { turn: { prompt: t, kind: 'prompt', chars: t.length } };
 }
 
+/** the turn a record opens, as the turn list shows it (`/name args` for a command, `[image]` for an image), or
+ *  undefined when it opens none (tool results, meta records, marks, notifications) */
+export function promptOf(r: Rec): { prompt: string; kind: TurnKind } | undefined {
+  if (r.type !== 'user') return undefined;
+  const k = userKind(r, false);
+  return k && 'turn' in k ? { prompt: k.turn.prompt, kind: k.turn.kind } : undefined;
+}
+
 /** the prompt a user record carries as the compaction rule reads it: what opened a turn before turns were told from marks */
 function promptish(r: Rec): boolean {
   if (r.isMeta === true || r.isCompactSummary === true || r.isVisibleInTranscriptOnly === true || r.isSidechain === true) return false;

@@ -7,10 +7,10 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nodeFileAccess, RUNNING_MS, type FileAccess, type LiveCall, type LiveTurn, type PredictionFinding, type TranscriptFile } from '../../engine/index.js';
+import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type FileAccess, type LiveCall, type LiveTurn, type PredictionFinding, type SessionSummary, type TranscriptFile } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
-import { LiveSessionTracker, summarizeSession, watchFile, type LiveModel, type SessionSummary, type TrackerHost } from './live-session.js';
+import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
 
 export const LIVE_VIEW_ID = 'claudeLayers.liveSession';
 export const LIVE_SCHEME = 'claude-layers-live';
@@ -236,7 +236,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       ...sorted.map((s) => {
         // each transcript's head read once for each size it had (a session still written is read again)
         const key = `${s.file}\0${s.size}\0${s.mtimeMs}`;
-        const sum = this.summaries.get(key) ?? summarizeSession(fa, s.file);
+        const sum = this.summaries.get(key) ?? summarizeTranscript(fa, s.file, s.size);
         if (this.summaries.size > 4 * PICK_MAX) this.summaries.clear();
         this.summaries.set(key, sum);
         const d = new Date(s.mtimeMs);
@@ -244,9 +244,10 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         const size = s.size >= 1024 * 1024 ? t('{0} MB', (s.size / 1024 / 1024).toFixed(1)) : t('{0} KB', Math.max(1, Math.round(s.size / 1024)));
         const running = now - s.mtimeMs < RUNNING_MS;
         return {
-          label: shown(oneLine(sum.firstPrompt ?? t('(no prompt yet)'), 80)),
+          // its title (a /rename, or the one Claude Code wrote) when it has one, its first prompt then in the detail
+          label: shown(oneLine(sum.title ?? sum.firstPrompt ?? t('(no prompt yet)'), 80)),
           description: shown([running ? t('running') : '', when, size, sum.gitBranch ? t('branch {0}', sum.gitBranch) : ''].filter(Boolean).join(' · ')),
-          detail: shown(s.sessionId),
+          detail: shown(sum.title && sum.firstPrompt ? `${oneLine(sum.firstPrompt, 80)} · ${s.sessionId}` : s.sessionId),
           file: s.file,
         };
       }),

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { l10n } from './vscode-fake.js';
 import { analyze, memoryKey, nodeFileAccess, type LiveSession, type LiveTurn } from '../../../src/engine/index.js';
 import type { LiveModel } from '../../../src/host/session/live-session.js';
-import { summarizeSession } from '../../../src/host/session/live-session.js';
+import { summarizeTranscript } from '../../../src/engine/transcript/session-summary.js';
 import { docName, LiveSessionView, oneLine, type SessionExtras, type TurnExtras } from '../../../src/host/session/live-session-view.js';
 import { englishT } from '../../../src/host/format.js';
 import { present } from '../../../src/host/sidebar/present.js';
@@ -185,7 +185,7 @@ test('the session picker: first prompt, time, size, branch, running, newest firs
     assert.equal(items[1]!.detail, 'new');
     assert.equal(items[2]!.label, '/review src');
     assert.match(items[2]!.description!, /2026.* · 2 KB · branch feat\/x$/, 'the date when not today');
-    assert.deepEqual(summarizeSession(nodeFileAccess, path.join(root, 'missing.jsonl')), {});
+    assert.deepEqual(summarizeTranscript(nodeFileAccess, path.join(root, 'missing.jsonl')), {});
     // the sidebar's header: the followed session's version and model, the installed one in the note and tooltip
     const t = makeTree({ 'repo/CLAUDE.md': 'x\n' });
     const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.333' });
