@@ -165,6 +165,8 @@ const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const LOCAL_OUTPUT = /^<local-command-(stdout|stderr)>([\s\S]*?)(?:<\/local-command-(?:stdout|stderr)>|$)/;
 const NOT_PROMPTS = /^<(local-command-stdout|local-command-caveat|local-command-stderr|command-message|command-name|bash-input|bash-stdout|bash-stderr)>/;
 const INTERRUPT = /^\[Request interrupted by user[^\]]*\]/;
+/** a `local_command` record's content that is a command's bare name and arguments, with no tags (2.1.235 to 2.1.335) */
+const BARE_COMMAND = /^\/[\w:.-]+(?: [^\n<]*)?$/;
 /** commands written name first (as local ones are) that do send a request: the compaction's own */
 const REQUEST_COMMANDS = new Set(['/compact']);
 
@@ -548,9 +550,12 @@ export class SessionReplayer {
     if (pr.type === 'attachment') this.converseAttachment(r);
     if (pr.type === 'system' && r.subtype === 'local_command') {
       // 2.1.12 on: a local command and its output as system records (they never reach the model)
-      const c = commandOf(str(r.content) ?? '', ts);
+      const content = str(r.content) ?? '';
+      const c = commandOf(content, ts);
       if (c && 'output' in c) this.commandOutput(c.output);
       else if (c) this.addMark('mark' in c ? c.mark : { kind: 'local-command', at: ts, text: c.turn.prompt });
+      // a command the mode cannot run (`-p`: `/status`) is written as its bare name, its refusal as the output after it
+      else if (BARE_COMMAND.test(content)) this.addMark({ kind: 'local-command', at: ts, text: content.trim() });
     }
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
       const meta = obj(r.compactMetadata);
