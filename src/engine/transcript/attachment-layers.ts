@@ -1,6 +1,6 @@
 // The layers a transcript records besides the conversation, in every version (../shared/spec/transcripts.md):
-// - hooks: `hook_success` (`content` is what reached the model: empty while `stdout` was not means the output was
-//   dropped), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
+// - hooks: `hook_success` (`content` is what reached the model, for SessionStart and UserPromptSubmit only: empty while
+//   `stdout` was not means the output was dropped; another event's plain output is recorded, never sent), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
 //   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.74: the run, not its output) and
 //   `system` / `stop_hook_summary` (`hookInfos`, `hookAdditionalContext`);
 // - MCP server instructions (`mcp_instructions_delta`: `addedNames`, `addedBlocks` `## NAME\n…`, `removedNames`), deferred
@@ -28,6 +28,8 @@ export interface HookRun {
   toolUseID?: string;
 }
 
+/** the events whose hook's plain standard output reaches the model (a `hook_success`'s `content`) */
+const PLAIN_OUTPUT_SENT = new Set(['SessionStart', 'UserPromptSubmit']);
 const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
 const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
 
@@ -38,9 +40,14 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     const t = str(a?.type);
     if (!a || !t || !t.startsWith('hook_') && t !== 'async_hook_response') return [];
     if (t === 'hook_success') {
-      const content = str(a.content) ?? '';
       const stdout = str(a.stdout) ?? '';
-      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
+      const event = eventOf(a);
+      // measured (session suite, 2.1.235 to 2.1.335): plain output joins the context only for SessionStart and
+      // UserPromptSubmit; a PostToolUse hook's `content` is recorded and never sent (2.1.335 writes the text it sent as
+      // `rendered` on the record: a sent hook_success has it, that one has none)
+      const sent = PLAIN_OUTPUT_SENT.has(event) || Array.isArray(r.rendered);
+      const content = sent ? (str(a.content) ?? '') : '';
+      return [{ event, command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
     }
     if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];
     if (t === 'async_hook_response') {

@@ -100,18 +100,24 @@ const requestsAre = (k: number, scripted: number): ReadBack => (s, o) => {
   return t.requests === n ? [] : [`turn ${k + 1}: ${t.requests} requests read back, ${n} sent`];
 };
 
-/** the hooks of read-back turn `k`, each with the text that reached the model, found in that turn's first request as
- *  `EVENT hook success: TEXT` or `EVENT hook additional context: TEXT` */
-const hooksAre = (k: number, scripted: number, ...want: { event: string; command: string; text: string; how: 'success' | 'additional context' }[]): ReadBack => (s, o) => {
+/** the hooks of read-back turn `k`, each with the text that reached the model, found in that turn's first request after
+ *  its label (`UserPromptSubmit hook success`, `SessionStart:startup hook success`, `… hook additional context`); `label`
+ *  null: nothing of it reached the model (`text` is what it printed, counted as dropped) */
+type WantHook = { event: string; command: string; text: string; label: string | null };
+const hooksAre = (k: number, scripted: number, ...want: WantHook[]): ReadBack => (s, o) => {
   const t = at(s, k);
   if (!t) return [`no read-back turn ${k + 1}`];
   const errs: string[] = [];
   const got = (t.hooks ?? []).map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
-  const exp = want.map((w) => ({ event: w.event, command: w.command, chars: w.text.length, dropped: false }));
+  const exp = want.map((w) => ({ event: w.event, command: w.command, chars: w.label ? w.text.length : 0, dropped: !w.label }));
   if (JSON.stringify(got) !== JSON.stringify(exp)) errs.push(`turn ${k + 1}: hooks ${JSON.stringify(got)}, expected ${JSON.stringify(exp)}`);
   const first = sent(o, scripted)[0];
   const wire = first ? wireText(first) : '';
-  for (const w of want) if (!wire.includes(`${w.event} hook ${w.how}: ${w.text}`)) errs.push(`turn ${k + 1}: the request does not carry ${JSON.stringify(`${w.event} hook ${w.how}: ${w.text}`)}`);
+  const every = sent(o, scripted).map(wireText).join('\n');
+  for (const w of want) {
+    if (w.label && !wire.includes(`${w.label}: ${w.text}`)) errs.push(`turn ${k + 1}: the request does not carry ${JSON.stringify(`${w.label}: ${w.text}`)}`);
+    if (!w.label && every.includes(w.text)) errs.push(`turn ${k + 1}: a request carries ${JSON.stringify(w.text)}, read back as dropped`);
+  }
   return errs;
 };
 
@@ -122,8 +128,14 @@ const UPS_TEXT = 'MARK_HK_UPS the prompt hook printed this';
 const UPS = `echo ${UPS_TEXT}`;
 const SS_TEXT = 'MARK_HK_SS session start context';
 const SS = `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: SS_TEXT } })}'`;
-const hookSettings = (hooks: Record<string, string[]>) =>
-  JSON.stringify({ hooks: Object.fromEntries(Object.entries(hooks).map(([ev, cmds]) => [ev, [{ hooks: cmds.map((command) => ({ type: 'command', command })) }]])) }, null, 1);
+const SSP_TEXT = 'MARK_HK_SSP plain start text';
+const SSP = `echo ${SSP_TEXT}`;
+const UPJ_TEXT = 'MARK_HK_UPJ json prompt context';
+const UPJ = `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: UPJ_TEXT } })}'`;
+const PTU_TEXT = 'MARK_HK_PTU after the read';
+const PTU = `echo ${PTU_TEXT}`;
+const hookSettings = (hooks: Record<string, string[]>, matchers: Record<string, string> = {}) =>
+  JSON.stringify({ hooks: Object.fromEntries(Object.entries(hooks).map(([ev, cmds]) => [ev, [{ ...(matchers[ev] && { matcher: matchers[ev] }), hooks: cmds.map((command) => ({ type: 'command', command })) }]])) }, null, 1);
 
 export const turnEventScenarios: SessionScenario[] = [
   {
@@ -182,8 +194,20 @@ export const turnEventScenarios: SessionScenario[] = [
     turns: [T('turn one', [read('src/a.ts')]), T('turn two', [read('pkg/x.ts')])],
     readBack: all(
       (s) => turnsAre(s, ['turn one', 'turn two']),
-      hooksAre(0, 0, { event: 'SessionStart', command: SS, text: SS_TEXT, how: 'additional context' }, { event: 'UserPromptSubmit', command: UPS, text: UPS_TEXT, how: 'success' }),
-      hooksAre(1, 1, { event: 'UserPromptSubmit', command: UPS, text: UPS_TEXT, how: 'success' }),
+      hooksAre(0, 0, { event: 'SessionStart', command: SS, text: SS_TEXT, label: 'SessionStart hook additional context' }, { event: 'UserPromptSubmit', command: UPS, text: UPS_TEXT, label: 'UserPromptSubmit hook success' }),
+      hooksAre(1, 1, { event: 'UserPromptSubmit', command: UPS, text: UPS_TEXT, label: 'UserPromptSubmit hook success' }),
+    ),
+  },
+  {
+    name: 'sess_event_hooks_json_post',
+    description: 'a SessionStart hook printing plain text, a UserPromptSubmit hook printing JSON additionalContext, a PostToolUse hook on Read printing plain text: the first two reach the model (the JSON one recorded without its command), the PostToolUse output is recorded and never sent: read back as dropped',
+    files: { ...base('HJ'), 'repo/.claude/settings.json': hookSettings({ SessionStart: [SSP], UserPromptSubmit: [UPJ], PostToolUse: [PTU] }, { PostToolUse: 'Read' }) },
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two')],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two']),
+      // a JSON additionalContext of UserPromptSubmit is written as a hook_additional_context alone, which names no command
+      hooksAre(0, 0, { event: 'SessionStart', command: SSP, text: SSP_TEXT, label: 'SessionStart:startup hook success' }, { event: 'UserPromptSubmit', command: '', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }, { event: 'PostToolUse', command: PTU, text: PTU_TEXT, label: null }),
+      hooksAre(1, 1, { event: 'UserPromptSubmit', command: '', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }),
     ),
   },
 ];
