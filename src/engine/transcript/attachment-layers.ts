@@ -30,8 +30,16 @@ export interface HookRun {
 
 /** the events whose hook's plain standard output reaches the model (a `hook_success`'s `content`) */
 const PLAIN_OUTPUT_SENT = new Set(['SessionStart', 'UserPromptSubmit']);
-const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
-const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
+export const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
+
+/** what of a `hook_success` attachment `a` (of record `r`) reached the model. Measured (session suite, 2.1.235 to
+ *  2.1.335): plain output joins the context only for SessionStart and UserPromptSubmit; a PostToolUse hook's `content`
+ *  is recorded and never sent (2.1.335 writes the text it sent as `rendered` on the record: that one has none) */
+export function successSent(r: Rec, a: Rec): string {
+  return PLAIN_OUTPUT_SENT.has(eventOf(a)) || Array.isArray(r.rendered) ? (str(a.content) ?? '') : '';
+}
+
+export const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
 
 function hookOf(pr: ParsedRecord): HookRun[] {
   const r = pr.rec;
@@ -41,13 +49,8 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     if (!a || !t || !t.startsWith('hook_') && t !== 'async_hook_response') return [];
     if (t === 'hook_success') {
       const stdout = str(a.stdout) ?? '';
-      const event = eventOf(a);
-      // measured (session suite, 2.1.235 to 2.1.335): plain output joins the context only for SessionStart and
-      // UserPromptSubmit; a PostToolUse hook's `content` is recorded and never sent (2.1.335 writes the text it sent as
-      // `rendered` on the record: a sent hook_success has it, that one has none)
-      const sent = PLAIN_OUTPUT_SENT.has(event) || Array.isArray(r.rendered);
-      const content = sent ? (str(a.content) ?? '') : '';
-      return [{ event, command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
+      const content = successSent(r, a);
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
     }
     if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];
     if (t === 'async_hook_response') {
