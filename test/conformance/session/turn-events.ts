@@ -188,6 +188,19 @@ export const turnEventScenarios: SessionScenario[] = [
     ),
   },
   {
+    name: 'sess_event_interrupt_tool',
+    description: 'the user interrupts while a Bash call runs: the call is rejected and a mark [Request interrupted by user for tool use] sits inside that turn, with its call; the next prompt a turn of its own',
+    files: base('IT'),
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two sleeps', [{ name: 'Bash', input: { command: 'sleep 15', description: 'wait' } }], { interruptAfterMs: 4000 }), T('turn three', [read('pkg/x.ts')])],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two sleeps', 'turn three']),
+      marksAre(1, { kind: 'interrupt', text: '[Request interrupted by user for tool use]' }),
+      marksAre(2),
+      (s) => (s.turns[1]?.calls.map((c) => c.name).join(',') === 'Bash' ? [] : [`turn 2: calls ${JSON.stringify(s.turns[1]?.calls.map((c) => c.name))}, expected the interrupted Bash`]),
+      requestsAre(1, 1),
+    ),
+  },
+  {
     name: 'sess_event_hooks_context',
     description: 'a SessionStart hook adding context (JSON additionalContext) and a UserPromptSubmit hook printing plain text: each its turn\'s hooks[] entry, its characters what reached the model',
     files: { ...base('HK'), 'repo/.claude/settings.json': hookSettings({ SessionStart: [SS], UserPromptSubmit: [UPS] }) },
