@@ -23,6 +23,11 @@ export interface DriverTurn {
   usage?: { input?: number; cacheRead?: number; cacheCreation?: number };
   /** a new claude process continues the session before this turn (not on the first turn) */
   restart?: 'continue' | 'resume';
+  /** the stand-in holds its answer to this turn's main-loop requests this long (ms): a slow model to interrupt */
+  delayMs?: number;
+  /** a `control_request` of subtype `interrupt` is written to the process's input this long (ms) after the turn's
+   *  first main-loop request reached the stand-in (with `delayMs` longer: the user interrupts a model still thinking) */
+  interruptAfterMs?: number;
 }
 
 export type { RecordedSessionRequest };
@@ -54,6 +59,11 @@ export interface DriverOptions {
 }
 
 const MARK = 'MAIN_SESSION_SUMMARY';
+/** how a prompt-type slash command's own message names it (`/compact` and `/clear` send none: never found) */
+const commandName = (prompt: string) => {
+  const name = prompt.trim().split(/\s/)[0]!;
+  return name === '/compact' || name === '/clear' ? '\0' : `<command-name>${name}</command-name>`;
+};
 type Msg = { role?: string; content?: unknown };
 
 function firstText(m: Msg | undefined): string {
@@ -71,6 +81,8 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
   // every edit gets a modification time past everything before it, close to the real time (no
   // waiting on the file system's time granularity)
   let stamp = 0;
+  /** turns whose interrupt is on its way */
+  const interrupted = new Set<number>();
 
   // the main loop's opening user messages (up to the first answer) carry a prompt of this or an earlier turn,
   // or the summary marker (after /compact the summary is the first message; after an auto-compaction it follows
@@ -79,7 +91,7 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
     const msgs = p.messages ?? [];
     const k = msgs.findIndex((m) => m.role === 'assistant');
     const first = msgs.slice(0, k < 0 ? msgs.length : k).map(firstText).join('\n');
-    return first.includes(MARK) || turns.slice(0, turn + 1).some((t) => !t.prompt.startsWith('/') && first.includes(t.prompt));
+    return first.includes(MARK) || turns.slice(0, turn + 1).some((t) => (t.prompt.startsWith('/') ? first.includes(commandName(t.prompt)) : first.includes(t.prompt)));
   };
   const isCompaction = (p: { messages?: Msg[] }) => {
     const lastUser = [...(p.messages ?? [])].reverse().find((m) => m.role === 'user');
@@ -116,8 +128,25 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
       const model = p.model ?? 'mock';
       const u = (kind !== 'other' && turns[turn]?.usage) || {};
       const usage = { input_tokens: u.input ?? 10, cache_read_input_tokens: u.cacheRead ?? 0, cache_creation_input_tokens: u.cacheCreation ?? 0, output_tokens: 5 };
-      const reply = (blocks: Block[], stop: string) =>
-        answerMessage(res, p.stream, { id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage }, blocks);
+      const delay = kind === 'main' ? (turns[turn]?.delayMs ?? 0) : 0;
+      const interruptIn = turns[turn]?.interruptAfterMs;
+      if (kind === 'main' && interruptIn !== undefined && !interrupted.has(turn)) {
+        interrupted.add(turn);
+        const c = child;
+        const k = turn;
+        setTimeout(() => {
+          if (c.exitCode === null && !c.stdin.writableEnded) c.stdin.write(JSON.stringify({ type: 'control_request', request_id: `interrupt_${k}`, request: { subtype: 'interrupt' } }) + '\n');
+        }, interruptIn);
+      }
+      // an interrupted request's connection is closed by the client while the answer waits
+      res.on('error', () => undefined);
+      const reply = (blocks: Block[], stop: string) => {
+        const send = () => {
+          if (!res.destroyed && !res.writableEnded) answerMessage(res, p.stream, { id: `msg_${index}`, type: 'message', role: 'assistant', model, stop_sequence: null, stop_reason: stop, usage }, blocks);
+        };
+        if (delay > 0) setTimeout(send, delay);
+        else send();
+      };
       if (kind === 'compact') return reply([{ type: 'text', text: `<summary>${MARK}</summary>` }], 'end_turn');
       if (kind === 'main' && queue.length) {
         const c = queue.shift()!;

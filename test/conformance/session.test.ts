@@ -49,7 +49,8 @@ describe('session conformance: the engine predicts every request of a whole sess
     }
     results.set(`${s.name}@${v}`, errs);
     // the same session read back from its transcript (claude-layers session --json), judged on the same keys
-    const live = o.claude.turnsAnswered === o.turns.length ? liveReadBack(o, path.join(o.root, s.cwd ?? 'repo'), path.join(o.root, 'home'), compareSession).errors : ['the session did not run to its end'];
+    const lo = o.claude.turnsAnswered === o.turns.length ? liveReadBack(o, path.join(o.root, s.cwd ?? 'repo'), path.join(o.root, 'home'), compareSession) : null;
+    const live = lo ? [...lo.errors, ...(lo.json && s.readBack ? s.readBack(lo.json.session, o, v).map((e) => `live: read-back: ${e}`) : [])] : ['the session did not run to its end'];
     results.set(`${s.name}@${v}#live`, live);
     if (errs.length || live.length) saveSessionArtifacts(o, path.join(REPO_DIR, 'test-results/conformance-session', `${s.name}-${v}`), [...errs, ...live].join('\n\n'));
     o.cleanup();

@@ -227,6 +227,25 @@ describe('a whole session', () => {
     }
   });
 
+  it('a local command (/cost, /status, /context, /usage) sends no request and forgets nothing; a custom command is a prompt', () => {
+    const t = project({ 'repo/.claude/commands/greet.md': 'HELLO [$ARGUMENTS]\n' });
+    try {
+      const r = sim(t, [
+        { prompt: 'one', calls: [{ name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }] },
+        { prompt: '/cost' },
+        { prompt: '/status' },
+        { prompt: '/greet Bob', calls: [{ name: 'Read', input: { file_path: t.p('repo/pkg/x.ts') } }] },
+      ]);
+      assert.deepEqual(r.turns.map((x) => x.command ?? null), [null, 'local', 'local', null]);
+      assert.equal(r.turns[1]!.instructions, null, 'a local command sends no request');
+      assert.equal(r.turns[2]!.instructions, null);
+      assert.match(r.turns[3]!.instructions ?? '', /ROOT/, 'the command is a turn with the startup block');
+      assert.equal(r.turns[3]!.calls[0]!.injected.length, 0, 'pkg/CLAUDE.md is still held: the local commands forgot nothing');
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('skills as the session loaded them; repeats told apart by their body; nested skills found by a touch', () => {
     const t = project({
       'repo/.claude/skills/s/SKILL.md': fm('description: s', 'BODY [$0]\n'),

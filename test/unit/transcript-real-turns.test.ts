@@ -65,6 +65,12 @@ const CASES: Case[] = [
       ["prompt", "count the stations", ["toolu_01Bs11"], []],
       ["prompt", "and how many are active?", ["toolu_01Gr11"], []],
     ] },
+  { file: "headless-local-2.1.335.jsonl", endedAt: "2026-12-03T22:01:31.000Z",
+    turns: [
+      ["prompt", "check the tide table", ["toolu_01Rd28"], ["local-command","local-command"]],
+      ["prompt", "sort it by height", [], ["interrupt"]],
+      ["prompt", "sort it by date", [], []],
+    ] },
   { file: "image-only-2.0.14.jsonl", endedAt: "2025-10-09T09:30:28.000Z",
     turns: [
       ["image", "[image]", [], []],
@@ -220,6 +226,9 @@ test('a prompt-type command: shown as /name args, its expanded text counted as t
 test('local commands and interrupts carry what they said; a rewind what the abandoned branch held', () => {
   const lc = read(path.join(DIR, 'system-local-2.1.12.jsonl'));
   assert.deepEqual(lc.turns[0]!.marks.map((m) => [m.text, m.output]), [['/model opus', 'Set model to opus (claude-opus-4-5-20251101)'], ['/plugin', '(no content)']]);
+  // -p on 2.1.235 to 2.1.335 (measured by the session suite): a command the mode cannot run is written as its bare name
+  const hl = read(path.join(DIR, 'headless-local-2.1.335.jsonl'));
+  assert.deepEqual(hl.turns[0]!.marks.map((m) => [m.text, m.output]), [['/usage', 'Estimated cost: $0.0001'], ['/status', "/status isn't available in this environment."]]);
   const it = read(path.join(DIR, 'interrupt-tool-2.1.45.jsonl'));
   assert.equal(it.turns[0]!.marks[0]!.text, '[Request interrupted by user for tool use]');
   const rw = read(path.join(DIR, 'rewind-2.0.76.jsonl'));

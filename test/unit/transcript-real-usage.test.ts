@@ -238,7 +238,8 @@ const CASES: Case[] = [
           // the SessionStart hook's success and its additional context are one run
           { event: 'SessionStart', command: '~/.claude/hooks/rules.sh', chars: 612, dropped: false },
           { event: 'UserPromptSubmit', command: 'python3 hooks/ticket.py', chars: 0, dropped: true },
-          { event: 'PostToolUse', command: 'npx prettier --write', chars: 16, dropped: false },
+          // a PostToolUse hook's plain output is recorded, never sent (measured on 2.1.235 to 2.1.335: sess_event_hooks_post)
+          { event: 'PostToolUse', command: 'npx prettier --write', chars: 0, dropped: true },
           { event: 'PostToolUse', command: '', chars: 25, dropped: false },
         ],
       },

@@ -373,7 +373,7 @@ describe('hook outputs of earlier sessions', () => {
   test('the newest run of each hook, each transcript read from where its last read ended', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-hooks-')));
     try {
-      const run = (command: string, content: string, at: string) => J({ type: 'attachment', uuid: `${command}-${at}`, timestamp: at, attachment: { type: 'hook_success', hookEvent: 'PostToolUse', command, content } }) + '\n';
+      const run = (command: string, content: string, at: string) => J({ type: 'attachment', uuid: `${command}-${at}`, timestamp: at, attachment: { type: 'hook_success', hookEvent: 'UserPromptSubmit', command, content } }) + '\n';
       const old = path.join(root, 'old.jsonl');
       const cur = path.join(root, 'cur.jsonl');
       fs.writeFileSync(old, run('fmt', 'x'.repeat(10), '2026-12-01T09:00:00Z') + run('lint', 'y'.repeat(7), '2026-12-01T09:00:01Z'));
@@ -381,11 +381,29 @@ describe('hook outputs of earlier sessions', () => {
       const list = [{ file: cur, sessionId: 'cur', mtimeMs: 2, size: 0 }, { file: old, sessionId: 'old', mtimeMs: 1, size: 0 }];
       const h = new HookOutputs(nodeFileAccess);
       const one = h.read(list);
-      assert.deepEqual([one.get(hookKey('PostToolUse', 'fmt'))?.chars, one.get(hookKey('PostToolUse', 'lint'))?.chars], [20, 7]);
-      assert.equal(one.get(hookKey('PostToolUse', 'fmt'))?.transcript, cur);
+      assert.deepEqual([one.get(hookKey('UserPromptSubmit', 'fmt'))?.chars, one.get(hookKey('UserPromptSubmit', 'lint'))?.chars], [20, 7]);
+      assert.equal(one.get(hookKey('UserPromptSubmit', 'fmt'))?.transcript, cur);
       fs.appendFileSync(cur, run('lint', 'w'.repeat(3), '2026-12-01T10:00:01Z'));
       const two = h.read(list);
-      assert.deepEqual([two.get(hookKey('PostToolUse', 'fmt'))?.chars, two.get(hookKey('PostToolUse', 'lint'))?.chars], [20, 3], 'the appended run, the earlier ones kept');
+      assert.deepEqual([two.get(hookKey('UserPromptSubmit', 'fmt'))?.chars, two.get(hookKey('UserPromptSubmit', 'lint'))?.chars], [20, 3], 'the appended run, the earlier ones kept');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('what reached the model: a PostToolUse hook\'s plain output none (measured), a JSON additionalContext its text', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-hooks-')));
+    try {
+      const f = path.join(root, 's.jsonl');
+      const att = (uuid: string, attachment: Record<string, unknown>) => J({ type: 'attachment', uuid, timestamp: '2026-12-01T09:00:00Z', attachment }) + '\n';
+      fs.writeFileSync(
+        f,
+        att('a', { type: 'hook_success', hookEvent: 'PostToolUse', command: 'fmt', content: 'formatted', stdout: 'formatted\n' }) +
+          att('b', { type: 'hook_success', hookEvent: 'SessionStart', command: 'ctx', content: '', stdout: '{"hookSpecificOutput":{}}' }) +
+          att('c', { type: 'hook_additional_context', hookEvent: 'SessionStart', content: ['MARK 12 chars'] }),
+      );
+      const got = new HookOutputs(nodeFileAccess).read([{ file: f, sessionId: 's', mtimeMs: 1, size: 0 }]);
+      assert.deepEqual([got.get(hookKey('PostToolUse', 'fmt'))?.chars, got.get(hookKey('SessionStart', 'ctx'))?.chars], [0, 'MARK 12 chars'.length]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

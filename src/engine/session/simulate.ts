@@ -105,7 +105,7 @@ export interface CallResult {
 export interface TurnResult {
   index: number;
   prompt: string;
-  command?: 'compact' | 'clear';
+  command?: 'compact' | 'clear' | 'local';
   /** the startup block as this turn's first request carries it, or null (no request, or nothing loads) */
   instructions: string | null;
   /** the block was rebuilt from the disk for this turn (first request after /compact or /clear) */
@@ -517,6 +517,8 @@ class Simulation {
     const restarted = !!t.restart && this.sessionStarted;
     if (restarted) this.restartProcess(out);
     if (command === 'compact' && this.messages < this.analysis.profile.session.compactMinMessages) return out;
+    // a local command (/cost, /status, …) sends no request: nothing is predicted for it
+    if (command === 'local') return out;
     if (command === 'clear') {
       this.messages = 0;
       this.lastUsage = 0;

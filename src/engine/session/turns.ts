@@ -105,8 +105,15 @@ export function parseTurns(value: unknown): { turns: SessionTurn[]; problems: st
   return { turns, problems };
 }
 
-/** `/compact` and `/clear` (with or without arguments); any other prompt is an ordinary user message */
-export function slashCommand(prompt: string): 'compact' | 'clear' | undefined {
-  const m = /^\/(compact|clear)(?:\s|$)/.exec(prompt.trim());
-  return m ? (m[1] as 'compact' | 'clear') : undefined;
+/** local commands measured in a `-p` session (2.1.235 to 2.1.335, docs/session.md): they send no request of their
+ *  own (`/context` only counts tokens); what they print joins the conversation with the next prompt's request */
+const LOCAL_COMMANDS = new Set(['cost', 'usage', 'status', 'context']);
+
+/** `/compact`, `/clear` and the measured local commands (with or without arguments); any other prompt, a custom
+ *  command's included, is a user message */
+export function slashCommand(prompt: string): 'compact' | 'clear' | 'local' | undefined {
+  const m = /^\/([\w-]+)(?:\s|$)/.exec(prompt.trim());
+  if (!m) return undefined;
+  if (m[1] === 'compact' || m[1] === 'clear') return m[1];
+  return LOCAL_COMMANDS.has(m[1]!) ? 'local' : undefined;
 }

@@ -1,6 +1,6 @@
 // The layers a transcript records besides the conversation, in every version (../shared/spec/transcripts.md):
-// - hooks: `hook_success` (`content` is what reached the model: empty while `stdout` was not means the output was
-//   dropped), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
+// - hooks: `hook_success` (`content` is what reached the model, for SessionStart and UserPromptSubmit only: empty while
+//   `stdout` was not means the output was dropped; another event's plain output is recorded, never sent), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
 //   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.74: the run, not its output) and
 //   `system` / `stop_hook_summary` (`hookInfos`, `hookAdditionalContext`);
 // - MCP server instructions (`mcp_instructions_delta`: `addedNames`, `addedBlocks` `## NAME\n…`, `removedNames`), deferred
@@ -29,8 +29,18 @@ export interface HookRun {
   toolUseID?: string;
 }
 
-const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
-const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
+/** the events whose hook's plain standard output reaches the model (a `hook_success`'s `content`) */
+const PLAIN_OUTPUT_SENT = new Set(['SessionStart', 'UserPromptSubmit']);
+export const eventOf = (a: Rec): string => str(a.hookEvent) ?? str(a.hookName)?.split(':')[0] ?? '?';
+
+/** what of a `hook_success` attachment `a` (of record `r`) reached the model. Measured (session suite, 2.1.235 to
+ *  2.1.335): plain output joins the context only for SessionStart and UserPromptSubmit; a PostToolUse hook's `content`
+ *  is recorded and never sent (2.1.335 writes the text it sent as `rendered` on the record: that one has none) */
+export function successSent(r: Rec, a: Rec): string {
+  return PLAIN_OUTPUT_SENT.has(eventOf(a)) || Array.isArray(r.rendered) ? (str(a.content) ?? '') : '';
+}
+
+export const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v).map((x) => (typeof x === 'string' ? x : JSON.stringify(x) ?? '')).join('\n'));
 
 const HOOK_FEEDBACK = /^(Stop|SubagentStop|TeammateIdle|TaskCompleted) hook feedback:\n/;
 
@@ -41,8 +51,8 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     const t = str(a?.type);
     if (!a || !t || !t.startsWith('hook_') && t !== 'async_hook_response') return [];
     if (t === 'hook_success') {
-      const content = str(a.content) ?? '';
       const stdout = str(a.stdout) ?? '';
+      const content = successSent(r, a);
       return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
     }
     if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];

@@ -4,6 +4,7 @@
 // each event and command is the estimate, with the transcript it came from.
 import type { FileAccess } from '../files/file-access.js';
 import { TranscriptFollower } from './follow.js';
+import { eventOf, joined, successSent } from './attachment-layers.js';
 import { num, obj, str, type ParsedRecord } from './records.js';
 import type { TranscriptFile } from './session.js';
 
@@ -23,17 +24,26 @@ const MAX_BYTES = 64 * 1024 * 1024;
 
 export const hookKey = (event: string, command: string) => `${event}\n${command}`;
 
-/** the hook runs among these records, into `out` (a later run replaces an earlier one) */
+/** the hook runs among these records, into `out` (a later run replaces an earlier one): the characters that reached
+ *  the model (attachment-layers.ts: a PostToolUse hook's plain output none; a JSON output's `additionalContext`, recorded
+ *  as the `hook_additional_context` after its `hook_success`, is that run's) */
 function runsOf(records: readonly ParsedRecord[], file: string, out: Map<string, MeasuredHook>): void {
+  let last: MeasuredHook | undefined;
   for (const r of records) {
     if (r.type !== 'attachment') continue;
     const a = obj(r.rec.attachment);
-    if (!a || a.type !== 'hook_success') continue;
-    const event = str(a.hookEvent) ?? str(a.hookName);
+    if (!a) continue;
+    if (a.type === 'hook_additional_context') {
+      if (last && last.chars === 0 && last.event === eventOf(a)) last.chars = joined(a.content).length;
+      continue;
+    }
+    if (a.type !== 'hook_success') continue;
+    const event = eventOf(a);
     const command = str(a.command);
-    if (!event || !command) continue;
-    const content = str(a.content) ?? str(a.stdout) ?? '';
-    out.set(hookKey(event, command), { event, command, chars: content.length, transcript: file, at: str(r.rec.timestamp), exitCode: num(a.exitCode) });
+    last = undefined;
+    if (event === '?' || !command) continue;
+    last = { event, command, chars: successSent(r.rec, a).length, transcript: file, at: str(r.rec.timestamp), exitCode: num(a.exitCode) };
+    out.set(hookKey(event, command), last);
   }
 }
 

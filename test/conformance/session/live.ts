@@ -5,6 +5,7 @@
 // a version that records no request (2.1.235) has no startup block in its transcript (it is rebuilt
 // from the disk, `instructionsFrom: "disk"`), so that key and a subagent's block are not judged there;
 // `/clear` starts a new transcript, so a session with one is judged from its last `/clear` on.
+// A slash command that sent no request (a local command) is expected as a mark, not a turn.
 // `--check` must find no difference that no change on disk explains. And the requests a compaction
 // sent (which no transcript records) must be what the reader's rule says they carry (compactionRequest).
 import { execFileSync } from 'node:child_process';
@@ -105,8 +106,11 @@ export function liveReadBack(o: SessionOutcome, cwd: string, home: string, compa
   o.turns.forEach((t, i) => {
     if (t.prompt.trim() === '/clear') from = i + 1;
   });
-  const want = o.extracted.slice(from);
-  const wantTurns = o.turns.slice(from);
+  // a slash command that sent no request (a local one: /cost, /status, …) is a mark inside the turn before it, never a turn
+  const local = (i: number) => o.turns[i]!.prompt.trim().startsWith('/') && o.turns[i]!.prompt.trim() !== '/clear' && !o.claude.requests.some((r) => r.turn === i && r.kind !== 'other');
+  const kept = o.turns.map((_, i) => i).filter((i) => i >= from && !local(i));
+  const want = kept.map((i) => o.extracted[i]!);
+  const wantTurns = kept.map((i) => o.turns[i]!);
   const got = s.turns.filter((t) => t.prompt.trim() !== '/clear');
   if (got.length !== want.length) errors.push(`live: ${got.length} turns read back, ${want.length} in the session (${JSON.stringify(got.map((t) => t.prompt.slice(0, 20)))})`);
   const noRequests = s.source === 'attachments';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { runSession, type DriverTurn, type SessionRun } from '../../../src/ground-truth/session-driver.js';
 import { extractSession, type ExtractedTurn } from '../../../src/engine/transcript/wire-session.js';
 import type { RenderJson } from '../../../src/cli/render-command.js';
+import type { SessionJson } from '../../../src/cli/session-command.js';
 import { claudeBin, ENGINE_CLI, materialise, subst } from '../capture.js';
 import { engineVersion, VERSIONS, type ClaudeVersion, type Tree } from '../scenario.js';
 
@@ -29,6 +30,9 @@ export interface SessionScenario {
   versions?: SessionVersion[];
   /** checks of the binary's own output (the fixture shows what it claims), given the extracted turns */
   guard?: (turns: ExtractedTurn[], root: string, version: SessionVersion) => string[];
+  /** checks of the live read-back (`claude-layers session --json`) beyond the judged keys: what the turn list, its
+   *  marks and hooks must show, measured against what the binary sent (the outcome's requests) */
+  readBack?: (session: SessionJson['session'], o: SessionOutcome, version: SessionVersion) => string[];
 }
 
 export interface SessionOutcome {

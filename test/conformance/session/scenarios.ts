@@ -5,6 +5,7 @@ import type { DriverTurn } from '../../../src/ground-truth/session-driver.js';
 import type { ExtractedTurn } from '../../../src/engine/transcript/wire-session.js';
 import { fm, type Tree } from '../scenario.js';
 import type { SessionScenario } from './run.js';
+import { turnEventScenarios } from './turn-events.js';
 
 const R = '{ROOT}/repo';
 type Call = NonNullable<DriverTurn['calls']>[number];
@@ -693,6 +694,8 @@ export const sessionScenarios: SessionScenario[] = [
     turns: [T('turn one', [read('pkg/x.ts')]), T('/clear'), T('turn three', [], [put('pkg/CLAUDE.md', 'MARK_CNN_EDITED\n')])],
     guard: noNotes(2),
   },
+  // ---------------------------------------------------------------- commands, interrupts, hooks (issue 31): turn-events.ts
+  ...turnEventScenarios,
 ];
 
 export type { ExtractedTurn };

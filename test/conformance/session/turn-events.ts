@@ -1,0 +1,226 @@
+// Session scenarios of what a user does besides typing prompts (issue 31, Tests): a prompt-type slash command,
+// local commands that send nothing themselves, an interrupt while the model is slow to answer, and hooks that add
+// context. Each runs through the real binaries like every session scenario (session.test.ts: the engine predicts
+// every request, and `claude-layers session --json` reads the transcript back); `readBack` then checks what the
+// turn list shows against what the binary sent: a command is a turn of kind `command` sized by its expanded text
+// as sent, a local command and an interrupt are marks inside a turn (never turns), a hook is its turn's `hooks[]`
+// entry whose characters are what reached the model. Shapes measured: docs/session.md, "Commands, interrupts and
+// hooks in the transcript".
+import type { DriverTurn } from '../../../src/ground-truth/session-driver.js';
+import type { SessionJson } from '../../../src/cli/session-command.js';
+import { fm, type Tree } from '../scenario.js';
+import type { SessionOutcome, SessionScenario } from './run.js';
+
+const R = '{ROOT}/repo';
+type Call = NonNullable<DriverTurn['calls']>[number];
+type ReadBack = NonNullable<SessionScenario['readBack']>;
+type Turn = SessionJson['session']['turns'][number];
+const read = (p: string): Call => ({ name: 'Read', input: { file_path: `${R}/${p}` } });
+const T = (prompt: string, calls: Call[] = [], extra: Partial<DriverTurn> = {}): DriverTurn => ({ prompt, calls, ...extra });
+
+function base(m: string): Tree {
+  return {
+    'home/.claude/CLAUDE.md': `MARK_${m}_USER user instructions\n`,
+    'repo/CLAUDE.md': `MARK_${m}_ROOT root instructions\n`,
+    'repo/pkg/CLAUDE.md': `MARK_${m}_PKG nested instructions\n`,
+    'repo/src/a.ts': 'a1\na2\n',
+    'repo/pkg/x.ts': 'x1\n',
+  };
+}
+
+// ---------------------------------------------------------------- what the binary sent
+type WireMsg = { role?: string; content?: string | { type?: string; text?: string; content?: unknown }[] };
+
+/** the main-loop requests of a scripted turn, parsed */
+function sent(o: SessionOutcome, turn: number): { messages?: WireMsg[] }[] {
+  return o.claude.requests.filter((r) => r.kind === 'main' && r.turn === turn).map((r) => {
+    try {
+      return JSON.parse(r.body) as { messages?: WireMsg[] };
+    } catch {
+      return {};
+    }
+  });
+}
+
+/** the text blocks of a message (a string content is one block) */
+function texts(m: WireMsg | undefined): string[] {
+  if (!m) return [];
+  if (typeof m.content === 'string') return [m.content];
+  return (m.content ?? []).flatMap((b) => (typeof b.text === 'string' ? [b.text] : typeof b.content === 'string' ? [b.content] : []));
+}
+
+/** every text of a request's messages, joined */
+const wireText = (b: { messages?: WireMsg[] }) => (b.messages ?? []).flatMap(texts).join('\n');
+
+/** the read-back turns and the scripted turns they stand for: `prompts` names each read-back turn's prompt */
+function turnsAre(s: SessionJson['session'], prompts: string[]): string[] {
+  const got = s.turns.map((t) => t.prompt);
+  return JSON.stringify(got) === JSON.stringify(prompts) ? [] : [`read-back turns ${JSON.stringify(got)}, expected ${JSON.stringify(prompts)} (a local command or an interrupt is a mark, never a turn)`];
+}
+
+const at = (s: SessionJson['session'], k: number): Turn | undefined => s.turns[k];
+
+// ---------------------------------------------------------------- read-back checks
+/** read-back turn `k` (scripted turn `scripted`) is the command `label`, its size the expanded text it sent */
+const commandTurn = (k: number, scripted: number, label: string, expandedHas: string): ReadBack => (s, o) => {
+  const t = at(s, k);
+  if (!t) return [`no read-back turn ${k + 1}`];
+  const errs: string[] = [];
+  if (t.kind !== 'command') errs.push(`turn ${k + 1}: kind ${t.kind}, expected command`);
+  if (t.prompt !== label) errs.push(`turn ${k + 1}: shown as ${JSON.stringify(t.prompt)}, expected ${JSON.stringify(label)}`);
+  const first = sent(o, scripted)[0];
+  // the last user message (a first request ends with a system message: the environment)
+  const lastUser = [...(first?.messages ?? [])].reverse().find((m) => m.role === 'user');
+  const expanded = texts(lastUser).filter((x) => x.startsWith(expandedHas));
+  if (expanded.length !== 1) errs.push(`turn ${k + 1}: the request of the command carries ${expanded.length} text blocks starting with ${expandedHas} (expected 1)`);
+  else if (t.promptChars !== expanded[0]!.length) errs.push(`turn ${k + 1}: promptChars ${t.promptChars}, the expanded text sent is ${expanded[0]!.length} characters`);
+  if (t.marks.length) errs.push(`turn ${k + 1}: marks ${JSON.stringify(t.marks)}`);
+  return errs;
+};
+
+/** read-back turn `k` holds exactly these marks, in order (kind and text) */
+const marksAre = (k: number, ...want: { kind: string; text: string }[]): ReadBack => (s) => {
+  const t = at(s, k);
+  if (!t) return [`no read-back turn ${k + 1}`];
+  const got = t.marks.map((m) => ({ kind: m.kind, text: m.text }));
+  return JSON.stringify(got) === JSON.stringify(want) ? [] : [`turn ${k + 1}: marks ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`];
+};
+
+/** scripted turns that must have sent no main-loop request (a local command) */
+const sendsNothing = (...scripted: number[]): ReadBack => (_s, o) =>
+  scripted.flatMap((k) => (sent(o, k).length ? [`scripted turn ${k + 1} (${o.turns[k]!.prompt}) sent ${sent(o, k).length} main-loop request(s): not a local command`] : []));
+
+/** read-back turn `k` counts as many requests as the binary sent in scripted turn `scripted` (a version that records
+ *  no request, 2.1.235, counts answers: an interrupted request has none, docs/session.md) */
+const requestsAre = (k: number, scripted: number): ReadBack => (s, o) => {
+  const t = at(s, k);
+  if (!t) return [`no read-back turn ${k + 1}`];
+  if (s.source === 'attachments') return [];
+  const n = sent(o, scripted).length;
+  return t.requests === n ? [] : [`turn ${k + 1}: ${t.requests} requests read back, ${n} sent`];
+};
+
+/** the hooks of read-back turn `k`, each with the text that reached the model, found in that turn's first request after
+ *  its label (`UserPromptSubmit hook success`, `SessionStart:startup hook success`, `… hook additional context`); `label`
+ *  null: nothing of it reached the model (`text` is what it printed, counted as dropped) */
+type WantHook = { event: string; command: string; text: string; label: string | null };
+const hooksAre = (k: number, scripted: number, ...want: WantHook[]): ReadBack => (s, o) => {
+  const t = at(s, k);
+  if (!t) return [`no read-back turn ${k + 1}`];
+  const errs: string[] = [];
+  const got = (t.hooks ?? []).map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
+  const exp = want.map((w) => ({ event: w.event, command: w.command, chars: w.label ? w.text.length : 0, dropped: !w.label }));
+  if (JSON.stringify(got) !== JSON.stringify(exp)) errs.push(`turn ${k + 1}: hooks ${JSON.stringify(got)}, expected ${JSON.stringify(exp)}`);
+  const first = sent(o, scripted)[0];
+  const wire = first ? wireText(first) : '';
+  const every = sent(o, scripted).map(wireText).join('\n');
+  for (const w of want) {
+    if (w.label && !wire.includes(`${w.label}: ${w.text}`)) errs.push(`turn ${k + 1}: the request does not carry ${JSON.stringify(`${w.label}: ${w.text}`)}`);
+    if (!w.label && every.includes(w.text)) errs.push(`turn ${k + 1}: a request carries ${JSON.stringify(w.text)}, read back as dropped`);
+  }
+  return errs;
+};
+
+const all = (...rs: ReadBack[]): ReadBack => (s, o, v) => rs.flatMap((r) => r(s, o, v));
+
+// ---------------------------------------------------------------- the hooks
+const UPS_TEXT = 'MARK_HK_UPS the prompt hook printed this';
+const UPS = `echo ${UPS_TEXT}`;
+const SS_TEXT = 'MARK_HK_SS session start context';
+const SS = `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: SS_TEXT } })}'`;
+const SSP_TEXT = 'MARK_HK_SSP plain start text';
+const SSP = `echo ${SSP_TEXT}`;
+const UPJ_TEXT = 'MARK_HK_UPJ json prompt context';
+const UPJ = `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: UPJ_TEXT } })}'`;
+const PTU_TEXT = 'MARK_HK_PTU after the read';
+const PTU = `echo ${PTU_TEXT}`;
+const hookSettings = (hooks: Record<string, string[]>, matchers: Record<string, string> = {}) =>
+  JSON.stringify({ hooks: Object.fromEntries(Object.entries(hooks).map(([ev, cmds]) => [ev, [{ ...(matchers[ev] && { matcher: matchers[ev] }), hooks: cmds.map((command) => ({ type: 'command', command })) }]])) }, null, 1);
+
+export const turnEventScenarios: SessionScenario[] = [
+  {
+    name: 'sess_event_prompt_command',
+    description: 'a custom command with $ARGUMENTS as a turn (with a call), one without arguments later: each a turn of kind command shown as /name args, its size the expanded text sent, its call in it',
+    files: {
+      ...base('PC'),
+      'repo/.claude/commands/greet.md': fm('description: greet someone', 'MARK_PC_GREET say hello to [$ARGUMENTS] politely\n'),
+      'repo/.claude/commands/plain.md': 'MARK_PC_PLAIN a command without arguments\nsecond line\n',
+    },
+    turns: [T('turn one', [read('src/a.ts')]), T('/greet Alice and Bob', [read('pkg/x.ts')]), T('turn three'), T('/plain')],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', '/greet Alice and Bob', 'turn three', '/plain']),
+      commandTurn(1, 1, '/greet Alice and Bob', 'MARK_PC_GREET'),
+      commandTurn(3, 3, '/plain', 'MARK_PC_PLAIN'),
+      (s) => (s.turns[1]?.calls.length === 1 ? [] : [`turn 2: ${s.turns[1]?.calls.length} calls, expected the command's one`]),
+    ),
+  },
+  {
+    name: 'sess_event_command_first',
+    description: 'a session that opens with a custom command: the first turn is the command (not lost, not a mark)',
+    files: { ...base('CF'), 'repo/.claude/commands/start.md': 'MARK_CF_START begin with [$ARGUMENTS]\n' },
+    turns: [T('/start the work', [read('src/a.ts')]), T('turn two')],
+    readBack: all((s) => turnsAre(s, ['/start the work', 'turn two']), commandTurn(0, 0, '/start the work', 'MARK_CF_START')),
+  },
+  {
+    name: 'sess_event_local_commands',
+    description: '/cost and /status between two prompts: they send no request; both are marks inside the first turn (never turns): /cost written as /usage, /status (not available headless) written as plain system records',
+    files: base('LC'),
+    turns: [T('turn one', [read('src/a.ts')]), T('/cost'), T('/status'), T('turn four', [read('pkg/x.ts')])],
+    readBack: all(
+      sendsNothing(1, 2),
+      (s) => turnsAre(s, ['turn one', 'turn four']),
+      marksAre(0, { kind: 'local-command', text: '/usage' }, { kind: 'local-command', text: '/status' }),
+      marksAre(1),
+    ),
+  },
+  {
+    name: 'sess_event_interrupt',
+    description: 'the model slow to answer, the user interrupts (control_request interrupt): a mark [Request interrupted by user] inside that turn, the next prompt a turn of its own',
+    files: base('IN'),
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two slow', [], { delayMs: 8000, interruptAfterMs: 1500 }), T('turn three', [read('pkg/x.ts')])],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two slow', 'turn three']),
+      marksAre(0),
+      marksAre(1, { kind: 'interrupt', text: '[Request interrupted by user]' }),
+      marksAre(2),
+      requestsAre(1, 1),
+      requestsAre(2, 2),
+    ),
+  },
+  {
+    name: 'sess_event_interrupt_tool',
+    description: 'the user interrupts while a Bash call runs: the call is rejected and a mark [Request interrupted by user for tool use] sits inside that turn, with its call; the next prompt a turn of its own',
+    files: base('IT'),
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two sleeps', [{ name: 'Bash', input: { command: 'sleep 15', description: 'wait' } }], { interruptAfterMs: 4000 }), T('turn three', [read('pkg/x.ts')])],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two sleeps', 'turn three']),
+      marksAre(1, { kind: 'interrupt', text: '[Request interrupted by user for tool use]' }),
+      marksAre(2),
+      (s) => (s.turns[1]?.calls.map((c) => c.name).join(',') === 'Bash' ? [] : [`turn 2: calls ${JSON.stringify(s.turns[1]?.calls.map((c) => c.name))}, expected the interrupted Bash`]),
+      requestsAre(1, 1),
+    ),
+  },
+  {
+    name: 'sess_event_hooks_context',
+    description: 'a SessionStart hook adding context (JSON additionalContext) and a UserPromptSubmit hook printing plain text: each its turn\'s hooks[] entry, its characters what reached the model',
+    files: { ...base('HK'), 'repo/.claude/settings.json': hookSettings({ SessionStart: [SS], UserPromptSubmit: [UPS] }) },
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two', [read('pkg/x.ts')])],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two']),
+      hooksAre(0, 0, { event: 'SessionStart', command: SS, text: SS_TEXT, label: 'SessionStart hook additional context' }, { event: 'UserPromptSubmit', command: UPS, text: UPS_TEXT, label: 'UserPromptSubmit hook success' }),
+      hooksAre(1, 1, { event: 'UserPromptSubmit', command: UPS, text: UPS_TEXT, label: 'UserPromptSubmit hook success' }),
+    ),
+  },
+  {
+    name: 'sess_event_hooks_json_post',
+    description: 'a SessionStart hook printing plain text, a UserPromptSubmit hook printing JSON additionalContext, a PostToolUse hook on Read printing plain text: the first two reach the model (the JSON one recorded without its command), the PostToolUse output is recorded and never sent: read back as dropped',
+    files: { ...base('HJ'), 'repo/.claude/settings.json': hookSettings({ SessionStart: [SSP], UserPromptSubmit: [UPJ], PostToolUse: [PTU] }, { PostToolUse: 'Read' }) },
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two')],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two']),
+      // a JSON additionalContext of UserPromptSubmit is written as a hook_additional_context alone, which names no command
+      hooksAre(0, 0, { event: 'SessionStart', command: SSP, text: SSP_TEXT, label: 'SessionStart:startup hook success' }, { event: 'UserPromptSubmit', command: '', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }, { event: 'PostToolUse', command: PTU, text: PTU_TEXT, label: null }),
+      hooksAre(1, 1, { event: 'UserPromptSubmit', command: '', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }),
+    ),
+  },
+];
