@@ -64,7 +64,7 @@ export function hookMatches(matcher: string | undefined, value: string): boolean
 const EFFECT: Record<HookEvent, string> = {
   SessionStart: 'its output is added to the context when the session starts (and after /clear or /compact)',
   UserPromptSubmit: 'its output is added to the context with the prompt',
-  PostToolUse: 'its output can be added to the context after the tool result',
+  PostToolUse: 'a JSON additionalContext it prints is added after the tool result (plain output is recorded, not sent)',
 };
 
 export function hookSteps(hooks: HookDef[], event: HookEvent, value: string): HookStep[] {

@@ -249,7 +249,10 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
     hooks.forEach((h) => {
       const ran = f.hookOutputs?.get(hookKey(h.event, h.command));
       const rowId = idOf('hook', `${h.event}\n${h.file}\n${h.command}`);
-      if (ran) children.push(fileRow(rowId, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, as long as when a session here last ran it', h.event, f.rel(h.file)), f, undefined, ran.chars));
+      // measured (sess_event_hooks_*): a PostToolUse hook's plain output is recorded and never sent; only a JSON
+      // `additionalContext` it prints reaches the model
+      if (h.event === 'PostToolUse') children.push(fileRow(rowId, t('hook: {0}', h.command), t('{0} in {1}: only a JSON additionalContext it prints joins the context (plain output is recorded, not sent)', h.event, f.rel(h.file)), f, undefined, ran?.chars));
+      else if (ran) children.push(fileRow(rowId, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, as long as when a session here last ran it', h.event, f.rel(h.file)), f, undefined, ran.chars));
       else children.push(fileRow(rowId, t('hook: {0}', h.command), t('{0} in {1}: its output joins the context, size unknown (never run here)', h.event, f.rel(h.file)), f));
     });
     const tok = tokens(running);

@@ -47,7 +47,8 @@ describe('session timeline', () => {
       const hooks = rows[0]!.children!.filter((r) => r.label.startsWith('hook: '));
       const fmt = hooks.find((r) => r.label === 'hook: our-fmt')!;
       assert.equal(fmt.badge, '1,234 chars');
-      assert.match(fmt.description!, /^PostToolUse in .*: its output joins the context, as long as when a session here last ran it$/);
+      // measured: a PostToolUse hook's plain output is recorded, never sent (its recorded size is what reached the model)
+      assert.match(fmt.description!, /^PostToolUse in .*: only a JSON additionalContext it prints joins the context \(plain output is recorded, not sent\)$/);
       const date = hooks.find((r) => r.label === 'hook: our-date')!;
       assert.equal(date.badge, undefined);
       assert.match(date.description!, /size unknown \(never run here\)$/);
