@@ -85,11 +85,14 @@ test('figures: always loaded, the skills listing, a Read of the open file, the t
     assert.ok(tl.headline!.includes(`started from the Startup figure, ≈${always.tokens.toLocaleString('en-US')}`));
     assert.equal(num(/holds ≈([\d,]+) tokens/.exec(tl.headline!)?.[1]), Math.ceil((always.chars + headChars) / a.model.bytesPerToken), 'start + the Read');
 
-    // 5. the whole first request: the total is the sum of its two rounded parts
+    // 5. the whole first request: the total is the sum of its rounded parts (system prompt, tools, MCP, other, yours),
+    //    yours the Startup figure; the status bar's tooltip carries the same split
     const req = s.gauges.find((g) => g.id === 'request')!;
-    const parts = [...req.counts!.matchAll(/≈([\d,]+) tokens/g)].map((m) => num(m[1]));
-    assert.equal(num(/^≈([\d,]+) of/.exec(req.text)?.[1]), parts[0]! + parts[1]!);
-    assert.equal(parts[0], always.tokens);
+    const parts = [...req.counts!.matchAll(/≈([\d,]+)/g)].map((m) => num(m[1]));
+    assert.ok(parts.length >= 3, req.counts);
+    assert.equal(num(/^≈([\d,]+) of/.exec(req.text)?.[1]), parts.reduce((x, y) => x + y, 0));
+    assert.equal(num(/yours ≈([\d,]+)/.exec(req.counts!)?.[1]), always.tokens);
+    assert.ok(st.tooltip.includes(req.counts!), `status bar tooltip = the gauge's split: ${st.tooltip}`);
   } finally {
     t.cleanup();
   }
