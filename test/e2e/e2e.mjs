@@ -601,7 +601,7 @@ try {
       await page.screenshot({ path: `${SHOTS}/99-failure-real.png` }).catch(() => undefined);
     }
     try {
-      await mcpMeasured({ page, webview, until, check, shot, runCommand, WS, REPO: process.cwd() });
+      await mcpMeasured({ page, webview, until, check, shot, runCommand, setSidebarWidth, WS, REPO: process.cwd() });
     } catch (e) {
       check(false, `the MCP server measured: ${e.message.split('\n')[0]}`);
       await page.screenshot({ path: `${SHOTS}/99-failure-mcp.png` }).catch(() => undefined);
@@ -1207,7 +1207,7 @@ try {
     check(false, `the real-shaped session: ${e.message.split('\n')[0]}`);
   }
   try {
-    await mcpMeasured({ page, webview, until, check, shot, runCommand, WS, REPO: process.cwd() });
+    await mcpMeasured({ page, webview, until, check, shot, runCommand, setSidebarWidth, WS, REPO: process.cwd() });
   } catch (e) {
     check(false, `the MCP server measured: ${e.message.split('\n')[0]}`);
   }

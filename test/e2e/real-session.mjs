@@ -28,6 +28,8 @@ export async function realSessionView(h) {
   backdate(path.join(HOME_DIR, '.claude'), now - 15 * 60_000, now - 60 * 60_000);
   const file = writeRealSession(HOME_DIR, cwd, now);
   console.log(`real-shaped session written: ${file}`);
+  // the 1440×900 shots with a sidebar wide enough to read the rows whole (the 258 px ones show what a narrow one cuts)
+  await setSidebarWidth(520);
   const S = REAL_SESSION;
 
   await runCommand('Focus on This Session (live) View');
@@ -158,16 +160,17 @@ export async function realSessionView(h) {
   await shot('31-real-session-dark-258', true);
   await setTheme('Light Modern', 'vscode-light');
   await shot('31-real-session-light-258', true);
-  await setSidebarWidth(300);
+  await setSidebarWidth(520);
   await shot('31-real-session-light-1440');
   await setTheme('Dark Modern', 'vscode-dark');
+  await setSidebarWidth(300);
 }
 
 /** issue 32: an MCP server configured in the workspace's .mcp.json (test/fixtures/mcp/server.mjs), measured with the
  *  Measure command (a modal names what it runs), then shown per server in the sidebar's "Whole first request" gauge
  *  and in the status bar's tooltip */
 export async function mcpMeasured(h) {
-  const { page, webview, until, check, shot, runCommand, WS, REPO } = h;
+  const { page, webview, until, check, shot, runCommand, setSidebarWidth, WS, REPO } = h;
   const clean = (s) => s.replace(/\s+/g, ' ').trim();
   const cwd = fs.realpathSync(WS);
   const server = { name: 'handbook', tools: 4, instructions: 'Search the team handbook before answering questions about conventions.' };
@@ -196,9 +199,12 @@ export async function mcpMeasured(h) {
     const whole = Number((/^≈([\d,]+)/.exec(text)?.[1] ?? '').replace(/,/g, ''));
     check(/^system prompt ≈[\d,]+ · built-in tools ≈[\d,]+ · MCP handbook ≈[\d,]+ · other fixed parts ≈[\d,]+ · yours ≈[\d,]+$/.test(counts) && whole === parts.reduce((a, b) => a + b, 0), `MCP: the split with the server of its own, adding up to the gauge (${text}; ${counts})`);
     await gauge.scrollIntoViewIfNeeded();
-    await page.mouse.move(700, 500);
+    await page.mouse.move(900, 500);
     await shot('32-mcp-measured-gauge-dark-300', true);
+    await setSidebarWidth(520);
+    await gauge.scrollIntoViewIfNeeded();
     await shot('32-mcp-measured-gauge-dark-1440');
+    await setSidebarWidth(300);
 
     // the status bar's tooltip: the same split
     const item = page.locator('.part.statusbar .statusbar-item', { hasText: /tok$/ }).first();
