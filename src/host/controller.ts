@@ -14,6 +14,7 @@ import type { Translate } from './format.js';
 import { LintRunner } from './workspace/lint-runner.js';
 import type { VersionInfo } from './sidebar/header.js';
 import { present } from './sidebar/present.js';
+import type { McpFactsByServer } from './sidebar/gauges.js';
 import { publishDiagnostics, type HostContext } from './editor/providers.js';
 import { applySeverity, parseSeverityOverrides, type SeverityOverrides } from './editor/severity.js';
 import { SessionStore } from './session/session-store.js';
@@ -282,6 +283,15 @@ export class Controller implements vscode.Disposable {
   /** the hook runs recorded by this launch directory's sessions, followed */
   private readonly hookRuns = new HookOutputs(nodeFileAccess);
 
+  // ---- MCP servers measured by the user (Measure MCP Servers: mcp-command.ts) ----------------------------
+  /** the servers' own answers, by launch directory key: the whole-request gauge and the status tooltip use them */
+  private readonly mcpFacts = new Map<string, McpFactsByServer>();
+
+  setMcpFacts(key: string, facts: McpFactsByServer): void {
+    this.mcpFacts.set(key, facts);
+    this.scheduleRender(0);
+  }
+
   setLive(h: LiveHeadline | undefined): void {
     if (JSON.stringify(h) === JSON.stringify(this.liveHeadline)) return;
     this.liveHeadline = h;
@@ -380,6 +390,7 @@ export class Controller implements vscode.Disposable {
       diagnostics: this.diagnosticsFor(this.currentKey, a),
       live: this.liveHeadline,
       hookOutputs: this.hookOutputs(a),
+      mcpFacts: this.mcpFacts.get(this.currentKey),
       t: this.t,
       locale: this.locale,
       today: new Date().toISOString().slice(0, 10),
@@ -410,7 +421,7 @@ export class Controller implements vscode.Disposable {
     this.renderTimer = undefined;
     const eventAt = this.activeChangedAt || undefined;
     this.activeChangedAt = 0;
-    this.status.update(this.current, this.activeFile);
+    this.status.update(this.current, this.activeFile, { mcpFacts: this.mcpFacts.get(this.currentKey), live: this.liveHeadline });
     if (!this.sidebar.visible) return;
     const entry = this.service.get(this.currentKey);
     try {

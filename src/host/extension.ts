@@ -10,6 +10,7 @@ import { registerSaveNotice } from './session/session-commands.js';
 import { VIEW_ID } from './sidebar/sidebar.js';
 import { PREVIEW_SCHEME } from './sidebar/startup-preview.js';
 import { registerVerify } from './verify-command.js';
+import { registerMeasureMcp } from './mcp-command.js';
 import { LiveSessionView } from './session/live-session-view.js';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new Decorations(host),
     registerSaveAfterFix(),
     ...registerCommands(ctl),
+    registerMeasureMcp(ctl), // 'claudeLayers.measureMcp'
   );
   registerVerify(context, () => ctl.optionsFor(ctl.currentKey), ctl.log); // 'claudeLayers.verify' and 'claudeLayers.lastSession'
   registerSaveNotice(context, (uri) => ctl.analysisFor(uri), ctl.t);

@@ -9,11 +9,14 @@ import path from 'node:path';
 const { chromium } = await import(process.env.PLAYWRIGHT_CORE ?? 'playwright-core');
 const { sessionTimeline } = await import('./session-timeline.mjs');
 const { liveSessionView } = await import('./live-session.mjs');
+const { realSessionView, mcpMeasured } = await import('./real-session.mjs');
 const { firstTenSeconds } = await import('./first-ten-seconds.mjs');
 /** E2E_ONLY=live: only the This Session (live) part (issues 17 and 31) after the sidebar opened;
  *  E2E_ONLY=ia: only the first-ten-seconds part (issue 22), on the fresh workspace; E2E_ONLY=switch: only the
  *  editor-switch latency (issue 19), E2E_SWITCH_ROUNDS times (default 1), and with E2E_TRACE=<file.json> a
- *  Chromium trace of E2E_TRACE_SWITCHES more switches (default 8) after them, written to that file */
+ *  Chromium trace of E2E_TRACE_SWITCHES more switches (default 8) after them, written to that file;
+ *  E2E_ONLY=real: only the real-shaped session in This Session (issue 31, real-session.mjs) and the MCP server
+ *  measured in the whole-request gauge (issue 32) */
 const ONLY = process.env.E2E_ONLY ?? '';
 const E2E_URL = process.env.E2E_URL;
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results/e2e';
@@ -589,8 +592,23 @@ try {
       await page.screenshot({ path: `${SHOTS}/99-failure-live.png` }).catch(() => undefined);
     }
   }
+  if (ONLY === 'real') {
+    await setSidebarWidth(300);
+    try {
+      await realSessionView({ page, webview, until, check, shot, runCommand, setSidebarWidth, setTheme, WS, HOME_DIR });
+    } catch (e) {
+      check(false, `the real-shaped session: ${e.message.split('\n')[0]}`);
+      await page.screenshot({ path: `${SHOTS}/99-failure-real.png` }).catch(() => undefined);
+    }
+    try {
+      await mcpMeasured({ page, webview, until, check, shot, runCommand, setSidebarWidth, WS, REPO: process.cwd() });
+    } catch (e) {
+      check(false, `the MCP server measured: ${e.message.split('\n')[0]}`);
+      await page.screenshot({ path: `${SHOTS}/99-failure-mcp.png` }).catch(() => undefined);
+    }
+  }
   // issue 22: the first ten seconds, on the fresh workspace (leaves the files as it found them)
-  if (ONLY !== 'switch' && ONLY !== 'live') {
+  if (ONLY !== 'switch' && ONLY !== 'live' && ONLY !== 'real') {
     // the live-session view shares the container: folded here, the sidebar's own view has the height
     const liveHeader = page.locator('.part.sidebar .pane-header', { hasText: 'This Session' }).first();
     if ((await liveHeader.count()) && (await liveHeader.getAttribute('aria-expanded')) === 'true') {
@@ -612,7 +630,7 @@ try {
     }
   }
   rest: {
-  if (ONLY === 'ia' || ONLY === 'switch' || ONLY === 'live') break rest;
+  if (ONLY === 'ia' || ONLY === 'switch' || ONLY === 'live' || ONLY === 'real') break rest;
 
   // startup: CLAUDE.md, its @import, the user's CLAUDE.md, the hostile rule, MEMORY.md; the hostile name is text
   const startup = await until(async () => {
@@ -1181,6 +1199,17 @@ try {
     await liveSessionView({ page, webview, until, check, shot, runCommand, setSidebarWidth, setTheme, WS, HOME_DIR, CLAUDE_BIN, SHOTS });
   } catch (e) {
     check(false, `the live session view: ${e.message}`);
+  }
+  // issue 31: a real-shaped session copied in after it (the newest: the view follows it)
+  try {
+    await realSessionView({ page, webview, until, check, shot, runCommand, setSidebarWidth, setTheme, WS, HOME_DIR });
+  } catch (e) {
+    check(false, `the real-shaped session: ${e.message.split('\n')[0]}`);
+  }
+  try {
+    await mcpMeasured({ page, webview, until, check, shot, runCommand, setSidebarWidth, WS, REPO: process.cwd() });
+  } catch (e) {
+    check(false, `the MCP server measured: ${e.message.split('\n')[0]}`);
   }
 
   // idle cost: the extension host's CPU over 60 s while something writes into /tmp all the time

@@ -140,9 +140,11 @@ export async function firstTenSeconds(h) {
   }, 'the timeline after one step', 20_000);
   check(tl.includes(`It started from the Startup figure, ≈${alwaysTok}.`) && /system prompt and tools not counted/.test(tl), `the timeline starts from the Startup figure and says what its percentage holds (${tl})`);
   const req = await webview().locator('[data-id="gauge/request"]').evaluate((e) => ({ text: e.querySelector('.gauge-text')?.textContent ?? '', counts: e.querySelector('.gauge-counts')?.textContent ?? '' }));
-  const parts = [...req.counts.matchAll(/≈([\d,]+) tokens/g)].map((m) => Number(m[1].replace(/,/g, '')));
+  // the split like /context: system prompt, built-in tools, each MCP server, other fixed parts, yours (the Startup figure)
+  const parts = [...req.counts.matchAll(/≈([\d,]+)/g)].map((m) => Number(m[1].replace(/,/g, '')));
   const whole = Number((/^≈([\d,]+)/.exec(req.text)?.[1] ?? '').replace(/,/g, ''));
-  check(parts.length === 2 && whole === parts[0] + parts[1], `the whole first request is the sum of its rounded parts (${req.text}; ${req.counts})`);
+  const yours = /yours ≈([\d,]+)/.exec(req.counts)?.[1];
+  check(parts.length >= 3 && whole === parts.reduce((a, b) => a + b, 0) && yours === alwaysTok, `the whole first request is the sum of its rounded parts, yours the Startup figure (${req.text}; ${req.counts})`);
   await four('04-figures-startup-and-timeline', async () => {
     await webview().locator('section[data-section="startup"]').scrollIntoViewIfNeeded();
   });

@@ -134,7 +134,7 @@ export async function liveSessionView(h) {
     const t1 = await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turns')) && /^[\d,]+ of [\d,]+ tokens/.test(await message()) ? rowsOf() : undefined), 'the view to show the running session\'s usage after turn 1', 30_000);
     const m1 = await message();
     check(/^43,200 of 1,000,000 tokens \(4\.3%\)/.test(m1), `live view gauge from the session's real usage, without repeating the view's title: "${m1}"`);
-    check(t1.some((r) => /^Turns\s*1 turn · Claude Code /.test(r)), `live view: 1 turn after the first (${t1.join(' | ')})`);
+    check(t1.some((r) => /^Turns\s*1 turn( · \$[\d,.]+)? · Claude Code /.test(r)), `live view: 1 turn after the first (${t1.join(' | ')})`);
     // open the turn (the Turns group opens expanded; a turn starts folded): its call and what arrived after it
     await until(async () => ((await rowsOf()).some((r) => r.startsWith('Turn 1:')) ? true : undefined), 'turn 1 row', 10_000).catch(() => undefined);
     const turnRow = pane.locator('.monaco-list-row', { hasText: 'Turn 1:' }).first();

@@ -10,7 +10,7 @@
 #   bash test/e2e/run.sh               # everything
 #   E2E_KEEP=1 bash test/e2e/run.sh    # keep the run folder (logs, workspace, HOME) for a look
 #   PORT=8123 bash test/e2e/run.sh     # another port
-#   E2E_ONLY=live bash test/e2e/run.sh # only the This Session (live) part (also: ia, switch; see e2e.mjs)
+#   E2E_ONLY=live bash test/e2e/run.sh # only the This Session (live) part (also: ia, switch, real; see e2e.mjs)
 #   E2E_NETNS=0 bash test/e2e/run.sh   # no network namespace: then nothing but the settings keeps traffic on 127.0.0.1
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -24,7 +24,7 @@ export function inlineCosts(a: Analysis, file: string, raw: string, host: Pick<H
   const { t, f } = makeCtx(a, host.modelFor(a), host.t, host.locale);
   const out: InlineCost[] = [];
   const norm = path.normalize(file);
-  const cost = (chars: number) => t('{0} chars · ≈{1} tokens', f.num(chars), f.num(f.tokens(chars)));
+  const cost = (chars: number) => f.charsTokens(chars); // "≈1 token", never "≈1 tokens"
 
   // @imports: the imported file's entry, eager (startup) or injected with its parent
   const links = includeLinks(raw, file, a.env.home, a.profile.stripBomBeforeFrontmatter);

@@ -7,7 +7,7 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type FileAccess, type LiveCall, type LiveTurn, type PredictionFinding, type SessionSummary, type TranscriptFile } from '../../engine/index.js';
+import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type FileAccess, type LiveSession, type LiveCall, type LiveTurn, type PredictionFinding, type SessionSummary, type TranscriptFile } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
@@ -53,6 +53,21 @@ export interface SessionExtras {
   cost?: number | null;
   /** every Claude Code version that wrote the transcript, in order (a resume by another binary) */
   versions?: string[];
+}
+
+/** the session with its figures where the engine's reader keeps them (figures.cost, figures.listings.mcp, versions) */
+function sessionFacts(session: LiveModel['session']): LiveModel['session'] & SessionExtras {
+  const x = session as LiveModel['session'] & SessionExtras & { figures?: { cost?: number | null; listings?: { mcp?: SessionExtras['mcp'] } } };
+  const f = x.figures;
+  return Object.assign(Object.create(x) as typeof x, {
+    cost: x.cost !== undefined ? x.cost : f?.cost,
+    mcp: x.mcp ?? f?.listings?.mcp,
+  });
+}
+
+/** tokens per character: the session's own, else the derived breakdown's (a version that records no request) */
+function tpcOf(s: LiveModel['session']): number | null {
+  return s.tokensPerChar ?? (s as Partial<Pick<LiveSession, 'figures'>>).figures?.breakdown?.tokensPerChar.value ?? null;
 }
 
 /** a text as one label line: runs of whitespace (newlines too) become one space, cut at `max` */
@@ -202,14 +217,14 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     if (!c) return t('No usage recorded yet');
     const pct = (c.fraction * 100).toFixed(1);
     const auto = c.autoCompactAt ? t(' · auto-compacts at {0} tokens', n(c.autoCompactAt, this.locale)) : '';
-    const cost = (m.session as SessionExtras).cost;
+    const cost = sessionFacts(m.session).cost;
     // a plain percentage: block characters draw as a shaded box in a tree view's message
     return t('{0} of {1} tokens ({2}%){3}', n(c.tokens, this.locale), n(c.window, this.locale), pct, auto) + (typeof cost === 'number' ? t(' · {0} so far', this.money(cost)) : '');
   }
 
   /** what the session runs, for the status item's tooltip */
   private sessionLine(m: LiveModel): string {
-    const s = m.session as LiveModel['session'] & SessionExtras;
+    const s = sessionFacts(m.session);
     const versions = s.versions && s.versions.length > 1 ? s.versions.join(' → ') : s.version ?? '?';
     return this.t('Claude Code {0} · {1} · {2} turns', versions, m.next?.context?.model ?? s.model ?? '?', s.turns.length);
   }
@@ -351,7 +366,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
 
   roots(m: LiveModel): Node[] {
     const { t } = this;
-    const s = m.session as LiveModel['session'] & SessionExtras;
+    const s = sessionFacts(m.session);
     const out: Node[] = [];
     const id = (x: string) => `${m.file}#${x}`;
     const turns = s.turns;
@@ -359,7 +374,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     out.push({
       id: id('turns'),
       label: t('Turns'),
-      description: `${turns.length === 1 ? t('1 turn') : t('{0} turns', turns.length)} · Claude Code ${versions}${typeof s.cost === 'number' ? ` · ${this.money(s.cost)}` : ''}`,
+      // the cost before the version: a narrow view cuts the end of a description
+      description: `${turns.length === 1 ? t('1 turn') : t('{0} turns', turns.length)}${typeof s.cost === 'number' ? ` · ${this.money(s.cost)}` : ''} · Claude Code ${versions}`,
       tooltip: t('The prompts of this session as they reached the model, each with its tool calls and what arrived after each call. Transcript: {0}', m.file),
       icon: 'history',
       expanded: true,
@@ -377,7 +393,11 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           mcp.map((x) => ({
             id: id(`mcp:${x.server}`),
             label: x.server,
-            description: t('instructions {0} · {1} deferred tools · loaded tools {2}', this.charsTokens(x.instructionsChars, s.tokensPerChar), n(x.deferredTools.length, this.locale), x.loadedToolChars === null ? '?' : this.charsTokens(x.loadedToolChars, s.tokensPerChar)),
+            description:
+              x.loadedToolChars === null
+                ? t('instructions {0} · {1} deferred tools', this.charsTokens(x.instructionsChars, tpcOf(s)), n(x.deferredTools.length, this.locale))
+                : t('instructions {0} · {1} deferred tools · loaded tools {2}', this.charsTokens(x.instructionsChars, tpcOf(s)), n(x.deferredTools.length, this.locale), this.charsTokens(x.loadedToolChars, tpcOf(s))),
+            tooltip: t('MCP server {0}: its instructions are sent with every request; its tools are named only ({1}) until the model loads one with ToolSearch. {2}', x.server, x.deferredTools.join(', ') || '-', x.loadedToolChars === null ? t('This version does not record the tools it loaded.') : ''),
             icon: 'plug',
           })),
       });
@@ -477,7 +497,44 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         children: () =>
           rows.map(([key, k, v]) => {
             const text = this.layerText(m, key);
-            return { id: id(`l:${key}`), label: k, description: this.charsTokens(v, tpc), ...(text ? { open: { text, title: `layer-${key}` } } : {}) };
+            return { id: id(`l:${key}`), label: k, description: this.charsTokens(v, tpc), tooltip: text ? t('{0}: {1} of the last request. Click to read its text.', k, this.charsTokens(v, tpc)) : t('{0}: {1} of the last request (a size only: the transcript does not hold its text).', k, this.charsTokens(v, tpc)), ...(text ? { open: { text, title: `layer-${key}` } } : {}) };
+          }),
+      });
+    }
+    const bd = (s as Partial<Pick<LiveSession, 'figures'>>).figures?.breakdown;
+    if (!last?.chars && bd?.layers.length) {
+      // a version that records no request: the context of the last request by layer, derived from the records and
+      // the first request's usage (every figure marked so)
+      const names: Record<string, string> = {
+        'system prompt, tools and startup instructions': t('System prompt, tools and startup instructions'),
+        'hook output': t('Hook output'),
+        'MCP server instructions': t('MCP server instructions'),
+        'deferred tool names': t('Deferred tool names'),
+        'agent listing': t('Agent listing'),
+        'skills listing': t('Skills listing'),
+        conversation: t('Conversation'),
+        'skill bodies and expanded commands': t('Skill bodies and expanded commands'),
+        'nested memory (lazy instructions)': t('Instructions injected on touch'),
+        'changed-on-disk notes': t('Changed-on-disk notes'),
+        'restored files': t('Brought back by /compact'),
+        'restored skills': t('Skills brought back by /compact'),
+      };
+      const keyOf: Record<string, string> = { 'hook output': 'hooks', conversation: 'conversation', 'nested memory (lazy instructions)': 'lazy', 'changed-on-disk notes': 'notes', 'restored files': 'restored' };
+      const total = bd.layers.reduce((k, l) => k + (l.tokens ?? 0), 0);
+      const ratio = bd.tokensPerChar.from === 'session' ? t('{0} tokens per char, from this session', bd.tokensPerChar.value.toFixed(3)) : t('{0} tokens per char, assumed', bd.tokensPerChar.value.toFixed(3));
+      out.push({
+        id: id('layers'),
+        label: t('Last request by layer'),
+        description: t('≈{0} tokens · derived', n(total, this.locale)),
+        tooltip: t('Claude Code {0} records no request: each layer is derived from the records since the last compaction ({1}); the system prompt, tools and startup instructions from the first request\'s usage.', s.version ?? '?', ratio),
+        icon: 'layers',
+        children: () =>
+          bd.layers.map((l) => {
+            const key = keyOf[l.layer];
+            const text = key ? this.layerText(m, key) : undefined;
+            const size = l.chars !== null ? `${this.charsTokens(l.chars, bd.tokensPerChar.value)}` : l.tokens !== null ? t('≈{0} tokens', n(l.tokens, this.locale)) : '?';
+            const label = names[l.layer] ?? l.layer;
+            return { id: id(`l:${l.layer}`), label, description: l.derived ? t('{0} · derived', size) : size, tooltip: text ? t('{0}: {1} of the last request. Click to read its text.', label, size) : t('{0}: {1} of the last request (a size only: the transcript does not hold its text).', label, size), ...(text ? { open: { text, title: `layer-${key}` } } : {}) };
           }),
       });
     }
@@ -610,6 +667,10 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           : {}),
       };
     };
+    // rebuilt from the disk (a version that records no request), the same block under every turn: shown where it
+    // first appears or changed
+    const prevInstr = k > 0 ? m.session.turns[k - 1]!.instructions : null;
+    const showInstructions = turn.instructions !== null && !(turn.instructionsFrom === 'disk' && prevInstr === turn.instructions);
     const kids = (): Node[] => {
       const out: Node[] = [];
       const comp = compaction();
@@ -617,45 +678,53 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       if (x.usage || x.cost != null || (x.requests ?? 0) > 1) {
         const u = x.usage;
         const inTotal = u ? u.input + u.cacheRead + u.cacheCreation : 0;
+        const money = typeof x.cost === 'number' ? this.money(x.cost) : '';
+        const hit = x.cache ? t('cache hit {0}%', Math.round(x.cache.hitRatio * 100)) : '';
+        const reqs = x.requests === 1 ? t('1 request') : t('{0} requests', x.requests ?? 0);
+        const tokens = u ? t('{0} in ({1} cache read, {2} cache write) · {3} out', n(inTotal, this.locale), n(u.cacheRead, this.locale), n(u.cacheCreation, this.locale), n(u.output, this.locale)) : '';
+        // the cost and the cache first: a narrow view cuts the description, never the label
         out.push({
           id: `${id}:requests`,
-          label: x.requests === 1 ? t('1 request') : t('{0} requests', x.requests ?? 0),
-          description: [
-            u ? t('{0} in ({1} cache read, {2} cache write) · {3} out', n(inTotal, this.locale), n(u.cacheRead, this.locale), n(u.cacheCreation, this.locale), n(u.output, this.locale)) : '',
-            x.cache ? t('cache hit {0}%', Math.round(x.cache.hitRatio * 100)) : '',
-            typeof x.cost === 'number' ? this.money(x.cost) : '',
-          ]
-            .filter(Boolean)
-            .join(' · '),
-          tooltip: t('The API requests of this turn (each answer of the model is one), their tokens as the API counted them, and their cost at the model\'s list price.'),
+          label: [reqs, money, hit].filter(Boolean).join(' · '),
+          description: tokens,
+          tooltip: [
+            t('The API requests of this turn (each answer of the model is one), their tokens as the API counted them, and their cost at the model\'s list price.'),
+            tokens,
+            x.cache ? t('{0}% of the input came from the prompt cache (read at a tenth of the input price); the rest was written to it or sent uncached.', Math.round(x.cache.hitRatio * 100)) : '',
+          ].filter(Boolean).join('\n'),
           icon: 'pulse',
         });
       }
       if (x.cache?.break)
-        out.push({ id: `${id}:cache-break`, label: t('Prompt cache broken'), description: x.cache.break.why ?? x.cache.break.cause, tooltip: t('The cache was written again with no new layer to explain it: the whole context was paid at the cache-write price. Likely cause: {0}', x.cache.break.why ?? x.cache.break.cause), icon: 'warning', warn: true });
-      for (const [i, h] of (x.hooks ?? []).entries())
+        out.push({ id: `${id}:cache-break`, label: t('Cache broken: {0}', x.cache.break.why ?? x.cache.break.cause), description: '', tooltip: t('The cache was written again with no new layer to explain it: the whole context was paid at the cache-write price. Likely cause: {0}', x.cache.break.why ?? x.cache.break.cause), icon: 'warning', warn: true });
+      for (const [i, h] of (x.hooks ?? []).entries()) {
+        const what = h.dropped ? t('output dropped') : h.chars === null ? t('ran') : t('{0} chars to the model', n(h.chars, this.locale));
         out.push({
           id: `${id}:hook:${i}`,
-          label: t('Hook {0}', h.event),
-          description: `${h.command} · ${h.dropped ? t('output dropped (not sent to the model)') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars reached the model', n(h.chars, this.locale))}`,
+          label: t('{0} hook · {1}', h.event, what),
+          description: h.command,
           tooltip: t('{0} hook: {1}\n{2}', h.event, h.command, h.dropped ? t('it printed output that Claude Code did not pass to the model') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars of its output reached the model', n(h.chars, this.locale))),
           icon: h.dropped ? 'warning' : 'zap',
           warn: h.dropped,
         });
+      }
       for (const [i, mk] of (x.marks ?? []).entries())
         {
         const kind = this.markKind(mk.kind);
-        out.push({ id: `${id}:mark:${i}`, label: oneLine(mk.text ?? kind, 80), description: [kind, this.when(mk.at)].filter(Boolean).join(' · '), tooltip: [kind, this.when(mk.at), mk.text].filter(Boolean).join('\n'), icon: 'bookmark' });
+        // a local command by its name and arguments; an interrupt in words (its marker text is in the tooltip)
+        const label = mk.kind === 'interrupt' ? t('Interrupted by the user') : !mk.text ? kind : oneLine(mk.text, 80);
+        out.push({ id: `${id}:mark:${i}`, label, description: [mk.kind === 'interrupt' || label === kind ? '' : kind, this.when(mk.at)].filter(Boolean).join(' · '), tooltip: [kind, this.when(mk.at), mk.text].filter(Boolean).join('\n'), icon: mk.kind === 'interrupt' ? 'debug-pause' : 'bookmark' });
       }
-      if (turn.instructions !== null)
+      if (showInstructions && turn.instructions !== null)
         out.push({
           id: `${id}:instructions`,
           label: t('Startup block'),
           description: turn.instructionsFrom === 'disk' ? t('{0} chars · rebuilt from the disk (this version records no request)', n(turn.instructions.length, this.locale)) : t('{0} chars', n(turn.instructions.length, this.locale)),
+          tooltip: turn.instructionsFrom === 'disk' ? t('The CLAUDE.md files and rules this turn started with, rebuilt from the disk as it is now: Claude Code {0} does not record the request. Click to read it.', m.session.version ?? '?') : t('The CLAUDE.md files and rules this turn\'s first request carried, as recorded. Click to read it.'),
           icon: 'book',
           open: { text: turn.instructions, title: `turn-${k + 1}-startup` },
         });
-      if (turn.changedNotes) out.push({ id: `${id}:notes`, label: t('Changed-on-disk notes'), description: t('{0} chars', n(turn.changedNotes.length, this.locale)), icon: 'diff', open: { text: turn.changedNotes, title: `turn-${k + 1}-notes` } });
+      if (turn.changedNotes) out.push({ id: `${id}:notes`, label: t('Changed-on-disk notes'), description: t('{0} chars', n(turn.changedNotes.length, this.locale)), tooltip: t('Claude Code told the model that files it had read changed on disk since. Click to read the notes.'), icon: 'diff', open: { text: turn.changedNotes, title: `turn-${k + 1}-notes` } });
       if (turn.restored)
         out.push({
           id: `${id}:restored`,
@@ -673,7 +742,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       turn.calls.forEach((c, i) => out.push(this.callNode(m, c, `${id}:call:${i}`)));
       return out;
     };
-    const hasKids = !!turn.compacted || !!x.usage || x.cost != null || (x.requests ?? 0) > 1 || !!x.cache?.break || !!x.hooks?.length || !!x.marks?.length || turn.instructions !== null || !!turn.changedNotes || !!turn.restored || turn.calls.length > 0;
+    const hasKids = !!turn.compacted || !!x.usage || x.cost != null || (x.requests ?? 0) > 1 || !!x.cache?.break || !!x.hooks?.length || !!x.marks?.length || showInstructions || !!turn.changedNotes || !!turn.restored || turn.calls.length > 0;
     const when = this.when(turn.timestamp);
     const comp = (turn.resumed ? t(' · resumed') : '') + (turn.compacted ? (turn.compacted.trigger === 'auto' ? t(' · compacted on its own') : t(' · compacted')) : '');
     const prompt = oneLine(turn.prompt, 60) || (x.kind === 'image' ? t('[image]') : t('(empty prompt)'));

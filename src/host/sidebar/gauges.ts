@@ -2,7 +2,7 @@
 // skills listing against its budget, the largest file, and the whole first request.
 import * as path from 'node:path';
 import { alwaysLoaded, LARGE_FILE_CHARS, type Analysis, type InstructionEntry, type SkillsView } from '../../engine/index.js';
-import { DiagnosticSink, firstRequest, resolveMcpServers } from '../../engine/index.js';
+import { DiagnosticSink, firstRequest, resolveMcpServers, type FirstRequest, type McpServerFacts } from '../../engine/index.js';
 import type { Gauge, GaugeLevel } from '../../../webview/protocol.js';
 import { memoryFigures } from './memory-view.js';
 import type { Ctx } from './present-context.js';
@@ -30,7 +30,60 @@ export function startupFigures(a: Analysis, block: string): StartupFigures {
   return alwaysLoaded(a, '', block);
 }
 
-export function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined): Gauge[] {
+/** what is known of the MCP servers, by name: their own answer when the user measured them (Measure MCP Servers) */
+export type McpFactsByServer = Readonly<Record<string, McpServerFacts>>;
+
+/** the whole first request split like `/context`: one source for the gauge and the status bar's tooltip */
+export interface RequestSplit {
+  request: FirstRequest;
+  /** the parts in tokens, in the request's order; `yours` is the sum of the Startup rows */
+  parts: { label: string; tokens: number }[];
+  /** one line per MCP server: its tools (sent whole or named only) and instructions, or why they are unknown */
+  servers: string[];
+  totalTok: number;
+  yoursTok: number;
+}
+
+export function requestSplit(c: Ctx, fig: StartupFigures, facts: McpFactsByServer = {}): RequestSplit {
+  const { t, f, a } = c;
+  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, {}, new DiagnosticSink()), facts });
+  const sum = (...kinds: string[]) => fr.sections.filter((s) => kinds.includes(s.kind)).reduce((n, s) => n + s.chars, 0);
+  const instr = new Map(fr.mcp.map((m) => [m.server, m.instructions?.length ?? 0]));
+  // each server: its tool schemas when sent, its names in the deferred listing when deferred, its instructions
+  const serverChars = (m: FirstRequest['mcp'][number]) => m.toolChars + (m.deferred ? m.toolNames.reduce((n, x) => n + x.length + 1, 0) : 0) + (instr.get(m.server) ?? 0);
+  const mcpChars = fr.mcp.reduce((n, m) => n + serverChars(m), 0);
+  const system = sum('system-prompt', 'memory-section');
+  const builtIn = sum('tools-built-in');
+  const yours = fig.total;
+  const other = Math.max(0, fr.totalChars - system - builtIn - mcpChars - yours);
+  const parts = [
+    { label: t('system prompt'), tokens: f.tokens(system) },
+    { label: t('built-in tools'), tokens: f.tokens(builtIn) },
+    ...fr.mcp.map((m) => ({ label: t('MCP {0}', m.server), tokens: f.tokens(serverChars(m)) })),
+    { label: t('other fixed parts'), tokens: f.tokens(other) },
+    { label: t('yours'), tokens: f.tokens(yours) },
+  ];
+  const servers = fr.mcp.map((m) => {
+    const tools = !m.from
+      ? t('tools not known yet (run "Measure MCP Servers")')
+      : m.error
+        ? t('failed: {0}', m.error)
+        : m.deferred
+          ? m.toolNames.length === 1 ? t('1 tool named only (tool search)') : t('{0} tools named only (tool search)', m.toolNames.length)
+          : m.toolNames.length === 1 ? t('1 tool sent whole, {0} chars', f.num(m.toolChars)) : t('{0} tools sent whole, {1} chars', m.toolNames.length, f.num(m.toolChars));
+    const ins = m.instructions === undefined ? '' : ` · ${t('instructions {0} chars', f.num(m.instructions.length))}`;
+    const src = m.from === 'server' ? ` · ${t('measured')}` : m.from === 'transcript' ? ` · ${t('from a transcript')}` : '';
+    return `MCP ${m.server}: ${tools}${ins}${src}`;
+  });
+  return { request: fr, parts, servers, totalTok: parts.reduce((n, p) => n + p.tokens, 0), yoursTok: f.tokens(yours) };
+}
+
+/** "system prompt ≈3,1k · built-in tools ≈9k · MCP docs ≈120 · …": the split as one line */
+export function splitLine(c: Ctx, r: RequestSplit): string {
+  return r.parts.filter((p) => p.tokens > 0).map((p) => `${p.label} ≈${c.f.num(p.tokens)}`).join(' · ');
+}
+
+export function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefined, mcpFacts?: McpFactsByServer): Gauge[] {
   const { t, f, a, model } = c;
   const win = { tokens: a.model.contextWindow, known: a.model.measured };
   const out: Gauge[] = [];
@@ -131,23 +184,21 @@ export function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefin
   }
 
   // the whole first request (engine/request): Claude Code's measured parts, the MCP servers the configuration
-  // connects (tools named only: the host runs no server), the user's files
-  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, {}, new DiagnosticSink()) });
-  const yours = fig.total;
-  const fixed = Math.max(0, fr.totalChars - yours);
-  const other = Math.max(0, fixed - fr.system.chars - fr.tools.chars);
-  // the total is the sum of its two rounded parts, so that the line below adds up
-  const totalTok = f.tokens(yours) + f.tokens(fixed);
-  const share = totalTok ? Math.round((f.tokens(yours) / totalTok) * 100) : 0;
+  // connects (their tools and instructions once the user measured them: the host runs no server on its own), the
+  // user's files
+  const rs = requestSplit(c, fig, mcpFacts);
+  const fr = rs.request;
+  const totalTok = rs.totalTok;
+  const share = totalTok ? Math.round((rs.yoursTok / totalTok) * 100) : 0;
   out.push({
     id: 'request',
     label: t('Whole first request'),
     value: totalTok,
     max: win.tokens,
     text: t('≈{0} of {1} tokens · {2}% yours', f.num(totalTok), f.num(win.tokens), share),
-    note: t('fixed parts as measured on Claude Code {0}', fr.profileVersion),
-    counts: t("yours = the Startup rows (≈{0} tokens); the rest (≈{1} tokens) is Claude Code's system prompt and tools", f.num(f.tokens(yours)), f.num(f.tokens(fixed))),
-    detail: t('fixed parts measured on Claude Code {0}: system prompt {1}, tools {2}, other parts {3} chars', fr.profileVersion, f.num(fr.system.chars), f.num(fr.tools.chars), f.num(other)),
+    note: [t('fixed parts as measured on Claude Code {0}', fr.profileVersion), ...rs.servers].join('\n'),
+    counts: splitLine(c, rs),
+    detail: t('In tokens, in the order of the request: {0}. yours = the Startup rows. Claude Code\'s system prompt and tool schemas are widths measured on Claude Code {1}; MCP servers count their tool schemas (or only their names when tool search defers them) and their instructions.', splitLine(c, rs), fr.profileVersion),
     level: level(totalTok, win.tokens, 0.5),
     aria: t('Whole first request: about {0} of {1} tokens, {2} percent from your files', f.num(totalTok), f.num(win.tokens), share),
   });

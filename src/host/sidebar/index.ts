@@ -7,4 +7,4 @@ export { memoryFigures } from './memory-view.js';
 export { makeCtx } from './present-context.js';
 export { owningFolder } from './file-sections.js';
 export { whyEager } from './startup-section.js';
-export { statusFigures } from './status-figures.js';
+export { statusFigures, type StatusInput } from './status-figures.js';

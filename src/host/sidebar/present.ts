@@ -8,7 +8,7 @@ import type { LiveHeadline, ViewState } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import type { TimelineStep } from '../session/index.js';
 import { activeSection, elsewhereSection, notLoadedSection } from './file-sections.js';
-import { gauges, startupFigures } from './gauges.js';
+import { gauges, startupFigures, type McpFactsByServer } from './gauges.js';
 import { topAnswer, viewHeader, type VersionInfo } from './header.js';
 import { makeCtx } from './present-context.js';
 import { sessionSection } from './session-section.js';
@@ -36,6 +36,8 @@ export interface PresentInput {
   live?: LiveHeadline;
   /** what each hook (hookKey) printed when a session of this launch directory last ran it (its transcript) */
   hookOutputs?: ReadonlyMap<string, { chars: number }>;
+  /** the MCP servers' own answers, when the user measured them (Measure MCP Servers) */
+  mcpFacts?: McpFactsByServer;
 }
 
 export function present(input: PresentInput): ViewState {
@@ -62,7 +64,7 @@ export function present(input: PresentInput): ViewState {
     gaugesTitle: t('Gauges'),
     gaugesHelp: t('Budgets and limits. Each gauge says in its last line what it counts and how that differs from the rows above: MEMORY.md is measured before its cut, the skills listing as Claude Code measures its budget, the largest file without its "Contents of" line.'),
     helpLabel: t('About {0}'),
-    gauges: gauges(c, fig, skills),
+    gauges: gauges(c, fig, skills, input.mcpFacts),
     // the open file first, then the session it starts, then what is always there
     sections: [active, session, startup, notLoaded, elsewhere],
   };

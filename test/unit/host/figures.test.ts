@@ -85,11 +85,14 @@ test('figures: always loaded, the skills listing, a Read of the open file, the t
     assert.ok(tl.headline!.includes(`started from the Startup figure, ≈${always.tokens.toLocaleString('en-US')}`));
     assert.equal(num(/holds ≈([\d,]+) tokens/.exec(tl.headline!)?.[1]), Math.ceil((always.chars + headChars) / a.model.bytesPerToken), 'start + the Read');
 
-    // 5. the whole first request: the total is the sum of its two rounded parts
+    // 5. the whole first request: the total is the sum of its rounded parts (system prompt, tools, MCP, other, yours),
+    //    yours the Startup figure; the status bar's tooltip carries the same split
     const req = s.gauges.find((g) => g.id === 'request')!;
-    const parts = [...req.counts!.matchAll(/≈([\d,]+) tokens/g)].map((m) => num(m[1]));
-    assert.equal(num(/^≈([\d,]+) of/.exec(req.text)?.[1]), parts[0]! + parts[1]!);
-    assert.equal(parts[0], always.tokens);
+    const parts = [...req.counts!.matchAll(/≈([\d,]+)/g)].map((m) => num(m[1]));
+    assert.ok(parts.length >= 3, req.counts);
+    assert.equal(num(/^≈([\d,]+) of/.exec(req.text)?.[1]), parts.reduce((x, y) => x + y, 0));
+    assert.equal(num(/yours ≈([\d,]+)/.exec(req.counts!)?.[1]), always.tokens);
+    assert.ok(st.tooltip.includes(req.counts!), `status bar tooltip = the gauge's split: ${st.tooltip}`);
   } finally {
     t.cleanup();
   }
@@ -109,6 +112,41 @@ test('figures: shipped descriptions from the installed binary replace the placeh
     assert.equal(a.skills.listing.placeholders, a0.skills.listing.placeholders - 2, 'two texts taken, the one of another length not');
     assert.equal(a.skills.used, a0.skills.used, 'the budget figure is unchanged');
     for (const b of shipped) assert.ok(a.skills.text.includes(`- ${b.name}: ${'d'.repeat(Math.min(b.descriptionChars, a.skills.cap))}`));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('figures: an MCP server in the whole-request gauge and the status tooltip, unknown until measured, then split per server', () => {
+  const t = makeTree({
+    'repo/.git/HEAD': 'ref: refs/heads/main\n',
+    'repo/CLAUDE.md': '# Demo\n',
+    'repo/.mcp.json': JSON.stringify({ mcpServers: { handbook: { command: 'node', args: ['server.mjs'] } } }),
+    'home/.claude/CLAUDE.md': 'Short answers.\n',
+  });
+  try {
+    const a = analyze({ cwd: t.p('repo'), home: t.p('home'), env: {}, managedDir: t.p('none'), claudeVersion: '2.1.328' });
+    const input = { analysis: a, version: { source: 'setting' as const, requested: '2.1.328' }, model: a.model.requested, trusted: true, t: englishT, locale: 'en', today };
+    const before = present(input).gauges.find((g) => g.id === 'request')!;
+    assert.match(before.note!, /\nMCP handbook: tools not known yet \(run "Measure MCP Servers"\)$/);
+    const facts = {
+      handbook: {
+        from: 'server' as const,
+        instructions: 'Search the handbook first.',
+        tools: [
+          { name: 'search', description: 'Searches the handbook', inputSchema: { type: 'object' } },
+          { name: 'fetch_page', description: 'One page as markdown', inputSchema: { type: 'object' } },
+        ],
+      },
+    };
+    const after = present({ ...input, mcpFacts: facts }).gauges.find((g) => g.id === 'request')!;
+    assert.match(after.note!, /\nMCP handbook: 2 tools named only \(tool search\) · instructions 26 chars · measured$/);
+    const parts = [...after.counts!.matchAll(/≈([\d,]+)/g)].map((m) => num(m[1]));
+    assert.match(after.counts!, /^system prompt ≈[\d,]+ · built-in tools ≈[\d,]+ · MCP handbook ≈[\d,]+ · other fixed parts ≈[\d,]+ · yours ≈[\d,]+$/);
+    assert.equal(num(/^≈([\d,]+) of/.exec(after.text)?.[1]), parts.reduce((x, y) => x + y, 0), 'the total is the sum of its parts');
+    assert.ok(num(/MCP handbook ≈([\d,]+)/.exec(after.counts!)?.[1]) > 0);
+    const st = statusFigures({ ...input, mcpFacts: facts, live: { tokens: 1, window: 2, label: 'This session: 1 of 2 tokens · $0.24 so far' } });
+    assert.ok(st.tooltip.includes(after.counts!) && st.tooltip.includes('MCP handbook: 2 tools named only') && st.tooltip.includes('$0.24 so far'), st.tooltip);
   } finally {
     t.cleanup();
   }

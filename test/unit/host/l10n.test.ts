@@ -9,6 +9,7 @@ import { RULE_KEYS, SKILL_KEYS } from '../../../src/host/editor/frontmatter-scan
 import { COMMANDS } from '../../../src/host/commands.js';
 import { VERIFY_COMMANDS } from '../../../src/host/verify-command.js';
 import { LIVE_COMMANDS } from '../../../src/host/session/live-session-view.js';
+import { MCP_COMMAND } from '../../../src/host/mcp-command.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (p: string) => fs.readFileSync(path.join(ROOT, p), 'utf8');
@@ -68,7 +69,7 @@ test('package.json contributions: every %key% in both nls files; commands, view 
   const commands = pkg.contributes.commands.map((c) => c.command);
   for (const c of ['refresh', 'copyReport', 'previewStartup', 'configure']) assert.ok(commands.includes(`claudeLayers.${c}`), c);
   // what package.json declares is exactly what the host registers: the command table, Verify's own and the live view's
-  const registered = [...Object.keys(COMMANDS), ...VERIFY_COMMANDS, ...LIVE_COMMANDS].sort();
+  const registered = [...Object.keys(COMMANDS), ...VERIFY_COMMANDS, ...LIVE_COMMANDS, MCP_COMMAND].sort();
   assert.deepEqual([...commands].sort(), registered);
   assert.equal(pkg.contributes.views.claudeLayers?.[0]?.id, 'claudeLayers.sidebar');
 });

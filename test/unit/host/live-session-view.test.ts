@@ -88,7 +88,7 @@ test('the fields the reader gains: requests, usage, cost, cache break, hooks, ma
       mcp: [{ server: 'db', instructionsChars: 400, deferredTools: Array.from({ length: 12 }, (_, i) => `mcp__db__t${i}`), loadedToolChars: 3_000 }],
     }, { held: [], startupEdited: [], compact: null, context: { tokens: 48_120, window: 200_000, model: 'claude-opus-4-7', fraction: 0.2406, autoCompactAt: null } });
     const roots = v.roots(m);
-    assert.equal(roots[0]!.description, '2 turns · Claude Code 2.1.7 → 2.1.12 · $1.50');
+    assert.equal(roots[0]!.description, '2 turns · $1.50 · Claude Code 2.1.7 → 2.1.12', 'the cost before the version: a narrow view cuts the end');
     const mcp = roots.find((r) => r.label === 'MCP servers')!;
     assert.equal(mcp.description, '1 server');
     assert.equal(mcp.children!()[0]!.description, 'instructions 400 chars · ≈100 tokens · 12 deferred tools · loaded tools 3,000 chars · ≈750 tokens');
@@ -98,15 +98,18 @@ test('the fields the reader gains: requests, usage, cost, cache break, hooks, ma
     assert.match(r1!.description!, /· 0 tool calls · \$0\.12 · cache broken$/);
     const kids = r1!.children!();
     const req = kids.find((k) => k.icon === 'pulse')!;
-    assert.equal(req.label, '3 requests');
-    assert.equal(req.description, '43,200 in (40,000 cache read, 2,000 cache write) · 512 out · cache hit 95% · $0.12');
-    const brk = kids.find((k) => k.label === 'Prompt cache broken')!;
+    // the cost and the cache in the label (a narrow view cuts the description), the tokens after them
+    assert.equal(req.label, '3 requests · $0.12 · cache hit 95%');
+    assert.equal(req.description, '43,200 in (40,000 cache read, 2,000 cache write) · 512 out');
+    assert.match(req.tooltip!, /95% of the input came from the prompt cache/);
+    const brk = kids.find((k) => k.label.startsWith('Cache broken'))!;
     assert.equal(brk.warn, true);
-    assert.equal(brk.description, 'a pause longer than the cache\'s life (5 min)');
-    const hooks = kids.filter((k) => k.label.startsWith('Hook '));
+    assert.equal(brk.label, 'Cache broken: a pause longer than the cache\'s life (5 min)', 'the cause in the label: a narrow view cuts the description');
+    // a hook leads with its event and what became of its output; its command after
+    const hooks = kids.filter((k) => / hook · /.test(k.label));
     assert.deepEqual(hooks.map((h) => [h.label, h.description, !!h.warn]), [
-      ['Hook SessionStart', 'cat notes.md · 5,783 chars reached the model', false],
-      ['Hook UserPromptSubmit', 'echo hi · output dropped (not sent to the model)', true],
+      ['SessionStart hook · 5,783 chars to the model', 'cat notes.md', false],
+      ['UserPromptSubmit hook · output dropped', 'echo hi', true],
     ]);
     const mark = kids.find((k) => k.icon === 'bookmark')!;
     assert.equal(mark.label, '/theme dark');
@@ -232,5 +235,63 @@ test('a redraw sends the rows before the message, and the message only when its 
   } finally {
     v.dispose();
     fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the session figures where the engine keeps them (figures.cost, figures.listings.mcp) and the derived breakdown of a version that records no request', () => {
+  const v = view();
+  try {
+    const figures = {
+      cost: 0.2431, unpriced: [], pricing: 'list', cacheLife: '5m', maxContext: 27_959, autoCompactions: [],
+      listings: { mcp: [{ server: 'docs', instructionsChars: 131, deferredTools: ['mcp__docs__search', 'mcp__docs__fetch_page'], loadedToolChars: null }], deferredBuiltIn: [], deferredChars: 67, agents: { types: [], chars: 0 }, skills: null },
+      breakdown: {
+        tokensPerChar: { value: 0.25, derived: true, from: 'assumed' },
+        layers: [
+          { layer: 'system prompt, tools and startup instructions', chars: null, tokens: 23_708, derived: true },
+          { layer: 'hook output', chars: 348, tokens: 87, derived: true },
+          { layer: 'MCP server instructions', chars: 131, tokens: 33, derived: true },
+        ],
+      },
+    };
+    const m = model([turn({ prompt: 'hello', hooks: [{ event: 'SessionStart', command: 'bash rules.sh', chars: 348, dropped: false }] })], { version: '2.1.181', source: 'attachments', figures } as never, { held: [], startupEdited: [], compact: null, context: { tokens: 27_959, window: 200_000, model: 'claude-sonnet-4-6', fraction: 0.1398, autoCompactAt: null } });
+    const roots = v.roots(m);
+    assert.equal(roots[0]!.description, '1 turn · $0.24 · Claude Code 2.1.181');
+    assert.equal(v.gaugeLine(m), '27,959 of 200,000 tokens (14.0%) · $0.24 so far');
+    const mcp = roots.find((r) => r.label === 'MCP servers')!;
+    const docs = mcp.children!()[0]!;
+    assert.equal(docs.label, 'docs');
+    assert.match(docs.tooltip!, /mcp__docs__search, mcp__docs__fetch_page/);
+    assert.equal(docs.description, 'instructions 131 chars · ≈33 tokens · 2 deferred tools', 'no "loaded tools ?" where the version records none; tokens at the derived ratio');
+    const layers = roots.find((r) => r.label === 'Last request by layer')!;
+    assert.equal(layers.description, '≈23,828 tokens · derived');
+    const rows = layers.children!();
+    assert.deepEqual(rows.map((r) => [r.label, r.description]), [
+      ['System prompt, tools and startup instructions', '≈23,708 tokens · derived'],
+      ['Hook output', '348 chars · ≈87 tokens · derived'],
+      ['MCP server instructions', '131 chars · ≈33 tokens · derived'],
+    ]);
+    assert.ok(rows.every((r) => r.tooltip && r.tooltip !== r.label), 'each layer says what it is beyond its label');
+    assert.ok(rows[1]!.open, 'the hook output opens its text');
+  } finally {
+    v.dispose();
+  }
+});
+
+test('an interrupt is a mark in words; a startup block rebuilt from the disk is shown once, and a turn with nothing else under it has no expander', () => {
+  const v = view();
+  try {
+    const block = '<system-reminder>CLAUDE.md</system-reminder>';
+    const t1 = turn({ prompt: 'one', requests: 0, instructions: block, instructionsFrom: 'disk', marks: [{ kind: 'interrupt', at: new Date().toISOString(), text: '[Request interrupted by user for tool use]' }] } as never);
+    const t2 = turn({ prompt: 'two', requests: 0, instructions: block, instructionsFrom: 'disk' } as never);
+    const m = model([t1, t2], { source: 'attachments' } as never);
+    const [r1, r2] = v.roots(m)[0]!.children!();
+    const kids = r1!.children!();
+    const mark = kids.find((k) => k.icon === 'debug-pause')!;
+    assert.equal(mark.label, 'Interrupted by the user');
+    assert.match(mark.tooltip!, /\[Request interrupted by user for tool use\]/);
+    assert.ok(kids.some((k) => k.label === 'Startup block'), 'the first turn shows the block');
+    assert.equal(r2!.children, undefined, 'the same block again under turn 2 is not repeated, and turn 2 has nothing else: no expander');
+  } finally {
+    v.dispose();
   }
 });

@@ -79,7 +79,7 @@ test('This Session in English: one turn, one file, one call are singular; the he
     view.tracker.tick(true);
     const m = view.tracker.current!;
     const roots = view.roots(m);
-    assert.equal(roots[0]!.description, '1 turn · Claude Code 2.1.235');
+    assert.equal(roots[0]!.description, '1 turn · $0.004 · Claude Code 2.1.235', 'the session cost (figures.cost), before the version');
     const turn = roots[0]!.children!()[0]!;
     assert.match(turn.description!, /· 1 tool call · \$0\.004$/);
     // without an analysis there is nothing next and no context to gauge; with them: one file, and a plain percentage
@@ -88,7 +88,7 @@ test('This Session in English: one turn, one file, one call are singular; the he
     const withNext = view.roots(next);
     assert.equal(withNext.find((r) => r.label === 'Files the session holds')?.description, '1 file · 0 changed on disk since');
     assert.equal(withNext.find((r) => r.label === 'If you /compact now')?.description, '1 file and 0 skills come back');
-    assert.equal(view.headline(next), 'This session: 48,120 of 200,000 tokens (24.1%)');
+    assert.equal(view.headline(next), 'This session: 48,120 of 200,000 tokens (24.1%) · $0.004 so far', 'a plain percentage, and the session cost');
   } finally {
     view.dispose();
     fs.rmSync(root, { recursive: true, force: true });
@@ -146,7 +146,9 @@ test('an append is shown at once and only its rows are redrawn; what comes next 
     assert.equal(m.next?.context?.tokens, 1003, 'the gauge follows at once');
     assert.equal(fired.length, 1);
     assert.ok(Array.isArray(fired[0]), `only changed rows are redrawn, not the whole tree (${String(fired[0])})`);
-    assert.deepEqual((fired[0] as { id: string }[]).map((x) => x.id), [turnRows[1]!.id]);
+    // the rows the appended call changed: its turn, the Turns row (the session's cost) and the derived layers (the
+    // version records no request: the breakdown grows with the call)
+    assert.deepEqual((fired[0] as { id: string }[]).map((x) => x.id), [turnRows[1]!.id, turnsGroup.id, roots.find((r) => r.label === 'Last request by layer')!.id]);
     assert.equal((fired[0] as unknown[])[0], turnRows[1], 'the same object VS Code holds, updated in place');
     assert.match(turnRows[1]!.description!, /2 tool calls · \$0\.0081$/);
     // the transcript rests: computed again after DERIVE_QUIET_MS
