@@ -31,6 +31,7 @@ export { TranscriptFollower, type FollowState } from './transcript/follow.js';
 export { SessionReplayer, compactionRequest, layerChars, type Replay, type LiveTurn, type TurnMark, type TurnKind, type LiveCall, type LiveRequest, type LayerChars, type LiveInjected } from './transcript/replay.js';
 export type { Usage, RebuiltRequest } from './transcript/requests.js';
 export { LiveReader, RUNNING_MS, isRunning, lastRecordTime, splitFindings, configDir, transcriptDirs, listTranscripts, readLiveSession, readLiveSessionState, reconstructFromDisk, nextSteps, checkPrediction, predictionRun, scriptOf, type LiveSession, type LiveSessionState, type LiveSessionOptions, type NextSteps, type HeldFile, type PredictionFinding, type NotModelled, type TranscriptFile } from './transcript/session.js';
+export { sessionContextSplit, type SessionContextSplit, type ContextSplitRow, type ContextCategory, type LoadedTool, type SessionMcpSplit } from './transcript/context-split.js';
 export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';
 export { extractSession, type ExtractedTurn, type ExtractedCall, type RecordedSessionRequest } from './transcript/wire-session.js';

@@ -131,7 +131,7 @@ test('a compaction says its size before and after and what it dropped; each laye
       turn({ prompt: '/compact', compacted: { trigger: 'manual', preTokens: 155_577 }, restored: { files: [{ path: a, text: 'A' }], references: [], skills: null } }),
       turn({ prompt: 'go on' }),
     ];
-    const chars = { system: 1, tools: 0, mcp: {}, instructions: 12, skillsListing: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 4, conversation: 40, total: 57 };
+    const chars = { system: 1, tools: 0, mcp: {}, instructions: 12, skillsListing: 0, mcpInstructions: 0, agents: 0, deferredListing: 0, fixedTexts: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 4, conversation: 40, total: 57 };
     const requests = [
       { id: 'r1', turn: 0, complete: true, usage: null, contextTokens: 150_000, chars: null },
       { id: 'r2', turn: 1, complete: true, usage: null, contextTokens: 155_577, chars: null },
