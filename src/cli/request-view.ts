@@ -1,7 +1,7 @@
 // The whole first request for `render --json` (`request`) and `explain` (its split like `/context`): the MCP servers
 // the session connects (--mcp-config, --strict-mcp-config), what is known of them (their own answer with `--mcp run`,
 // else the user's transcripts), and the engine's firstRequest over the analysis.
-import { DiagnosticSink, approxTokens, firstRequest, grouped, mcpFactsFromTranscripts, resolveMcpServers, type Analysis, type Diagnostic, type FirstRequest, type McpResolution, type McpServerFacts } from '../engine/index.js';
+import { DiagnosticSink, approxTokens, firstRequest, grouped, mcpFactsFromTranscripts, mcpFindings, resolveMcpServers, type Analysis, type Diagnostic, type FirstRequest, type McpResolution, type McpServerFacts } from '../engine/index.js';
 import { nodeFileAccess, configDir, listTranscripts, transcriptDirs } from '../engine/index.js';
 import { probeMcpServers } from '../ground-truth/mcp-probe.js';
 import { many, has, one, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
@@ -48,16 +48,10 @@ export async function buildRequest(p: ParsedArgs, a: Analysis, prompt?: string):
     const src = resolution.servers.find((x) => x.name === s.server)!;
     if (s.error) sink.add({ path: src.source, severity: 'warning', rule: 'mcp-server-failed', message: s.error });
     else if (!s.from) sink.add({ path: src.source, severity: 'info', rule: 'mcp-tools-unknown', message: `MCP server "${s.server}" (${s.scope}): its tools and instructions are not known (no transcript of this folder names them): run with --mcp run to ask the server` });
-    if (s.cutFrom !== undefined) sink.add({ path: src.source, severity: 'warning', rule: 'mcp-instructions-cut', message: `MCP server "${s.server}": its instructions are ${grouped(s.cutFrom)} characters; Claude Code ${request.profileVersion} sends the first ${grouped(s.instructions!.length - 13)} and "… [truncated]"` });
   }
-  for (const { server, by } of resolution.shadowed)
-    sink.add({ path: server.source, severity: 'warning', rule: 'mcp-server-shadowed', message: `MCP server "${server.name}" (${server.scope}) is never connected: the ${by.scope} scope defines the same name (${by.source}), and that one wins` });
-  for (const { server, why } of resolution.off)
-    sink.add({ path: server.source, severity: 'info', rule: 'mcp-server-off', message: `MCP server "${server.name}" (${server.scope}) is configured and never connected: ${why}` });
-  if (!request.toolSearch.active && request.toolSearch.kind !== 'on' && request.deferredChars === 0) {
-    const whole = request.tools.chars;
-    sink.add({ path: '', severity: 'info', rule: 'tool-search-off', message: `tool search is not active (${request.toolSearch.why}): ${grouped(whole)} characters of tool schemas are sent at every start` });
-  }
+  // the cost findings lint gives too (engine: checks/mcp-check.ts)
+  const withSearch = request.toolSearch.active ? undefined : firstRequest(a, { mcp: resolution, facts, prompt, toolSearch: 'true' });
+  for (const d of mcpFindings(a, request, resolution, withSearch)) sink.add(d);
   return { request, resolution, diagnostics: sink.all() };
 }
 

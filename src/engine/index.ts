@@ -15,7 +15,7 @@ export * from './session/index.js';
 
 // What the extension host, the CLI and the ground-truth tools use beyond the analysis: they import the
 // engine through this file only (eslint.config.mjs enforces it).
-export { describeEntry, displayPath, lintPrepare, lintWorkspace, memoryReport, ruleInfo, severityRank, skillsView, sortDiagnostics, CRAWL_BUDGET_MS, type LintOptions, type LintResult, type MemoryReport, type SkillsView } from './checks/index.js';
+export { describeEntry, displayPath, lintPrepare, lintWorkspace, memoryReport, ruleInfo, severityRank, skillsView, sortDiagnostics, mcpCheck, mcpFindings, fillMessage, MCP_MESSAGES, CRAWL_BUDGET_MS, type McpDiagnostic, type McpMessageKey, type LintOptions, type LintResult, type MemoryReport, type SkillsView } from './checks/index.js';
 export { locateBase } from './checks/workspace.js';
 export { PREAMBLE } from './format-strings.js';
 export { isInside, isStrictlyInside, resolveEnvironment } from './environment.js';

@@ -547,9 +547,12 @@ export interface FirstRequestProfile {
    *  ENABLE_TOOL_SEARCH is unset (2.1.235: off; `true`, `auto:N` turn it on); undefined: not in this version */
   toolSearch?: { tool: number; placeholder: number; unset: 'on' | 'off' };
   /** MCP server instructions and tool descriptions past this many characters are cut and end with
-   *  MCP_TRUNCATED (235); undefined: sent whole (measured with 3,300 characters of instructions and 3,000 of a
-   *  tool description) */
+   *  MCP_TRUNCATED (measured: 2.1.235 2,048; 2.1.328 to 2.1.335 4,096: a description of 4,096 sent whole, instructions
+   *  of 4,097 and of 30,000 cut to 4,096 + the marker); undefined: sent whole */
   mcpTextCap?: number;
+  /** the variable that sets that cap (a positive integer; measured on 2.1.328 and 2.1.335 with 100: instructions and
+   *  tool descriptions cut at 100 + MCP_TRUNCATED; 2.1.235 ignores it and keeps 2,048); undefined: none */
+  mcpTextCapEnv?: string;
   /** every built-in tool, by name */
   builtInTools: readonly BuiltInToolWidth[];
   /** the sections naming servers that did not make it (format-strings MCP_FAILED_HEAD, MCP_LIST_FAILED_HEAD,
@@ -567,7 +570,8 @@ const FR_332: FirstRequestProfile = {
   cwdIn: 'messages',
   messagesFixed: 3669,
   toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
-  mcpTextCap: undefined,
+  mcpTextCap: 4096,
+  mcpTextCapEnv: 'CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH',
   builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
 };
 
@@ -593,7 +597,8 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     cwdIn: 'messages',
     messagesFixed: 3669,
     toolSearch: { tool: 1439, placeholder: 204, unset: 'on' },
-    mcpTextCap: undefined,
+    mcpTextCap: 4096,
+    mcpTextCapEnv: 'CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH',
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.332': FR_332,

@@ -55,6 +55,18 @@ const SCENARIOS: McpScenario[] = [
     env: { ENABLE_TOOL_SEARCH: 'false' },
   },
   {
+    // past 2.1.328's cap of 4,096 (2.1.235's 2,048): instructions and a description cut, the marker added
+    name: 'over-cap',
+    files: { 'repo/.mcp.json': mcpJson({ huge: fixtureServer({ tools: 1, instructionsChars: 5000, descriptionChars: 4500 }) }) },
+    env: { ENABLE_TOOL_SEARCH: 'false' },
+  },
+  {
+    // CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH sets the cap (2.1.328 on; 2.1.235 ignores it)
+    name: 'cap-variable',
+    files: { 'repo/.mcp.json': mcpJson({ long: fixtureServer({ tools: 2, instructionsChars: 600, descriptionChars: 500 }) }) },
+    env: { ENABLE_TOOL_SEARCH: 'false', CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH: '300' },
+  },
+  {
     name: 'two-servers',
     files: {
       'repo/.mcp.json': mcpJson({ zeta: fixtureServer({ tools: 2, instructions: 'zeta first in the file' }), alpha: fixtureServer({ tools: 3, instructions: 'alpha second' }) }),

@@ -51,6 +51,8 @@ export interface McpServerRequest {
   error?: string;
   /** the instructions were longer than the version's cap (characters before the cut) */
   cutFrom?: number;
+  /** its tools whose descriptions were longer than the cap (the server's own names) */
+  descriptionsCut?: string[];
   status?: McpServerFacts['status'];
 }
 
@@ -69,6 +71,9 @@ export interface FirstRequest {
   /** the characters of the built-in and MCP tools tool search left out of the `tools` array (what turning it off adds) */
   deferredChars: number;
   totalChars: number;
+  /** the cap on MCP instructions and tool descriptions that applies (undefined: none), and the variable that sets it */
+  mcpTextCap?: number;
+  mcpTextCapEnv?: string;
 }
 
 /** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.235 and 2.1.335): true on, false off, `auto[:N]`,
@@ -91,6 +96,16 @@ export interface FirstRequestOptions {
   prompt?: string;
   /** YYYY-MM-DD, for the 2.1.235 context reminder */
   today?: string;
+  /** ENABLE_TOOL_SEARCH as if set to this (what turning it on or off would change) */
+  toolSearch?: string;
+}
+
+/** the cap on an MCP server's instructions and tool descriptions: the version's variable when set to a positive
+ *  integer, else its fixed cap (undefined: none) */
+export function mcpTextCap(fp: FirstRequestProfile, env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const v = fp.mcpTextCapEnv ? env[fp.mcpTextCapEnv]?.trim() : undefined;
+  const n = v && /^\d+$/.test(v) ? Number(v) : NaN;
+  return n > 0 ? n : fp.mcpTextCap;
 }
 
 const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
@@ -98,20 +113,23 @@ const arrayChars = (parts: number[]) => (parts.length ? 2 + parts.reduce((a, n) 
 
 export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstRequest {
   const { profile: fp, version: profileVersion, exact } = firstRequestProfile(a.version.requested ?? a.profile.version);
-  const mode = toolSearchMode(a.env.env.ENABLE_TOOL_SEARCH, fp.toolSearch?.unset);
+  const tsValue = o.toolSearch ?? a.env.env.ENABLE_TOOL_SEARCH;
+  const mode = toolSearchMode(tsValue, fp.toolSearch?.unset);
+  const cap = mcpTextCap(fp, a.env.env);
   const today = o.today ?? '2000-01-01';
 
   // MCP servers: names and schemas
   const servers: (McpServerRequest & { whole: string[]; alwaysLoad: boolean })[] = [];
   for (const s of o.mcp?.servers ?? []) {
     const f = o.facts?.[s.name];
-    const whole = (f?.tools ?? []).map((t) => toolJson(mcpToolName(s.name, t.name), t, fp.mcpTextCap));
+    const whole = (f?.tools ?? []).map((t) => toolJson(mcpToolName(s.name, t.name), t, cap));
     const toolNames = f?.tools ? f.tools.map((t) => mcpToolName(s.name, t.name)) : (f?.toolNames ?? []);
     const instr = f?.instructions;
     servers.push({
       server: s.name, scope: s.scope, toolNames, deferred: false, toolChars: 0, from: f?.from, ...(f?.error && { error: f.error }), ...(f?.status && { status: f.status }),
-      ...(instr !== undefined && { instructions: capText(instr, fp.mcpTextCap) }),
-      ...(instr !== undefined && fp.mcpTextCap !== undefined && instr.length > fp.mcpTextCap && { cutFrom: instr.length }),
+      ...(instr !== undefined && { instructions: capText(instr, cap) }),
+      ...(instr !== undefined && cap !== undefined && instr.length > cap && { cutFrom: instr.length }),
+      ...(cap !== undefined && f?.tools?.some((t) => (t.description ?? '').length > cap) && { descriptionsCut: f.tools.filter((t) => (t.description ?? '').length > cap).map((t) => t.name) }),
       whole, alwaysLoad: s.config.alwaysLoad === true,
     });
   }
@@ -122,10 +140,10 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
   let active = false;
   let why: string;
   if (!fp.toolSearch) why = `Claude Code ${profileVersion} has no tool search: every tool is sent whole`;
-  else if (mode.kind === 'off') why = a.env.env.ENABLE_TOOL_SEARCH ? 'ENABLE_TOOL_SEARCH is false: every tool is sent whole' : `tool search is off in Claude Code ${profileVersion} unless ENABLE_TOOL_SEARCH turns it on: every tool is sent whole`;
+  else if (mode.kind === 'off') why = tsValue ? 'ENABLE_TOOL_SEARCH is false: every tool is sent whole' : `tool search is off in Claude Code ${profileVersion} unless ENABLE_TOOL_SEARCH turns it on: every tool is sent whole`;
   else if (mode.kind === 'on') {
     active = true;
-    why = `tool search is on${a.env.env.ENABLE_TOOL_SEARCH ? '' : ' (the default)'}: deferred tools are named, their schemas loaded on demand`;
+    why = `tool search is on${tsValue ? '' : ' (the default)'}: deferred tools are named, their schemas loaded on demand`;
   } else {
     // Claude Code asks the count-tokens endpoint for the deferrable tools; estimated here at the model's ratio
     const tokens = Math.ceil(deferrableChars / a.model.bytesPerToken);
@@ -226,6 +244,8 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     deferredToolNames,
     deferredChars,
     totalChars: systemChars + toolsChars + messageChars,
+    ...(cap !== undefined && { mcpTextCap: cap }),
+    ...(fp.mcpTextCapEnv && { mcpTextCapEnv: fp.mcpTextCapEnv }),
   };
 }
 
