@@ -8,6 +8,7 @@ import path from 'node:path';
 import { analyze, DiagnosticSink, firstRequest, mcpFactsFromTranscripts, mcpToolName, nodeFileAccess, resolveMcpServers, toolSearchMode, capText, type McpServer } from '../../src/engine/index.js';
 import { MCP_INSTRUCTIONS_HEAD, MCP_TRUNCATED } from '../../src/engine/format-strings.js';
 import { probeMcpServer } from '../../src/ground-truth/mcp-probe.js';
+import { FIRST_REQUESTS } from '../../src/engine/profiles.js';
 
 const SERVER = path.resolve(__dirname, '../fixtures/mcp/server.mjs');
 const fixture = (cfg: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [SERVER, JSON.stringify(cfg)], ...extra });
@@ -71,6 +72,11 @@ test('tool names, tool search modes, the 2.1.235 cap', () => {
   assert.deepEqual(toolSearchMode(undefined, 'off'), { kind: 'off' });
   assert.deepEqual(toolSearchMode('false'), { kind: 'off' });
   assert.deepEqual(toolSearchMode('auto:5'), { kind: 'auto', percent: 5 });
+  // plain `auto`: the profile's measured percentage, 10 on every version (docs/profiles.md)
+  for (const [v, fr] of Object.entries(FIRST_REQUESTS)) {
+    assert.equal(fr.toolSearch?.autoPercent, 10, v);
+    assert.deepEqual(toolSearchMode('auto', fr.toolSearch.unset, fr.toolSearch.autoPercent), { kind: 'auto', percent: 10 });
+  }
   assert.equal(capText('x'.repeat(3000), 2048), 'x'.repeat(2048) + MCP_TRUNCATED);
   assert.equal(capText('x'.repeat(3000), undefined).length, 3000);
 });

@@ -76,14 +76,14 @@ export interface FirstRequest {
   mcpTextCapEnv?: string;
 }
 
-/** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.235 and 2.1.335): true on, false off, `auto[:N]`,
- *  unset as the version does it */
-export function toolSearchMode(value: string | undefined, unset: 'on' | 'off' = 'on'): ToolSearchMode {
+/** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.235 and 2.1.335): true on, false off, `auto[:N]`
+ *  (plain `auto`: the profile's percentage, 10 on every version measured), unset as the version does it */
+export function toolSearchMode(value: string | undefined, unset: 'on' | 'off' = 'on', autoPercent = 10): ToolSearchMode {
   const v = (value ?? '').trim().toLowerCase();
   if (!v) return { kind: unset };
   if (v === 'false' || v === '0' || v === 'no' || v === 'off') return { kind: 'off' };
   const m = /^auto(?::(\d+(?:\.\d+)?))?$/.exec(v);
-  if (m) return { kind: 'auto', percent: m[1] === undefined ? 10 : Number(m[1]) };
+  if (m) return { kind: 'auto', percent: m[1] === undefined ? autoPercent : Number(m[1]) };
   return { kind: 'on' };
 }
 
@@ -114,7 +114,7 @@ const arrayChars = (parts: number[]) => (parts.length ? 2 + parts.reduce((a, n) 
 export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstRequest {
   const { profile: fp, version: profileVersion, exact } = firstRequestProfile(a.version.requested ?? a.profile.version);
   const tsValue = o.toolSearch ?? a.env.env.ENABLE_TOOL_SEARCH;
-  const mode = toolSearchMode(tsValue, fp.toolSearch?.unset);
+  const mode = toolSearchMode(tsValue, fp.toolSearch?.unset, fp.toolSearch?.autoPercent);
   const cap = mcpTextCap(fp, a.env.env);
   const today = o.today ?? '2000-01-01';
 
