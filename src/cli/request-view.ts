@@ -2,7 +2,7 @@
 // the session connects (--mcp-config, --strict-mcp-config), what is known of them (their own answer with `--mcp run`,
 // else the user's transcripts), and the engine's firstRequest over the analysis.
 import { DiagnosticSink, approxTokens, firstRequest, grouped, mcpFactsFromTranscripts, mcpFindings, resolveMcpServers, type Analysis, type Diagnostic, type FirstRequest, type McpResolution, type McpServerFacts } from '../engine/index.js';
-import { nodeFileAccess, configDir, listTranscripts, transcriptDirs } from '../engine/index.js';
+import { nodeFileAccess, configDir, listTranscripts, transcriptDirs, transcriptWidthsFor } from '../engine/index.js';
 import { probeMcpServers } from '../ground-truth/mcp-probe.js';
 import { many, has, one, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 import { safe, type Style } from './style.js';
@@ -21,7 +21,8 @@ export interface RequestJson {
   deferredToolNames: string[];
   totalChars: number;
   toolSearch: { mode: string; active: boolean; why: string };
-  profile: { version: string; exact: boolean };
+  /** `transcript`: the version has no profile and the sizes come from this transcript of the user's */
+  profile: { version: string; exact: boolean; transcript?: string };
 }
 
 export interface RequestResult {
@@ -43,14 +44,16 @@ export async function buildRequest(p: ParsedArgs, a: Analysis, prompt?: string):
     const config = configDir(a.env.home, a.env.env);
     facts = mcpFactsFromTranscripts(nodeFileAccess, listTranscripts(nodeFileAccess, transcriptDirs(nodeFileAccess, a.env.cwd, config)), resolution.servers.map((s) => s.name));
   }
-  const request = firstRequest(a, { mcp: resolution, facts, prompt, today: new Date().toISOString().slice(0, 10) });
+  // a version without a profile: the sizes of Claude Code's texts from the user's own transcript of it, when one exists
+  const widths = transcriptWidthsFor(a, nodeFileAccess);
+  const request = firstRequest(a, { mcp: resolution, facts, prompt, today: new Date().toISOString().slice(0, 10), widths });
   for (const s of request.mcp) {
     const src = resolution.servers.find((x) => x.name === s.server)!;
     if (s.error) sink.add({ path: src.source, severity: 'warning', rule: 'mcp-server-failed', message: s.error });
     else if (!s.from) sink.add({ path: src.source, severity: 'info', rule: 'mcp-tools-unknown', message: `MCP server "${s.server}" (${s.scope}): its tools and instructions are not known (no transcript of this folder names them): run with --mcp run to ask the server` });
   }
   // the cost findings lint gives too (engine: checks/mcp-check.ts)
-  const withSearch = request.toolSearch.active ? undefined : firstRequest(a, { mcp: resolution, facts, prompt, toolSearch: 'true' });
+  const withSearch = request.toolSearch.active ? undefined : firstRequest(a, { mcp: resolution, facts, prompt, toolSearch: 'true', widths });
   for (const d of mcpFindings(a, request, resolution, withSearch)) sink.add(d);
   return { request, resolution, diagnostics: sink.all() };
 }
@@ -64,7 +67,7 @@ export function requestJson(r: FirstRequest): RequestJson {
     deferredToolNames: r.deferredToolNames,
     totalChars: r.totalChars,
     toolSearch: { mode: r.toolSearch.kind === 'auto' ? `auto:${r.toolSearch.percent}` : r.toolSearch.kind, active: r.toolSearch.active, why: r.toolSearch.why },
-    profile: { version: r.profileVersion, exact: r.exactProfile },
+    profile: { version: r.profileVersion, exact: r.exactProfile, ...(r.widthsFrom && { transcript: r.widthsFrom }) },
   };
 }
 
@@ -94,7 +97,8 @@ export function renderRequestText(r: FirstRequest, a: Analysis, st: Style): stri
   const ratio = a.model.bytesPerToken;
   const { rows, window } = contextRows(r, a, ratio);
   const out: string[] = [];
-  out.push(st.bold(`The whole first request (Claude Code ${r.profileVersion}${r.exactProfile ? '' : ', nearest measured'}): ${grouped(r.totalChars)} chars, ≈${grouped(approxTokens(r.totalChars, ratio))} of ${grouped(window)} tokens`));
+  out.push(st.bold(`The whole first request (Claude Code ${r.profileVersion}${r.widthsFrom ? ', sizes from your own transcript of it' : r.exactProfile ? '' : ', nearest measured'}): ${grouped(r.totalChars)} chars, ≈${grouped(approxTokens(r.totalChars, ratio))} of ${grouped(window)} tokens`));
+  if (r.widthsFrom) out.push(`  no profile for ${safe(r.profileVersion)}: the system prompt and tool sizes are exact, read from ${safe(r.widthsFrom)} (its first request); deferred tools and Claude Code's message texts are the nearest profile's`);
   out.push(`  tool search: ${safe(r.toolSearch.why)}`);
   const w = Math.max(...rows.map((x) => x.label.length));
   for (const x of rows) out.push(`  ${safe(x.label).padEnd(w)}  ${x.chars ? `${grouped(x.chars).padStart(9)} chars` : ' '.repeat(15)}  ≈${grouped(x.tokens).padStart(9)} tokens  ${((x.tokens / window) * 100).toFixed(1).padStart(5)}%`);

@@ -40,6 +40,7 @@ export { grouped } from './diagnostics.js';
 export * from './mcp/config.js';
 export * from './mcp/facts.js';
 export * from './request/first-request.js';
+export { transcriptWidthsFor, widthsFromTranscripts, type TranscriptWidths } from './request/transcript-widths.js';
 export * from './mcp/transcript-facts.js';
 export { DiagnosticSink } from './diagnostics.js';
 // `claude-layers diff` (src/engine/diff/): two revisions of the repository compared, and the budget gate.

@@ -11,6 +11,7 @@ import { resolveMcpServers, type McpResolution, type McpServer } from '../mcp/co
 import { mcpConnectionsInTranscripts, mcpFactsFromTranscripts } from '../mcp/transcript-facts.js';
 import type { McpServerFacts } from '../mcp/facts.js';
 import { firstRequest, type FirstRequest } from '../request/first-request.js';
+import { transcriptWidthsFor } from '../request/transcript-widths.js';
 import { configDir, listTranscripts, transcriptDirs } from '../transcript/session.js';
 
 /** the English templates, by rule and case; {0}… are `args` */
@@ -66,7 +67,9 @@ function toolSearchSource(a: Analysis): string {
 export function mcpFindings(a: Analysis, request: FirstRequest, resolution: McpResolution, withSearch: FirstRequest | undefined): McpDiagnostic[] {
   const out: McpDiagnostic[] = [];
   const src = (name: string) => resolution.servers.find((x) => x.name === name)!;
-  if (withSearch && !request.toolSearch.active && withSearch.toolSearch.active) {
+  // the user turned it off (or `auto:N` left it off), or the version has it off and MCP servers add to what it costs
+  const chose = a.env.env.ENABLE_TOOL_SEARCH !== undefined || request.mcp.length > 0;
+  if (chose && withSearch && !request.toolSearch.active && withSearch.toolSearch.active) {
     const more = request.tools.chars - withSearch.tools.chars;
     if (more > 0)
       out.push(finding({ path: toolSearchSource(a), severity: 'info', rule: 'tool-search-off' }, 'toolSearchOff', [request.toolSearch.why, grouped(request.tools.chars), grouped(more), grouped(withSearch.deferredToolNames.length)]));
@@ -115,7 +118,8 @@ export function mcpCheck(a: Analysis, fa: FileAccess): Diagnostic[] {
   const transcripts = listTranscripts(fa, transcriptDirs(fa, a.env.cwd, configDir(a.env.home, a.env.env)));
   const names = resolution.servers.map((s) => s.name);
   const facts: Record<string, McpServerFacts> = names.length && transcripts.length ? mcpFactsFromTranscripts(fa, transcripts, names) : {};
-  const request = firstRequest(a, { mcp: resolution, facts });
-  const withSearch = request.toolSearch.active ? undefined : firstRequest(a, { mcp: resolution, facts, toolSearch: 'true' });
+  const widths = transcriptWidthsFor(a, fa);
+  const request = firstRequest(a, { mcp: resolution, facts, widths });
+  const withSearch = request.toolSearch.active ? undefined : firstRequest(a, { mcp: resolution, facts, toolSearch: 'true', widths });
   return [...sink.all(), ...mcpFindings(a, request, resolution, withSearch), ...neverConnected(a, fa, resolution.servers, transcripts)];
 }

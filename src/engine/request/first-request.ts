@@ -8,6 +8,7 @@ import { skillsView } from '../checks/skills-check.js';
 import { mcpToolName, type McpResolution, type McpScope } from '../mcp/config.js';
 import { capText, toolJson, type McpServerFacts } from '../mcp/facts.js';
 import { firstRequestProfile, type FirstRequestProfile } from '../profiles.js';
+import type { TranscriptWidths } from './transcript-widths.js';
 
 export type SectionKind =
   | 'system-prompt'
@@ -61,6 +62,9 @@ export type ToolSearchMode = { kind: 'on' } | { kind: 'off' } | { kind: 'auto'; 
 export interface FirstRequest {
   /** the measured profile the sizes come from */
   profileVersion: string;
+  /** the version has no profile: the sizes of Claude Code's texts come from this transcript of the user's (its first
+   *  request's `api-request-shape`) */
+  widthsFrom?: string;
   exactProfile: boolean;
   toolSearch: ToolSearchMode & { active: boolean; why: string };
   sections: RequestSection[];
@@ -98,6 +102,9 @@ export interface FirstRequestOptions {
   today?: string;
   /** ENABLE_TOOL_SEARCH as if set to this (what turning it on or off would change) */
   toolSearch?: string;
+  /** the sizes of Claude Code's texts from the user's own transcript of the version (transcript-widths.ts): used when
+   *  the version has no profile of its own */
+  widths?: TranscriptWidths;
 }
 
 /** the cap on an MCP server's instructions and tool descriptions: the version's variable when set to a positive
@@ -112,7 +119,11 @@ const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 const arrayChars = (parts: number[]) => (parts.length ? 2 + parts.reduce((a, n) => a + n, 0) + parts.length - 1 : 2);
 
 export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstRequest {
-  const { profile: fp, version: profileVersion, exact } = firstRequestProfile(a.version.requested ?? a.profile.version);
+  const chosen = firstRequestProfile(a.version.requested ?? a.profile.version);
+  const fromTranscript = !chosen.exact && o.widths ? o.widths : undefined;
+  const fp = fromTranscript?.profile ?? chosen.profile;
+  const profileVersion = fromTranscript?.version ?? chosen.version;
+  const exact = chosen.exact || !!fromTranscript;
   const tsValue = o.toolSearch ?? a.env.env.ENABLE_TOOL_SEARCH;
   const mode = toolSearchMode(tsValue, fp.toolSearch?.unset, fp.toolSearch?.autoPercent);
   const cap = mcpTextCap(fp, a.env.env);
@@ -245,6 +256,7 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     deferredChars,
     totalChars: systemChars + toolsChars + messageChars,
     ...(cap !== undefined && { mcpTextCap: cap }),
+    ...(fromTranscript && { widthsFrom: fromTranscript.file }),
     ...(fp.mcpTextCapEnv && { mcpTextCapEnv: fp.mcpTextCapEnv }),
   };
 }
