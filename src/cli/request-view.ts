@@ -36,7 +36,7 @@ export async function buildRequest(p: ParsedArgs, a: Analysis, prompt?: string):
   const mode = one(p, 'mcp');
   if (mode !== undefined && mode !== 'run') throw new UsageError(`--mcp takes "run" (ask the servers themselves); got ${JSON.stringify(mode)}`);
   const sink = new DiagnosticSink();
-  const resolution = resolveMcpServers(a.env, a.settings, { mcpConfigFiles: many(p, 'mcp-config'), strictMcpConfig: has(p, 'strict-mcp-config') }, sink);
+  const resolution = resolveMcpServers(a.env, a.settings, { mcpConfigFiles: many(p, 'mcp-config'), strictMcpConfig: has(p, 'strict-mcp-config'), version: a.version.requested ?? a.profile.version }, sink);
   let facts: Record<string, McpServerFacts> = {};
   if (mode === 'run') {
     facts = await probeMcpServers(resolution.servers, { env: a.env.env, cwd: a.env.cwd, timeoutMs: 15_000 });

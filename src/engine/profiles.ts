@@ -555,6 +555,9 @@ export interface FirstRequestProfile {
   /** the variable that sets that cap (a positive integer; measured on 2.1.328 and 2.1.335 with 100: instructions and
    *  tool descriptions cut at 100 + MCP_TRUNCATED; 2.1.235 ignores it and keeps 2,048); undefined: none */
   mcpTextCapEnv?: string;
+  /** an enabled plugin (`enabledPlugins`) of a marketplace folder on disk is read in place and its MCP servers
+   *  connected (measured in `-p`, offline: 2.1.328 and 2.1.335 yes; 2.1.235 no, twice) */
+  pluginsInPlace?: boolean;
   /** every built-in tool, by name */
   builtInTools: readonly BuiltInToolWidth[];
   /** the sections naming servers that did not make it (format-strings MCP_FAILED_HEAD, MCP_LIST_FAILED_HEAD,
@@ -574,6 +577,7 @@ const FR_332: FirstRequestProfile = {
   toolSearch: { tool: 1425, placeholder: 204, unset: 'on', autoPercent: 10 },
   mcpTextCap: 4096,
   mcpTextCapEnv: 'CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH',
+  pluginsInPlace: true,
   builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
 };
 
@@ -601,6 +605,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     toolSearch: { tool: 1439, placeholder: 204, unset: 'on', autoPercent: 10 },
     mcpTextCap: 4096,
     mcpTextCapEnv: 'CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH',
+    pluginsInPlace: true,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.332': FR_332,

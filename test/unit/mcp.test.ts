@@ -150,3 +150,29 @@ test('transcripts: tool names and instructions from the deltas, a cut line skipp
     t.done();
   }
 });
+
+test('plugin servers: an enabled plugin of a marketplace folder on disk, read in place (2.1.328 on), named plugin:PLUGIN:SERVER', () => {
+  const t = tree({
+    'market/.claude-plugin/marketplace.json': JSON.stringify({ name: 'local', plugins: [{ name: 'demo', source: './demo' }, { name: 'inline', source: './inline' }, { name: 'off', source: './off' }] }),
+    'market/demo/.claude-plugin/plugin.json': JSON.stringify({ name: 'demo' }),
+    'market/demo/.mcp.json': JSON.stringify({ mcpServers: { pserver: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/s.mjs'] } } }),
+    'market/inline/.claude-plugin/plugin.json': JSON.stringify({ name: 'inline', mcpServers: { own: { command: 'x' } } }),
+    'market/off/.mcp.json': JSON.stringify({ mcpServers: { never: { command: 'y' } } }),
+    'home/.claude/settings.json': JSON.stringify({ enabledPlugins: { 'demo@local': true, 'inline@local': true, 'off@local': false, 'ghost@nowhere': true }, extraKnownMarketplaces: { local: { source: { source: 'directory', path: '{ROOT}/market' } } } }),
+    'home/.claude.json': JSON.stringify({ mcpServers: { usr: { command: 'u' } } }),
+  });
+  try {
+    const a = analyze({ cwd: t.cwd, home: t.home, env: {} });
+    const sink = new DiagnosticSink();
+    const r = resolveMcpServers(a.env, a.settings, { version: '2.1.335' }, sink);
+    assert.deepEqual(r.servers.map((s) => `${s.name}:${s.scope}`), ['usr:user', 'plugin:demo:pserver:plugin', 'plugin:inline:own:plugin']);
+    assert.deepEqual(r.servers[1]!.config.args, [`${t.root}/market/demo/s.mjs`]);
+    assert.equal(r.servers[1]!.source, `${t.root}/market/demo/.mcp.json`);
+    assert.equal(mcpToolName('plugin:demo:pserver', 'tool_0'), 'mcp__plugin_demo_pserver__tool_0');
+    assert.deepEqual(sink.all(), []);
+    // measured: 2.1.235 connected no such server
+    assert.deepEqual(resolveMcpServers(a.env, a.settings, { version: '2.1.235' }, sink).servers.map((s) => s.name), ['usr']);
+  } finally {
+    t.done();
+  }
+});

@@ -114,7 +114,7 @@ export function neverConnected(a: Analysis, fa: FileAccess, servers: readonly Mc
  *  is run. */
 export function mcpCheck(a: Analysis, fa: FileAccess): Diagnostic[] {
   const sink = new DiagnosticSink();
-  const resolution = resolveMcpServers(a.env, a.settings, {}, sink);
+  const resolution = resolveMcpServers(a.env, a.settings, { version: a.version.requested ?? a.profile.version }, sink);
   const transcripts = listTranscripts(fa, transcriptDirs(fa, a.env.cwd, configDir(a.env.home, a.env.env)));
   const names = resolution.servers.map((s) => s.name);
   const facts: Record<string, McpServerFacts> = names.length && transcripts.length ? mcpFactsFromTranscripts(fa, transcripts, names) : {};

@@ -132,7 +132,7 @@ export function gauges(c: Ctx, fig: StartupFigures, skills: SkillsView | undefin
 
   // the whole first request (engine/request): Claude Code's measured parts, the MCP servers the configuration
   // connects (tools named only: the host runs no server), the user's files
-  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, {}, new DiagnosticSink()) });
+  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, { version: a.version.requested ?? a.profile.version }, new DiagnosticSink()) });
   const yours = fig.total;
   const fixed = Math.max(0, fr.totalChars - yours);
   const other = Math.max(0, fixed - fr.system.chars - fr.tools.chars);
