@@ -176,3 +176,22 @@ test('plugin servers: an enabled plugin of a marketplace folder on disk, read in
     t.done();
   }
 });
+
+test('managed-mcp.json in the managed folder takes exclusive control: only its servers; the others configured and never connected', () => {
+  const t = tree({
+    'managed/managed-mcp.json': JSON.stringify({ mcpServers: { corp: { command: 'c' } } }),
+    'repo/.mcp.json': JSON.stringify({ mcpServers: { proj: { command: 'p' } } }),
+    'home/.claude.json': JSON.stringify({ mcpServers: { usr: { command: 'u' } } }),
+  });
+  try {
+    const a = analyze({ cwd: t.cwd, home: t.home, env: {}, managedDir: path.join(t.root, 'managed') });
+    const r = resolveMcpServers(a.env, a.settings, { version: '2.1.335' }, new DiagnosticSink());
+    assert.deepEqual(r.servers.map((s) => `${s.name}:${s.scope}`), ['corp:managed']);
+    assert.deepEqual(r.off.map((x) => x.server.name), ['proj', 'usr']);
+    assert.match(r.off[0]!.why, /managed-mcp\.json defines the MCP servers: only its own are connected$/);
+    const none = analyze({ cwd: t.cwd, home: t.home, env: {}, managedDir: path.join(t.root, 'no-such') });
+    assert.deepEqual(resolveMcpServers(none.env, none.settings, {}, new DiagnosticSink()).servers.map((s) => s.name), ['proj', 'usr']);
+  } finally {
+    t.done();
+  }
+});

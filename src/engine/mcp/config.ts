@@ -8,18 +8,19 @@
 // disk (`extraKnownMarketplaces.MARKETPLACE.source: { source: "directory", path }`, or `installLocation` in
 // ~/.claude/plugins/known_marketplaces.json) is read in place: its folder is the marketplace entry's `source`, its
 // servers its `.mcp.json` (or `mcpServers` of `.claude-plugin/plugin.json`), named `plugin:PLUGIN:SERVER` (tools
-// `mcp__plugin_PLUGIN_SERVER__TOOL`). Not modelled: managed-mcp.json, claude.ai connectors, plugins from git or
-// remote marketplaces not yet installed.
+// `mcp__plugin_PLUGIN_SERVER__TOOL`). `managed-mcp.json` in the managed settings folder (measured on 2.1.335 in `-p`
+// with /etc/claude-code bind-mounted: with it, only its servers were connected, a project and a user server were not):
+// exclusive control. Not modelled: claude.ai connectors, plugins from git or remote marketplaces not yet installed.
 import * as path from 'node:path';
-import type { DiagnosticSink } from '../diagnostics.js';
+import { DiagnosticSink } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import type { Settings } from '../settings.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { firstRequestProfile } from '../profiles.js';
 
-export type McpScope = 'flag' | 'local' | 'project' | 'user' | 'plugin';
+export type McpScope = 'managed' | 'flag' | 'local' | 'project' | 'user' | 'plugin';
 /** highest precedence first */
-export const MCP_SCOPES: readonly McpScope[] = ['flag', 'local', 'project', 'user', 'plugin'];
+export const MCP_SCOPES: readonly McpScope[] = ['managed', 'flag', 'local', 'project', 'user', 'plugin'];
 
 export interface McpServerConfig {
   type?: string;
@@ -167,6 +168,19 @@ function pluginServers(env: Environment, settings: Settings, sink: DiagnosticSin
 }
 
 export function resolveMcpServers(env: Environment, settings: Settings, options: McpOptions, sink: DiagnosticSink): McpResolution {
+  // managed-mcp.json takes exclusive control: its servers only, every other one configured and never connected
+  const managedFile = path.join(env.managedDir, 'managed-mcp.json');
+  const managed = readJsonFile(env, managedFile, sink, false);
+  if (managed) {
+    const servers = collect('managed', managedFile, asServers(managed.mcpServers), sink);
+    const others = resolveUnmanaged(env, settings, options, new DiagnosticSink());
+    const why = `${managedFile} defines the MCP servers: only its own are connected`;
+    return { servers, shadowed: [], off: [...others.servers, ...others.shadowed.map((x) => x.server), ...others.off.map((x) => x.server)].map((server) => ({ server, why })) };
+  }
+  return resolveUnmanaged(env, settings, options, sink);
+}
+
+function resolveUnmanaged(env: Environment, settings: Settings, options: McpOptions, sink: DiagnosticSink): McpResolution {
   const byScope: McpServer[] = [];
   for (const f of options.mcpConfigFiles ?? []) {
     const file = path.resolve(env.cwd, f);
