@@ -12,7 +12,7 @@ import { mcpConnectionsInTranscripts, mcpFactsFromTranscripts } from '../mcp/tra
 import type { McpServerFacts } from '../mcp/facts.js';
 import { firstRequest, type FirstRequest } from '../request/first-request.js';
 import { transcriptWidthsFor } from '../request/transcript-widths.js';
-import { configDir, listTranscripts, transcriptDirs } from '../transcript/session.js';
+import { configDir, transcriptDirs } from '../transcript/session.js';
 
 /** the English templates, by rule and case; {0}… are `args` */
 export const MCP_MESSAGES = {
@@ -109,14 +109,30 @@ export function neverConnected(a: Analysis, fa: FileAccess, servers: readonly Mc
   return out;
 }
 
+/** the session transcripts of these folders with their file times (subagents' files aside) */
+function sessionFiles(fa: FileAccess, dirs: readonly string[]): { file: string; mtimeMs: number }[] {
+  const out: { file: string; mtimeMs: number }[] = [];
+  for (const d of dirs) {
+    const r = fa.readDir(d);
+    if (!r.ok) continue;
+    for (const e of r.value) {
+      if (!e.name.endsWith('.jsonl') || e.name.startsWith('agent-')) continue;
+      const st = fa.stat(`${d}/${e.name}`);
+      if (st.ok && st.value.kind === 'file') out.push({ file: `${d}/${e.name}`, mtimeMs: st.value.mtimeMs });
+    }
+  }
+  return out;
+}
+
 /** `lint`'s MCP findings: the servers the session connects (no flag: lint takes none), what the user's transcripts
  *  know of them, the first request predicted with and without tool search, and the transcripts' connections. Nothing
  *  is run. */
 export function mcpCheck(a: Analysis, fa: FileAccess): Diagnostic[] {
   const sink = new DiagnosticSink();
   const resolution = resolveMcpServers(a.env, a.settings, { version: a.version.requested ?? a.profile.version }, sink);
-  const transcripts = listTranscripts(fa, transcriptDirs(fa, a.env.cwd, configDir(a.env.home, a.env.env)));
   const names = resolution.servers.map((s) => s.name);
+  // the launch directory's transcripts, by file time only (no record is read unless a server is configured)
+  const transcripts = names.length ? sessionFiles(fa, transcriptDirs(fa, a.env.cwd, configDir(a.env.home, a.env.env))) : [];
   const facts: Record<string, McpServerFacts> = names.length && transcripts.length ? mcpFactsFromTranscripts(fa, transcripts, names) : {};
   const widths = transcriptWidthsFor(a, fa);
   const request = firstRequest(a, { mcp: resolution, facts, widths });

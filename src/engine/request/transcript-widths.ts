@@ -14,7 +14,7 @@ import { configDir, transcriptDirs } from '../transcript/session.js';
 
 /** the newest transcripts looked at, and the bytes read of each (the first request's shape comes early) */
 const MAX_TRANSCRIPTS = 20;
-const MAX_BYTES = 8 * 1024 * 1024;
+const MAX_BYTES = 2 * 1024 * 1024;
 const MEMORY_SECTION = /\n# (?:Memory|auto memory)\n/;
 const PLACEHOLDER = 'DeferredToolPlaceholder';
 
