@@ -1,8 +1,8 @@
 // The whole first request for `render --json` (`request`) and `explain` (its split like `/context`): the MCP servers
 // the session connects (--mcp-config, --strict-mcp-config), what is known of them (their own answer with `--mcp run`,
 // else the user's transcripts), and the engine's firstRequest over the analysis.
-import { DiagnosticSink, approxTokens, firstRequest, grouped, mcpFactsFromTranscripts, resolveMcpServers, type Analysis, type Diagnostic, type FirstRequest, type McpResolution, type McpServerFacts } from '../engine/index.js';
-import { nodeFileAccess, configDir, listTranscripts, transcriptDirs } from '../engine/index.js';
+import { DiagnosticSink, approxTokens, firstRequest, grouped, mcpFactsFromTranscripts, mcpFindings, resolveMcpServers, type Analysis, type Diagnostic, type FirstRequest, type McpResolution, type McpServerFacts } from '../engine/index.js';
+import { nodeFileAccess, configDir, listTranscripts, transcriptDirs, transcriptWidthsFor } from '../engine/index.js';
 import { probeMcpServers } from '../ground-truth/mcp-probe.js';
 import { many, has, one, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 import { safe, type Style } from './style.js';
@@ -21,7 +21,8 @@ export interface RequestJson {
   deferredToolNames: string[];
   totalChars: number;
   toolSearch: { mode: string; active: boolean; why: string };
-  profile: { version: string; exact: boolean };
+  /** `transcript`: the version has no profile and the sizes come from this transcript of the user's */
+  profile: { version: string; exact: boolean; transcript?: string };
 }
 
 export interface RequestResult {
@@ -35,7 +36,7 @@ export async function buildRequest(p: ParsedArgs, a: Analysis, prompt?: string):
   const mode = one(p, 'mcp');
   if (mode !== undefined && mode !== 'run') throw new UsageError(`--mcp takes "run" (ask the servers themselves); got ${JSON.stringify(mode)}`);
   const sink = new DiagnosticSink();
-  const resolution = resolveMcpServers(a.env, a.settings, { mcpConfigFiles: many(p, 'mcp-config'), strictMcpConfig: has(p, 'strict-mcp-config') }, sink);
+  const resolution = resolveMcpServers(a.env, a.settings, { mcpConfigFiles: many(p, 'mcp-config'), strictMcpConfig: has(p, 'strict-mcp-config'), version: a.version.requested ?? a.profile.version }, sink);
   let facts: Record<string, McpServerFacts> = {};
   if (mode === 'run') {
     facts = await probeMcpServers(resolution.servers, { env: a.env.env, cwd: a.env.cwd, timeoutMs: 15_000 });
@@ -43,21 +44,17 @@ export async function buildRequest(p: ParsedArgs, a: Analysis, prompt?: string):
     const config = configDir(a.env.home, a.env.env);
     facts = mcpFactsFromTranscripts(nodeFileAccess, listTranscripts(nodeFileAccess, transcriptDirs(nodeFileAccess, a.env.cwd, config)), resolution.servers.map((s) => s.name));
   }
-  const request = firstRequest(a, { mcp: resolution, facts, prompt, today: new Date().toISOString().slice(0, 10) });
+  // a version without a profile: the sizes of Claude Code's texts from the user's own transcript of it, when one exists
+  const widths = transcriptWidthsFor(a, nodeFileAccess);
+  const request = firstRequest(a, { mcp: resolution, facts, prompt, today: new Date().toISOString().slice(0, 10), widths });
   for (const s of request.mcp) {
     const src = resolution.servers.find((x) => x.name === s.server)!;
     if (s.error) sink.add({ path: src.source, severity: 'warning', rule: 'mcp-server-failed', message: s.error });
     else if (!s.from) sink.add({ path: src.source, severity: 'info', rule: 'mcp-tools-unknown', message: `MCP server "${s.server}" (${s.scope}): its tools and instructions are not known (no transcript of this folder names them): run with --mcp run to ask the server` });
-    if (s.cutFrom !== undefined) sink.add({ path: src.source, severity: 'warning', rule: 'mcp-instructions-cut', message: `MCP server "${s.server}": its instructions are ${grouped(s.cutFrom)} characters; Claude Code ${request.profileVersion} sends the first ${grouped(s.instructions!.length - 13)} and "… [truncated]"` });
   }
-  for (const { server, by } of resolution.shadowed)
-    sink.add({ path: server.source, severity: 'warning', rule: 'mcp-server-shadowed', message: `MCP server "${server.name}" (${server.scope}) is never connected: the ${by.scope} scope defines the same name (${by.source}), and that one wins` });
-  for (const { server, why } of resolution.off)
-    sink.add({ path: server.source, severity: 'info', rule: 'mcp-server-off', message: `MCP server "${server.name}" (${server.scope}) is configured and never connected: ${why}` });
-  if (!request.toolSearch.active && request.toolSearch.kind !== 'on' && request.deferredChars === 0) {
-    const whole = request.tools.chars;
-    sink.add({ path: '', severity: 'info', rule: 'tool-search-off', message: `tool search is not active (${request.toolSearch.why}): ${grouped(whole)} characters of tool schemas are sent at every start` });
-  }
+  // the cost findings lint gives too (engine: checks/mcp-check.ts)
+  const withSearch = request.toolSearch.active ? undefined : firstRequest(a, { mcp: resolution, facts, prompt, toolSearch: 'true', widths });
+  for (const d of mcpFindings(a, request, resolution, withSearch)) sink.add(d);
   return { request, resolution, diagnostics: sink.all() };
 }
 
@@ -70,7 +67,7 @@ export function requestJson(r: FirstRequest): RequestJson {
     deferredToolNames: r.deferredToolNames,
     totalChars: r.totalChars,
     toolSearch: { mode: r.toolSearch.kind === 'auto' ? `auto:${r.toolSearch.percent}` : r.toolSearch.kind, active: r.toolSearch.active, why: r.toolSearch.why },
-    profile: { version: r.profileVersion, exact: r.exactProfile },
+    profile: { version: r.profileVersion, exact: r.exactProfile, ...(r.widthsFrom && { transcript: r.widthsFrom }) },
   };
 }
 
@@ -100,7 +97,8 @@ export function renderRequestText(r: FirstRequest, a: Analysis, st: Style): stri
   const ratio = a.model.bytesPerToken;
   const { rows, window } = contextRows(r, a, ratio);
   const out: string[] = [];
-  out.push(st.bold(`The whole first request (Claude Code ${r.profileVersion}${r.exactProfile ? '' : ', nearest measured'}): ${grouped(r.totalChars)} chars, ≈${grouped(approxTokens(r.totalChars, ratio))} of ${grouped(window)} tokens`));
+  out.push(st.bold(`The whole first request (Claude Code ${r.profileVersion}${r.widthsFrom ? ', sizes from your own transcript of it' : r.exactProfile ? '' : ', nearest measured'}): ${grouped(r.totalChars)} chars, ≈${grouped(approxTokens(r.totalChars, ratio))} of ${grouped(window)} tokens`));
+  if (r.widthsFrom) out.push(`  no profile for ${safe(r.profileVersion)}: the system prompt and tool sizes are exact, read from ${safe(r.widthsFrom)} (its first request); deferred tools and Claude Code's message texts are the nearest profile's`);
   out.push(`  tool search: ${safe(r.toolSearch.why)}`);
   const w = Math.max(...rows.map((x) => x.label.length));
   for (const x of rows) out.push(`  ${safe(x.label).padEnd(w)}  ${x.chars ? `${grouped(x.chars).padStart(9)} chars` : ' '.repeat(15)}  ≈${grouped(x.tokens).padStart(9)} tokens  ${((x.tokens / window) * 100).toFixed(1).padStart(5)}%`);

@@ -19,6 +19,8 @@ import {
   type LiveSessionState,
   type NextSteps,
   type PredictionFinding,
+  type ContextCategory,
+  type SessionContextSplit,
 } from '../engine/index.js';
 import { has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
@@ -70,6 +72,8 @@ export interface SessionJson {
     /** a version that records no request: the context by layer, every figure marked `derived` */
     breakdown: LiveSession['figures']['breakdown'];
     // ---- end of part B
+    /** the last recorded request split like `/context` (issue 32; engine: transcript/context-split.ts) */
+    context: SessionContextSplit | null;
   };
 }
 
@@ -188,6 +192,7 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
       unknownTypes: live.unknownTypes,
       warnings: live.warnings,
       ...partB(live),
+      context: state.context ?? null,
     },
   };
 }
@@ -220,6 +225,34 @@ const short = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1)}
 function rel(p: string, cwd: string): string {
   const r = path.relative(cwd, p);
   return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+}
+
+/** how `/context` names each category */
+export const CONTEXT_LABELS: Record<ContextCategory, string> = {
+  'system-prompt': 'System prompt',
+  'tools-built-in': 'Tools (built-in)',
+  'tools-mcp': 'MCP tools',
+  'mcp-instructions': 'MCP instructions',
+  'memory-files': 'Memory files',
+  skills: 'Skills',
+  agents: 'Agents',
+  'deferred-tools': 'Deferred tools listing',
+  messages: 'Messages',
+  'free-space': 'Free space',
+  'autocompact-buffer': 'Autocompact buffer',
+};
+
+/** the last request split like `/context`, MCP per server with what ToolSearch loaded and when */
+function contextText(c: SessionContextSplit, st: Style): string[] {
+  const out = [`${st.bold('Context like /context')} (request ${safe(c.request.id)}, turn ${c.request.turn + 1}: ${n(c.totalChars)} chars${c.contextTokens !== null ? `, ${n(c.contextTokens)} tokens by its usage` : ''}; ${c.tokensPerChar.from === 'usage' ? "tokens at the request's own ratio" : "tokens at the model's assumed ratio"}, window ${n(c.window)}):`];
+  const label = (r: SessionContextSplit['rows'][number]) => (r.server !== undefined ? `${CONTEXT_LABELS[r.category]}: ${safe(r.server)}` : CONTEXT_LABELS[r.category]);
+  const w = Math.max(...c.rows.map((r) => label(r).length));
+  for (const r of c.rows) out.push(`  ${label(r).padEnd(w)}  ${r.chars !== null ? `${n(r.chars).padStart(9)} chars` : ' '.repeat(15)}  ≈${n(r.tokens).padStart(9)} tokens  ${((r.tokens / c.window) * 100).toFixed(1).padStart(5)}%`);
+  const when = (t: SessionContextSplit['loadedBuiltIn'][number]) => `${safe(t.tool)} (turn ${t.turn + 1}, ${n(t.chars)} chars${t.inLastRequest ? '' : ', no longer sent'})`;
+  for (const m of c.mcp)
+    out.push(`  MCP ${safe(m.server)}: tools ${n(m.toolChars)} chars sent · instructions ${n(m.instructionsChars)} chars · ${m.deferredTools.length} deferred${m.loaded.length ? ` · loaded by ToolSearch: ${m.loaded.map(when).join(', ')}` : ''}`);
+  if (c.loadedBuiltIn.length) out.push(`  built-in tools loaded by ToolSearch: ${c.loadedBuiltIn.map(when).join(', ')}`);
+  return out;
 }
 
 /** the timeline a person reads in one screen */
@@ -297,6 +330,10 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
       ...Object.entries(l.mcp).map(([k, v]) => [`MCP ${k}`, v] as const),
       ['startup instructions', l.instructions],
       ['skills listing', l.skillsListing],
+      ['MCP instructions', l.mcpInstructions],
+      ['agent listing', l.agents],
+      ['deferred-tools listing', l.deferredListing],
+      ["Claude Code's other texts", l.fixedTexts],
       ['lazy instructions', l.lazy],
       ['skill bodies', l.skillBodies],
       ['hook output', l.hooks],
@@ -308,6 +345,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     out.push(`${st.bold('Last request')} (${n(l.total)} chars${last.contextTokens ? `, ${n(last.contextTokens)} tokens by its usage` : ''}; ≈tok from this session's own tokens per char):`);
     for (const [k, v] of parts) out.push(`  ${String(k).padEnd(22)} ${n(v as number).padStart(9)} chars${tok(v as number)}`);
   }
+  if (s.context) out.push('', ...contextText(s.context, st));
   if (s.breakdown) {
     const tpc = s.breakdown.tokensPerChar;
     out.push('');

@@ -92,6 +92,9 @@ export const DEFERRED_TOOLS_LEAD =
 export const MCP_INSTRUCTIONS_HEAD =
   '# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n';
 export const MCP_SERVER_HEAD = (name: string) => `## ${name}\n`;
+/** the agent listing, a section of the system message (2.1.328 on): this line, then one line per agent type, then a
+ *  paragraph of Claude Code's (recognised by this head only) */
+export const AGENT_LISTING_HEAD = 'Available agent types for the Agent tool:\n';
 /** what replaces the rest of an MCP text past the cap (2.1.235: instructions and tool descriptions over 2,048) */
 export const MCP_TRUNCATED = '… [truncated]';
 /** sections of the system message are joined by a blank line */

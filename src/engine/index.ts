@@ -15,7 +15,7 @@ export * from './session/index.js';
 
 // What the extension host, the CLI and the ground-truth tools use beyond the analysis: they import the
 // engine through this file only (eslint.config.mjs enforces it).
-export { describeEntry, displayPath, lintPrepare, lintWorkspace, memoryReport, ruleInfo, severityRank, skillsView, sortDiagnostics, CRAWL_BUDGET_MS, type LintOptions, type LintResult, type MemoryReport, type SkillsView } from './checks/index.js';
+export { describeEntry, displayPath, lintPrepare, lintWorkspace, memoryReport, ruleInfo, severityRank, skillsView, sortDiagnostics, mcpCheck, mcpFindings, fillMessage, MCP_MESSAGES, CRAWL_BUDGET_MS, type McpDiagnostic, type McpMessageKey, type LintOptions, type LintResult, type MemoryReport, type SkillsView } from './checks/index.js';
 export { locateBase } from './checks/workspace.js';
 export { PREAMBLE } from './format-strings.js';
 export { isInside, isStrictlyInside, resolveEnvironment } from './environment.js';
@@ -32,6 +32,7 @@ export { SessionReplayer, compactionRequest, layerChars, type Replay, type LiveT
 export type { Usage, RebuiltRequest } from './transcript/requests.js';
 export { LiveReader, RUNNING_MS, isRunning, lastRecordTime, splitFindings, configDir, transcriptDirs, listTranscripts, readLiveSession, readLiveSessionState, reconstructFromDisk, nextSteps, checkPrediction, predictionRun, scriptOf, type LiveSession, type LiveSessionState, type LiveSessionOptions, type NextSteps, type HeldFile, type PredictionFinding, type NotModelled, type TranscriptFile } from './transcript/session.js';
 export { summarizeTranscript, type SessionSummary } from './transcript/session-summary.js';
+export { sessionContextSplit, type SessionContextSplit, type ContextSplitRow, type ContextCategory, type LoadedTool, type SessionMcpSplit } from './transcript/context-split.js';
 export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';
 export { extractSession, type ExtractedTurn, type ExtractedCall, type RecordedSessionRequest } from './transcript/wire-session.js';
@@ -40,6 +41,7 @@ export { grouped } from './diagnostics.js';
 export * from './mcp/config.js';
 export * from './mcp/facts.js';
 export * from './request/first-request.js';
+export { transcriptWidthsFor, widthsFromTranscripts, type TranscriptWidths } from './request/transcript-widths.js';
 export * from './mcp/transcript-facts.js';
 export { DiagnosticSink } from './diagnostics.js';
 // `claude-layers diff` (src/engine/diff/): two revisions of the repository compared, and the budget gate.

@@ -543,13 +543,21 @@ export interface FirstRequestProfile {
    *  deferred-tools listing and the MCP instructions (each with its joining blank line), without the launch
    *  directory's path: environment, model line, git status, attribution, agent types, date */
   messagesFixed: number;
-  /** tool search: the ToolSearch tool's and the deferred-loading placeholder's widths, and whether it is on when
-   *  ENABLE_TOOL_SEARCH is unset (2.1.235: off; `true`, `auto:N` turn it on); undefined: not in this version */
-  toolSearch?: { tool: number; placeholder: number; unset: 'on' | 'off' };
+  /** tool search: the ToolSearch tool's and the deferred-loading placeholder's widths, whether it is on when
+   *  ENABLE_TOOL_SEARCH is unset (2.1.235: off; `true`, `auto:N` turn it on), and the percentage of the window plain
+   *  `auto` takes (measured on every version with the stand-in's count-tokens answer: 99,000 sent the tools whole,
+   *  101,000 deferred them, with a 1,000,000-token window: 10); undefined: not in this version */
+  toolSearch?: { tool: number; placeholder: number; unset: 'on' | 'off'; autoPercent: number };
   /** MCP server instructions and tool descriptions past this many characters are cut and end with
-   *  MCP_TRUNCATED (235); undefined: sent whole (measured with 3,300 characters of instructions and 3,000 of a
-   *  tool description) */
+   *  MCP_TRUNCATED (measured: 2.1.235 2,048; 2.1.328 to 2.1.335 4,096: a description of 4,096 sent whole, instructions
+   *  of 4,097 and of 30,000 cut to 4,096 + the marker); undefined: sent whole */
   mcpTextCap?: number;
+  /** the variable that sets that cap (a positive integer; measured on 2.1.328 and 2.1.335 with 100: instructions and
+   *  tool descriptions cut at 100 + MCP_TRUNCATED; 2.1.235 ignores it and keeps 2,048); undefined: none */
+  mcpTextCapEnv?: string;
+  /** an enabled plugin (`enabledPlugins`) of a marketplace folder on disk is read in place and its MCP servers
+   *  connected (measured in `-p`, offline: 2.1.328 and 2.1.335 yes; 2.1.235 no, twice) */
+  pluginsInPlace?: boolean;
   /** every built-in tool, by name */
   builtInTools: readonly BuiltInToolWidth[];
   /** the sections naming servers that did not make it (format-strings MCP_FAILED_HEAD, MCP_LIST_FAILED_HEAD,
@@ -566,8 +574,10 @@ const FR_332: FirstRequestProfile = {
   systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
   cwdIn: 'messages',
   messagesFixed: 3669,
-  toolSearch: { tool: 1425, placeholder: 204, unset: 'on' },
-  mcpTextCap: undefined,
+  toolSearch: { tool: 1425, placeholder: 204, unset: 'on', autoPercent: 10 },
+  mcpTextCap: 4096,
+  mcpTextCapEnv: 'CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH',
+  pluginsInPlace: true,
   builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4889, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
 };
 
@@ -581,7 +591,7 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5': 7575, 'claude-sonnet-5': 14882},
     cwdIn: 'system',
     messagesFixed: 1764,
-    toolSearch: { tool: 1440, placeholder: 204, unset: 'off' },
+    toolSearch: { tool: 1440, placeholder: 204, unset: 'off', autoPercent: 10 },
     mcpTextCap: 2048,
     builtInTools: [['Agent', 2905], ['Bash', 2753], ['CronCreate', 4029, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2505, true], ['Glob', 731], ['Grep', 3224], ['NotebookEdit', 1623, true], ['Read', 1636], ['ReportFindings', 2177], ['ScheduleWakeup', 4065, true], ['SendMessage', 1454, true], ['Skill', 1803], ['TaskOutput', 1546, true], ['TaskStop', 805, true], ['WebFetch', 745, true], ['WebSearch', 838, true], ['Workflow', 21337], ['Write', 639]],
   },
@@ -592,8 +602,10 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
     systemMain: {'claude-opus-5-5': 4947, 'claude-sonnet-5-5': 4680},
     cwdIn: 'messages',
     messagesFixed: 3669,
-    toolSearch: { tool: 1439, placeholder: 204, unset: 'on' },
-    mcpTextCap: undefined,
+    toolSearch: { tool: 1439, placeholder: 204, unset: 'on', autoPercent: 10 },
+    mcpTextCap: 4096,
+    mcpTextCapEnv: 'CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH',
+    pluginsInPlace: true,
     builtInTools: [['Agent', 5244], ['Bash', 3908], ['CronCreate', 4508, true], ['CronDelete', 427, true], ['CronList', 277, true], ['Edit', 964], ['EnterWorktree', 4013, true], ['ExitWorktree', 2903, true], ['Glob', 731], ['Grep', 3224], ['ListAgents', 1963], ['Monitor', 7568, true], ['NotebookEdit', 1623, true], ['Read', 1919], ['ReportFindings', 2418], ['ScheduleWakeup', 4886], ['SendMessage', 6179, true], ['Skill', 1803], ['TaskStop', 789, true], ['WebFetch', 1080, true], ['WebSearch', 861, true], ['Workflow', 5688], ['Write', 639]],
   },
   '2.1.332': FR_332,

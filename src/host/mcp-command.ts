@@ -25,7 +25,7 @@ export function registerMeasureMcp(ctl: Controller): vscode.Disposable {
     }
     if (running) return;
     const key = ctl.currentKey;
-    const servers = resolveMcpServers(a.env, a.settings, {}, new DiagnosticSink()).servers;
+    const servers = resolveMcpServers(a.env, a.settings, { version: a.version.requested ?? a.profile.version }, new DiagnosticSink()).servers;
     if (!servers.length) {
       void vscode.window.showInformationMessage(t('No MCP server is configured for {0} (.mcp.json, ~/.claude.json, settings).', a.env.cwd));
       return;

@@ -213,7 +213,7 @@ describe('workspace checks', () => {
       const verbose = run(['lint', ...w.flags, '--verbose']);
       const m = /^phases \(ms\): (.*)$/m.exec(verbose.stderr);
       assert.ok(m, verbose.stderr);
-      assert.deepEqual(m[1]!.split(', ').map((x) => x.replace(/ [\d.]+$/, '')), ['index the workspace', 'analyze', 'inventory', 'file checks', 'globs', 'touches', 'secrets']);
+      assert.deepEqual(m[1]!.split(', ').map((x) => x.replace(/ [\d.]+$/, '')), ['index the workspace', 'analyze', 'inventory', 'file checks', 'globs', 'mcp', 'touches', 'secrets']);
       assert.equal(run(['lint', ...w.flags]).stderr, '');
     } finally {
       w.cleanup();

@@ -55,6 +55,32 @@ const SCENARIOS: McpScenario[] = [
     env: { ENABLE_TOOL_SEARCH: 'false' },
   },
   {
+    // past 2.1.328's cap of 4,096 (2.1.235's 2,048): instructions and a description cut, the marker added
+    name: 'over-cap',
+    files: { 'repo/.mcp.json': mcpJson({ huge: fixtureServer({ tools: 1, instructionsChars: 5000, descriptionChars: 4500 }) }) },
+    env: { ENABLE_TOOL_SEARCH: 'false' },
+  },
+  {
+    // CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH sets the cap (2.1.328 on; 2.1.235 ignores it)
+    name: 'cap-variable',
+    files: { 'repo/.mcp.json': mcpJson({ long: fixtureServer({ tools: 2, instructionsChars: 600, descriptionChars: 500 }) }) },
+    env: { ENABLE_TOOL_SEARCH: 'false', CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH: '300' },
+  },
+  {
+    // a plugin's server (issue 32, Tests): a marketplace folder on disk (extraKnownMarketplaces, a directory source), the
+    // plugin enabled in the user's settings, its server in the plugin's .mcp.json with ${CLAUDE_PLUGIN_ROOT}; named
+    // plugin:demo:pserver. 2.1.235 connects no plugin server this way (measured twice; it did with --plugin-dir): on it
+    // both sides have none
+    name: 'plugin',
+    files: {
+      'market/.claude-plugin/marketplace.json': JSON.stringify({ name: 'local', owner: { name: 'us' }, plugins: [{ name: 'demo', source: './demo', description: 'ours' }] }),
+      'market/demo/.claude-plugin/plugin.json': JSON.stringify({ name: 'demo', version: '1.0.0', description: 'ours' }),
+      'market/demo/server.mjs': "import('{SERVER}');\n",
+      'market/demo/.mcp.json': mcpJson({ pserver: { command: process.execPath, args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs', JSON.stringify({ tools: 2, instructions: 'from a plugin' })] } }),
+      'home/.claude/settings.json': JSON.stringify({ enabledPlugins: { 'demo@local': true }, extraKnownMarketplaces: { local: { source: { source: 'directory', path: '{ROOT}/market' } } } }),
+    },
+  },
+  {
     name: 'two-servers',
     files: {
       'repo/.mcp.json': mcpJson({ zeta: fixtureServer({ tools: 2, instructions: 'zeta first in the file' }), alpha: fixtureServer({ tools: 3, instructions: 'alpha second' }) }),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { analyze, DiagnosticSink, firstRequest, mcpFactsFromTranscripts, mcpToolName, nodeFileAccess, resolveMcpServers, toolSearchMode, capText, type McpServer } from '../../src/engine/index.js';
 import { MCP_INSTRUCTIONS_HEAD, MCP_TRUNCATED } from '../../src/engine/format-strings.js';
 import { probeMcpServer } from '../../src/ground-truth/mcp-probe.js';
+import { FIRST_REQUESTS } from '../../src/engine/profiles.js';
 
 const SERVER = path.resolve(__dirname, '../fixtures/mcp/server.mjs');
 const fixture = (cfg: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [SERVER, JSON.stringify(cfg)], ...extra });
@@ -71,6 +72,11 @@ test('tool names, tool search modes, the 2.1.235 cap', () => {
   assert.deepEqual(toolSearchMode(undefined, 'off'), { kind: 'off' });
   assert.deepEqual(toolSearchMode('false'), { kind: 'off' });
   assert.deepEqual(toolSearchMode('auto:5'), { kind: 'auto', percent: 5 });
+  // plain `auto`: the profile's measured percentage, 10 on every version (docs/profiles.md)
+  for (const [v, fr] of Object.entries(FIRST_REQUESTS)) {
+    assert.equal(fr.toolSearch?.autoPercent, 10, v);
+    assert.deepEqual(toolSearchMode('auto', fr.toolSearch.unset, fr.toolSearch.autoPercent), { kind: 'auto', percent: 10 });
+  }
   assert.equal(capText('x'.repeat(3000), 2048), 'x'.repeat(2048) + MCP_TRUNCATED);
   assert.equal(capText('x'.repeat(3000), undefined).length, 3000);
 });
@@ -140,6 +146,51 @@ test('transcripts: tool names and instructions from the deltas, a cut line skipp
     const f = mcpFactsFromTranscripts(nodeFileAccess, [{ file: path.join(t.home, 't.jsonl'), mtimeMs: 1 }], ['demo', 'absent']);
     assert.deepEqual(f.demo, { from: 'transcript', toolNames: ['mcp__demo__a'], instructions: 'Use demo.' });
     assert.equal(f.absent, undefined);
+  } finally {
+    t.done();
+  }
+});
+
+test('plugin servers: an enabled plugin of a marketplace folder on disk, read in place (2.1.328 on), named plugin:PLUGIN:SERVER', () => {
+  const t = tree({
+    'market/.claude-plugin/marketplace.json': JSON.stringify({ name: 'local', plugins: [{ name: 'demo', source: './demo' }, { name: 'inline', source: './inline' }, { name: 'off', source: './off' }] }),
+    'market/demo/.claude-plugin/plugin.json': JSON.stringify({ name: 'demo' }),
+    'market/demo/.mcp.json': JSON.stringify({ mcpServers: { pserver: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/s.mjs'] } } }),
+    'market/inline/.claude-plugin/plugin.json': JSON.stringify({ name: 'inline', mcpServers: { own: { command: 'x' } } }),
+    'market/off/.mcp.json': JSON.stringify({ mcpServers: { never: { command: 'y' } } }),
+    'home/.claude/settings.json': JSON.stringify({ enabledPlugins: { 'demo@local': true, 'inline@local': true, 'off@local': false, 'ghost@nowhere': true }, extraKnownMarketplaces: { local: { source: { source: 'directory', path: '{ROOT}/market' } } } }),
+    'home/.claude.json': JSON.stringify({ mcpServers: { usr: { command: 'u' } } }),
+  });
+  try {
+    const a = analyze({ cwd: t.cwd, home: t.home, env: {} });
+    const sink = new DiagnosticSink();
+    const r = resolveMcpServers(a.env, a.settings, { version: '2.1.335' }, sink);
+    assert.deepEqual(r.servers.map((s) => `${s.name}:${s.scope}`), ['usr:user', 'plugin:demo:pserver:plugin', 'plugin:inline:own:plugin']);
+    assert.deepEqual(r.servers[1]!.config.args, [`${t.root}/market/demo/s.mjs`]);
+    assert.equal(r.servers[1]!.source, `${t.root}/market/demo/.mcp.json`);
+    assert.equal(mcpToolName('plugin:demo:pserver', 'tool_0'), 'mcp__plugin_demo_pserver__tool_0');
+    assert.deepEqual(sink.all(), []);
+    // measured: 2.1.235 connected no such server
+    assert.deepEqual(resolveMcpServers(a.env, a.settings, { version: '2.1.235' }, sink).servers.map((s) => s.name), ['usr']);
+  } finally {
+    t.done();
+  }
+});
+
+test('managed-mcp.json in the managed folder takes exclusive control: only its servers; the others configured and never connected', () => {
+  const t = tree({
+    'managed/managed-mcp.json': JSON.stringify({ mcpServers: { corp: { command: 'c' } } }),
+    'repo/.mcp.json': JSON.stringify({ mcpServers: { proj: { command: 'p' } } }),
+    'home/.claude.json': JSON.stringify({ mcpServers: { usr: { command: 'u' } } }),
+  });
+  try {
+    const a = analyze({ cwd: t.cwd, home: t.home, env: {}, managedDir: path.join(t.root, 'managed') });
+    const r = resolveMcpServers(a.env, a.settings, { version: '2.1.335' }, new DiagnosticSink());
+    assert.deepEqual(r.servers.map((s) => `${s.name}:${s.scope}`), ['corp:managed']);
+    assert.deepEqual(r.off.map((x) => x.server.name), ['proj', 'usr']);
+    assert.match(r.off[0]!.why, /managed-mcp\.json defines the MCP servers: only its own are connected$/);
+    const none = analyze({ cwd: t.cwd, home: t.home, env: {}, managedDir: path.join(t.root, 'no-such') });
+    assert.deepEqual(resolveMcpServers(none.env, none.settings, {}, new DiagnosticSink()).servers.map((s) => s.name), ['proj', 'usr']);
   } finally {
     t.done();
   }

@@ -10,6 +10,7 @@ import { isInside } from '../environment.js';
 import { fileChecks, nameChecks, readText } from './file-checks.js';
 import { globCheck, type GatedRule } from './glob-check.js';
 import { buildInventory, type Inventory } from './inventory.js';
+import { mcpCheck } from './mcp-check.js';
 import { memoryCheck, memoryReport } from './memory-check.js';
 import { reachableTexts } from './reachable.js';
 import { scanSecrets, type SecretSource } from './secrets.js';
@@ -22,6 +23,7 @@ import { DEFAULT_MAX_FILES, indexWorkspace } from './workspace.js';
 export { RULES, ruleInfo, type RuleInfo } from './rules.js';
 export { memoryReport, describeEntry, type MemoryReport, type LostEntry } from './memory-check.js';
 export { skillsView, type SkillsView, type SkillView } from './skills-check.js';
+export { mcpCheck, mcpFindings, neverConnected, fillMessage, MCP_MESSAGES, type McpDiagnostic, type McpMessageKey } from './mcp-check.js';
 export { indexWorkspace, ignoredListing, CRAWL_BUDGET_MS } from './workspace.js';
 export { mask } from './secrets.js';
 
@@ -203,6 +205,10 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   const mem = guard('memory', undefined, checks, () => memoryReport(env, a.memory.index));
   checks.push(...memoryCheck(mem));
   checks.push(...guard('skills', [], checks, () => skillsCheck(skillsView(a))));
+  // MCP servers: their cost in the first request, cuts, scopes, and the user's own sessions (read only); the
+  // transcripts are read in ranges, which the workspace index's FileAccess does not offer
+  checks.push(...guard('MCP', [], checks, () => mcpCheck(a, env.fs.readRange ? env.fs : nodeFileAccess)));
+  phase('mcp');
 
   // what reaches the request (the touches also surface the engine's findings on nested files)
   const reachable = late('the reachability (nested files, conditional rules) and secrets checks were') ? [] : guard('reachability', [], checks, () => reachableTexts(a, index, inv, globs.firstMatch.values(), session));

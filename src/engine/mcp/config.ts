@@ -3,17 +3,24 @@
 // ~/.claude.json (local), `.mcp.json` in the launch directory (project) and `mcpServers` of ~/.claude.json (user);
 // one name defined in several scopes is the first of flag > local > project > user; `--strict-mcp-config` keeps the
 // flag scope only; `disabledMcpjsonServers` (settings) turns a project server off; a project server nobody approved
-// is connected all the same in `-p` (an interactive session asks first). Not modelled: managed-mcp.json, plugins'
-// servers, claude.ai connectors.
+// is connected all the same in `-p` (an interactive session asks first). Plugins' servers (measured on 2.1.235, 2.1.328
+// and 2.1.335 in `-p`, offline): a plugin enabled in `enabledPlugins` (`NAME@MARKETPLACE: true`) of a marketplace on
+// disk (`extraKnownMarketplaces.MARKETPLACE.source: { source: "directory", path }`, or `installLocation` in
+// ~/.claude/plugins/known_marketplaces.json) is read in place: its folder is the marketplace entry's `source`, its
+// servers its `.mcp.json` (or `mcpServers` of `.claude-plugin/plugin.json`), named `plugin:PLUGIN:SERVER` (tools
+// `mcp__plugin_PLUGIN_SERVER__TOOL`). `managed-mcp.json` in the managed settings folder (measured on 2.1.335 in `-p`
+// with /etc/claude-code bind-mounted: with it, only its servers were connected, a project and a user server were not):
+// exclusive control. Not modelled: claude.ai connectors, plugins from git or remote marketplaces not yet installed.
 import * as path from 'node:path';
-import type { DiagnosticSink } from '../diagnostics.js';
+import { DiagnosticSink } from '../diagnostics.js';
 import type { Environment } from '../environment.js';
 import type { Settings } from '../settings.js';
 import { decodeUtf8 } from '../instructions/content.js';
+import { firstRequestProfile } from '../profiles.js';
 
-export type McpScope = 'flag' | 'local' | 'project' | 'user';
+export type McpScope = 'managed' | 'flag' | 'local' | 'project' | 'user' | 'plugin';
 /** highest precedence first */
-export const MCP_SCOPES: readonly McpScope[] = ['flag', 'local', 'project', 'user'];
+export const MCP_SCOPES: readonly McpScope[] = ['managed', 'flag', 'local', 'project', 'user', 'plugin'];
 
 export interface McpServerConfig {
   type?: string;
@@ -46,6 +53,9 @@ export interface McpOptions {
   /** `--mcp-config` files (JSON with `mcpServers`, or the servers object itself) */
   mcpConfigFiles?: string[];
   strictMcpConfig?: boolean;
+  /** the Claude Code version: whether it reads an enabled plugin of a marketplace on disk in place (FirstRequestProfile
+   *  pluginsInPlace; unknown version: as the newest profile) */
+  version?: string;
 }
 
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -108,7 +118,69 @@ function collect(scope: McpScope, source: string, servers: Record<string, unknow
   return out;
 }
 
+/** `${CLAUDE_PLUGIN_ROOT}` in a plugin server's command, arguments and environment */
+function withPluginRoot(c: McpServerConfig, root: string): McpServerConfig {
+  const sub = (x: string) => x.split('${CLAUDE_PLUGIN_ROOT}').join(root);
+  return {
+    ...c,
+    ...(c.command && { command: sub(c.command) }),
+    ...(c.args && { args: c.args.map(sub) }),
+    ...(c.env && { env: Object.fromEntries(Object.entries(c.env).map(([k, v]) => [k, sub(v)])) }),
+  };
+}
+
+/** the folder of a marketplace on disk: `extraKnownMarketplaces` (a `directory` source) of the settings, else
+ *  ~/.claude/plugins/known_marketplaces.json's `installLocation` */
+function marketplaceDir(env: Environment, settings: Settings, market: string, sink: DiagnosticSink): string | undefined {
+  const extra = asServers(asServers(settings.value<unknown>('extraKnownMarketplaces'))?.[market]);
+  const src = asServers(extra?.source);
+  if (src?.source === 'directory' && typeof src.path === 'string') return path.resolve(env.cwd, src.path);
+  const known = readJsonFile(env, path.join(env.home, '.claude', 'plugins', 'known_marketplaces.json'), sink, false);
+  const loc = asServers(known?.[market])?.installLocation;
+  return typeof loc === 'string' ? loc : undefined;
+}
+
+/** the servers of the enabled plugins whose marketplace is on disk, in `enabledPlugins` order */
+function pluginServers(env: Environment, settings: Settings, sink: DiagnosticSink): McpServer[] {
+  const enabled = asServers(settings.value<unknown>('enabledPlugins'));
+  const out: McpServer[] = [];
+  for (const [key, on] of Object.entries(enabled ?? {})) {
+    if (on !== true) continue;
+    const at = key.lastIndexOf('@');
+    if (at <= 0) continue;
+    const plugin = key.slice(0, at);
+    const dir = marketplaceDir(env, settings, key.slice(at + 1), sink);
+    if (!dir) continue;
+    const market = readJsonFile(env, path.join(dir, '.claude-plugin', 'marketplace.json'), sink, false);
+    const entry = Array.isArray(market?.plugins) ? (market.plugins as unknown[]).map(asServers).find((p) => p?.name === plugin) : undefined;
+    const source = typeof entry?.source === 'string' ? entry.source : undefined;
+    if (!source) continue;
+    const root = path.resolve(dir, source);
+    const manifest = readJsonFile(env, path.join(root, '.claude-plugin', 'plugin.json'), sink, false);
+    const inline = asServers(manifest?.mcpServers);
+    const file = typeof manifest?.mcpServers === 'string' ? path.resolve(root, manifest.mcpServers) : path.join(root, '.mcp.json');
+    const fromFile = inline ? undefined : readJsonFile(env, file, sink, false);
+    const servers = inline ?? asServers(fromFile?.mcpServers) ?? (fromFile && fromFile.mcpServers === undefined ? fromFile : undefined);
+    for (const s of collect('plugin', inline ? path.join(root, '.claude-plugin', 'plugin.json') : file, servers, sink))
+      out.push({ ...s, name: `plugin:${plugin}:${s.name}`, config: withPluginRoot(s.config, root) });
+  }
+  return out;
+}
+
 export function resolveMcpServers(env: Environment, settings: Settings, options: McpOptions, sink: DiagnosticSink): McpResolution {
+  // managed-mcp.json takes exclusive control: its servers only, every other one configured and never connected
+  const managedFile = path.join(env.managedDir, 'managed-mcp.json');
+  const managed = readJsonFile(env, managedFile, sink, false);
+  if (managed) {
+    const servers = collect('managed', managedFile, asServers(managed.mcpServers), sink);
+    const others = resolveUnmanaged(env, settings, options, new DiagnosticSink());
+    const why = `${managedFile} defines the MCP servers: only its own are connected`;
+    return { servers, shadowed: [], off: [...others.servers, ...others.shadowed.map((x) => x.server), ...others.off.map((x) => x.server)].map((server) => ({ server, why })) };
+  }
+  return resolveUnmanaged(env, settings, options, sink);
+}
+
+function resolveUnmanaged(env: Environment, settings: Settings, options: McpOptions, sink: DiagnosticSink): McpResolution {
   const byScope: McpServer[] = [];
   for (const f of options.mcpConfigFiles ?? []) {
     const file = path.resolve(env.cwd, f);
@@ -129,6 +201,7 @@ export function resolveMcpServers(env: Environment, settings: Settings, options:
       else byScope.push(s);
     }
     byScope.push(...collect('user', env.globalConfigPath, asServers(g.mcpServers), sink));
+    if (firstRequestProfile(options.version ?? '').profile.pluginsInPlace) byScope.push(...pluginServers(env, settings, sink));
   }
   const servers: McpServer[] = [];
   const shadowed: McpResolution['shadowed'] = [];

@@ -64,3 +64,32 @@ export function mcpFactsFromTranscripts(fa: FileAccess, transcripts: readonly { 
   }
   return out;
 }
+
+/** what the user's newest transcripts say of each configured server's connection: `sessions` counts the transcripts
+ *  read that were written after `since` (the server's configuration file's time, ms) and that record a connected
+ *  server's tools (a `deferred_tools_delta`, which names every MCP tool while tool search is on, or an
+ *  `api-request-shape`, whose tools carry them while it is off); `seen`: one of them names the server's tools
+ *  (`mcp__SERVER__`) or its instructions (`## SERVER`) */
+export function mcpConnectionsInTranscripts(
+  fa: FileAccess,
+  transcripts: readonly { file: string; mtimeMs: number }[],
+  servers: readonly { name: string; since: number }[],
+): Map<string, { sessions: number; seen: boolean }> {
+  const out = new Map(servers.map((s) => [s.name, { sessions: 0, seen: false }]));
+  const newest = [...transcripts].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, MAX_TRANSCRIPTS);
+  for (const t of newest) {
+    const r = fa.readRange ? fa.readRange(t.file, 0, MAX_BYTES) : undefined;
+    if (!r || !r.ok) continue;
+    const text = decodeUtf8(r.value.data);
+    // a transcript whose version records none of this says nothing of MCP
+    if (!text.includes('"deferred_tools_delta"') && !text.includes('"api-request-shape"')) continue;
+    for (const s of servers) {
+      if (t.mtimeMs <= s.since) continue;
+      const o = out.get(s.name)!;
+      o.sessions++;
+      const key = norm(s.name);
+      if (text.includes(`mcp__${key}__`) || text.includes(JSON.stringify(`## ${s.name}`).slice(1, -1) + '\\n')) o.seen = true;
+    }
+  }
+  return out;
+}

@@ -8,6 +8,7 @@ import { skillsView } from '../checks/skills-check.js';
 import { mcpToolName, type McpResolution, type McpScope } from '../mcp/config.js';
 import { capText, toolJson, type McpServerFacts } from '../mcp/facts.js';
 import { firstRequestProfile, type FirstRequestProfile } from '../profiles.js';
+import type { TranscriptWidths } from './transcript-widths.js';
 
 export type SectionKind =
   | 'system-prompt'
@@ -51,6 +52,8 @@ export interface McpServerRequest {
   error?: string;
   /** the instructions were longer than the version's cap (characters before the cut) */
   cutFrom?: number;
+  /** its tools whose descriptions were longer than the cap (the server's own names) */
+  descriptionsCut?: string[];
   status?: McpServerFacts['status'];
 }
 
@@ -59,6 +62,9 @@ export type ToolSearchMode = { kind: 'on' } | { kind: 'off' } | { kind: 'auto'; 
 export interface FirstRequest {
   /** the measured profile the sizes come from */
   profileVersion: string;
+  /** the version has no profile: the sizes of Claude Code's texts come from this transcript of the user's (its first
+   *  request's `api-request-shape`) */
+  widthsFrom?: string;
   exactProfile: boolean;
   toolSearch: ToolSearchMode & { active: boolean; why: string };
   sections: RequestSection[];
@@ -69,16 +75,19 @@ export interface FirstRequest {
   /** the characters of the built-in and MCP tools tool search left out of the `tools` array (what turning it off adds) */
   deferredChars: number;
   totalChars: number;
+  /** the cap on MCP instructions and tool descriptions that applies (undefined: none), and the variable that sets it */
+  mcpTextCap?: number;
+  mcpTextCapEnv?: string;
 }
 
-/** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.235 and 2.1.335): true on, false off, `auto[:N]`,
- *  unset as the version does it */
-export function toolSearchMode(value: string | undefined, unset: 'on' | 'off' = 'on'): ToolSearchMode {
+/** ENABLE_TOOL_SEARCH as Claude Code reads it (measured on 2.1.235 and 2.1.335): true on, false off, `auto[:N]`
+ *  (plain `auto`: the profile's percentage, 10 on every version measured), unset as the version does it */
+export function toolSearchMode(value: string | undefined, unset: 'on' | 'off' = 'on', autoPercent = 10): ToolSearchMode {
   const v = (value ?? '').trim().toLowerCase();
   if (!v) return { kind: unset };
   if (v === 'false' || v === '0' || v === 'no' || v === 'off') return { kind: 'off' };
   const m = /^auto(?::(\d+(?:\.\d+)?))?$/.exec(v);
-  if (m) return { kind: 'auto', percent: m[1] === undefined ? 10 : Number(m[1]) };
+  if (m) return { kind: 'auto', percent: m[1] === undefined ? autoPercent : Number(m[1]) };
   return { kind: 'on' };
 }
 
@@ -91,27 +100,47 @@ export interface FirstRequestOptions {
   prompt?: string;
   /** YYYY-MM-DD, for the 2.1.235 context reminder */
   today?: string;
+  /** ENABLE_TOOL_SEARCH as if set to this (what turning it on or off would change) */
+  toolSearch?: string;
+  /** the sizes of Claude Code's texts from the user's own transcript of the version (transcript-widths.ts): used when
+   *  the version has no profile of its own */
+  widths?: TranscriptWidths;
+}
+
+/** the cap on an MCP server's instructions and tool descriptions: the version's variable when set to a positive
+ *  integer, else its fixed cap (undefined: none) */
+export function mcpTextCap(fp: FirstRequestProfile, env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const v = fp.mcpTextCapEnv ? env[fp.mcpTextCapEnv]?.trim() : undefined;
+  const n = v && /^\d+$/.test(v) ? Number(v) : NaN;
+  return n > 0 ? n : fp.mcpTextCap;
 }
 
 const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 const arrayChars = (parts: number[]) => (parts.length ? 2 + parts.reduce((a, n) => a + n, 0) + parts.length - 1 : 2);
 
 export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstRequest {
-  const { profile: fp, version: profileVersion, exact } = firstRequestProfile(a.version.requested ?? a.profile.version);
-  const mode = toolSearchMode(a.env.env.ENABLE_TOOL_SEARCH, fp.toolSearch?.unset);
+  const chosen = firstRequestProfile(a.version.requested ?? a.profile.version);
+  const fromTranscript = !chosen.exact && o.widths ? o.widths : undefined;
+  const fp = fromTranscript?.profile ?? chosen.profile;
+  const profileVersion = fromTranscript?.version ?? chosen.version;
+  const exact = chosen.exact || !!fromTranscript;
+  const tsValue = o.toolSearch ?? a.env.env.ENABLE_TOOL_SEARCH;
+  const mode = toolSearchMode(tsValue, fp.toolSearch?.unset, fp.toolSearch?.autoPercent);
+  const cap = mcpTextCap(fp, a.env.env);
   const today = o.today ?? '2000-01-01';
 
   // MCP servers: names and schemas
   const servers: (McpServerRequest & { whole: string[]; alwaysLoad: boolean })[] = [];
   for (const s of o.mcp?.servers ?? []) {
     const f = o.facts?.[s.name];
-    const whole = (f?.tools ?? []).map((t) => toolJson(mcpToolName(s.name, t.name), t, fp.mcpTextCap));
+    const whole = (f?.tools ?? []).map((t) => toolJson(mcpToolName(s.name, t.name), t, cap));
     const toolNames = f?.tools ? f.tools.map((t) => mcpToolName(s.name, t.name)) : (f?.toolNames ?? []);
     const instr = f?.instructions;
     servers.push({
       server: s.name, scope: s.scope, toolNames, deferred: false, toolChars: 0, from: f?.from, ...(f?.error && { error: f.error }), ...(f?.status && { status: f.status }),
-      ...(instr !== undefined && { instructions: capText(instr, fp.mcpTextCap) }),
-      ...(instr !== undefined && fp.mcpTextCap !== undefined && instr.length > fp.mcpTextCap && { cutFrom: instr.length }),
+      ...(instr !== undefined && { instructions: capText(instr, cap) }),
+      ...(instr !== undefined && cap !== undefined && instr.length > cap && { cutFrom: instr.length }),
+      ...(cap !== undefined && f?.tools?.some((t) => (t.description ?? '').length > cap) && { descriptionsCut: f.tools.filter((t) => (t.description ?? '').length > cap).map((t) => t.name) }),
       whole, alwaysLoad: s.config.alwaysLoad === true,
     });
   }
@@ -122,10 +151,10 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
   let active = false;
   let why: string;
   if (!fp.toolSearch) why = `Claude Code ${profileVersion} has no tool search: every tool is sent whole`;
-  else if (mode.kind === 'off') why = a.env.env.ENABLE_TOOL_SEARCH ? 'ENABLE_TOOL_SEARCH is false: every tool is sent whole' : `tool search is off in Claude Code ${profileVersion} unless ENABLE_TOOL_SEARCH turns it on: every tool is sent whole`;
+  else if (mode.kind === 'off') why = tsValue ? 'ENABLE_TOOL_SEARCH is false: every tool is sent whole' : `tool search is off in Claude Code ${profileVersion} unless ENABLE_TOOL_SEARCH turns it on: every tool is sent whole`;
   else if (mode.kind === 'on') {
     active = true;
-    why = `tool search is on${a.env.env.ENABLE_TOOL_SEARCH ? '' : ' (the default)'}: deferred tools are named, their schemas loaded on demand`;
+    why = `tool search is on${tsValue ? '' : ' (the default)'}: deferred tools are named, their schemas loaded on demand`;
   } else {
     // Claude Code asks the count-tokens endpoint for the deferrable tools; estimated here at the model's ratio
     const tokens = Math.ceil(deferrableChars / a.model.bytesPerToken);
@@ -226,6 +255,9 @@ export function firstRequest(a: Analysis, o: FirstRequestOptions = {}): FirstReq
     deferredToolNames,
     deferredChars,
     totalChars: systemChars + toolsChars + messageChars,
+    ...(cap !== undefined && { mcpTextCap: cap }),
+    ...(fromTranscript && { widthsFrom: fromTranscript.file }),
+    ...(fp.mcpTextCapEnv && { mcpTextCapEnv: fp.mcpTextCapEnv }),
   };
 }
 

@@ -4,7 +4,7 @@
 // invoked_skills and the skill bodies' own records, rendered with the engine's format strings; the
 // startup block is not recorded there and is left to the caller to reconstruct from the disk).
 // Per request also: the usage Claude Code was answered with, and the request's characters by layer.
-import { CHANGED_NOTE, entryText, PREAMBLE, SKILL_BASE_DIR_PREFIX, SKILLS_LISTING_HEADER } from '../format-strings.js';
+import { AGENT_LISTING_HEAD, CHANGED_NOTE, DEFERRED_TOOLS_LEAD, entryText, MCP_INSTRUCTIONS_HEAD, PREAMBLE, SKILL_BASE_DIR_PREFIX, SKILLS_LISTING_HEADER, SYSTEM_REMINDER_CLOSE } from '../format-strings.js';
 import type { ClaudeProfile } from '../profiles.js';
 import { numberLines } from '../session/changed-notes.js';
 import { restoreSkills } from '../session/compaction.js';
@@ -103,6 +103,12 @@ export interface LayerChars {
   mcp: Record<string, number>;
   instructions: number;
   skillsListing: number;
+  /** the system message's sections (2.1.328 on): the MCP server instructions, the agent listing, the deferred-tools
+   *  listing, and Claude Code's other texts in it (environment, model, date, the servers that did not connect) */
+  mcpInstructions: number;
+  agents: number;
+  deferredListing: number;
+  fixedTexts: number;
   lazy: number;
   skillBodies: number;
   hooks: number;
@@ -123,6 +129,9 @@ export interface LiveRequest {
   /** input + cache read + cache creation: the context the model saw, in real tokens */
   contextTokens: number | null;
   chars: LayerChars | null;
+  /** the tools its `tools` array carries that a ToolSearch loaded (`defer_loading: true`, Claude Code's placeholder
+   *  left out): name and characters as compact JSON */
+  loadedTools?: { name: string; chars: number }[];
 }
 
 /** a subagent's transcript of the session: its meta (`agentType`, `toolUseId`) and records */
@@ -303,8 +312,41 @@ function classify(text: string): TextLayer {
   return 'conversation';
 }
 
-const emptyChars = (): LayerChars => ({ system: 0, tools: 0, mcp: {}, instructions: 0, skillsListing: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 0, conversation: 0, total: 0 });
-const TEXT_LAYERS: TextLayer[] = ['instructions', 'skillsListing', 'lazy', 'skillBodies', 'hooks', 'changedNotes', 'restored', 'conversation'];
+const emptyChars = (): LayerChars => ({ system: 0, tools: 0, mcp: {}, instructions: 0, skillsListing: 0, mcpInstructions: 0, agents: 0, deferredListing: 0, fixedTexts: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 0, conversation: 0, total: 0 });
+const TEXT_LAYERS: TextLayer[] = ['instructions', 'skillsListing', 'mcpInstructions', 'agents', 'deferredListing', 'fixedTexts', 'lazy', 'skillBodies', 'hooks', 'changedNotes', 'restored', 'conversation'];
+
+/** the sections of the system message (2.1.328 on: one text block holding the environment, the deferred-tools listing,
+ *  the agent listing, the MCP server instructions, the skills listing, the date), by their heads */
+const SECTION_HEADS: [string, TextLayer][] = [
+  [DEFERRED_TOOLS_LEAD, 'deferredListing'],
+  [AGENT_LISTING_HEAD, 'agents'],
+  [MCP_INSTRUCTIONS_HEAD, 'mcpInstructions'],
+  [SKILLS_LISTING_HEADER, 'skillsListing'],
+];
+/** where a section ends besides another section's head: Claude Code's other sections of the system message */
+const SECTION_ENDS = ['\n\n# Environment\n', '\n\nYou are powered by the model', "\n\nToday's date is ", '\n\n<total_tokens>', '\n\nThe following MCP servers are '];
+
+/** a text block holding several sections of the system message, split by them (what no section holds: fixedTexts);
+ *  undefined when it holds no section but the skills listing (a block of its own, 2.1.235, counted whole) */
+function splitSystemText(text: string): Partial<Record<TextLayer, number>> | undefined {
+  const found = SECTION_HEADS.map(([head, layer]) => ({ at: text.indexOf(head), head, layer })).filter((x) => x.at >= 0);
+  if (!found.length || (found.length === 1 && found[0]!.layer === 'skillsListing')) return undefined;
+  const starts = found.map((x) => x.at);
+  const out: Partial<Record<TextLayer, number>> = {};
+  let inSections = 0;
+  for (const f of found) {
+    let end = text.length;
+    const next = (k: number) => k >= 0 && k < end && (end = k);
+    if (f.layer === 'deferredListing') next(text.indexOf('\n\n', f.at));
+    for (const s of starts) if (s > f.at) next(text.lastIndexOf('\n\n', s) >= f.at ? text.lastIndexOf('\n\n', s) : s);
+    for (const e of SECTION_ENDS) next(text.indexOf(e, f.at + f.head.length));
+    if (end === text.length && text.endsWith(SYSTEM_REMINDER_CLOSE)) end -= SYSTEM_REMINDER_CLOSE.length;
+    out[f.layer] = (out[f.layer] ?? 0) + end - f.at;
+    inSections += end - f.at;
+  }
+  out.fixedTexts = (out.fixedTexts ?? 0) + text.length - inSections;
+  return out;
+}
 
 /** a message's characters by layer, computed once per message object */
 const messageChars = new WeakMap<object, Partial<Record<TextLayer, number>>>();
@@ -314,7 +356,12 @@ function charsOfMessage(m: WireMessage): Partial<Record<TextLayer, number>> {
   const c: Partial<Record<TextLayer, number>> = {};
   const add = (k: TextLayer, n: number) => (c[k] = (c[k] ?? 0) + n);
   for (const b of blocksOf(m)) {
-    if (b.type === 'text') add(classify(b.text ?? ''), (b.text ?? '').length);
+    if (b.type === 'text') {
+      const text = b.text ?? '';
+      const split = text.includes(PREAMBLE) ? undefined : splitSystemText(text);
+      if (split) for (const [k, n] of Object.entries(split)) add(k as TextLayer, n);
+      else add(classify(text), text.length);
+    }
     else if (b.type === 'tool_result') add('conversation', resultLength(b));
     else add('conversation', JSON.stringify(b.input ?? b).length);
   }
@@ -357,6 +404,21 @@ function layerCharsAfter(r: RebuiltRequest, prev: RebuiltRequest | undefined, pr
   addMessages(c, r.messages.slice(pm.length));
   c.total = totalOf(c);
   return c;
+}
+
+/** Claude Code's own deferred tool in every request with tool search on (not a loaded one) */
+const DEFERRED_PLACEHOLDER = 'DeferredToolPlaceholder';
+const loadedMemo = new WeakMap<readonly Rec[], { name: string; chars: number }[]>();
+
+/** the tools of a request's `tools` array that a ToolSearch loaded (measured on 2.1.328 and 2.1.335: a tool its result
+ *  named by `tool_reference` is in the next requests' array with `defer_loading: true`), once per shape */
+function loadedToolsOf(tools: readonly Rec[]): { name: string; chars: number }[] {
+  let hit = loadedMemo.get(tools);
+  if (!hit) {
+    hit = tools.filter((t) => t.defer_loading === true && str(t.name) !== DEFERRED_PLACEHOLDER).map((t) => ({ name: str(t.name) ?? '?', chars: JSON.stringify(t).length }));
+    loadedMemo.set(tools, hit);
+  }
+  return hit;
 }
 
 // ------------------------------------------------------------------------------- the replay itself
@@ -763,7 +825,7 @@ export class SessionReplayer {
     const reqs = this.ix.requests;
     for (let k = Math.max(0, this.liveRequests.length - 2); k < reqs.length; k++) {
       const r = reqs[k]!;
-      this.liveRequests[k] = { id: r.id, turn: this.reqTurn[k] ?? 0, timestamp: r.timestamp, model: r.model, complete: !!r.messages, usage: r.usage ?? null, contextTokens: r.usage ? contextOf(r.usage) : null, chars: this.chars[k] ?? null };
+      this.liveRequests[k] = { id: r.id, turn: this.reqTurn[k] ?? 0, timestamp: r.timestamp, model: r.model, complete: !!r.messages, usage: r.usage ?? null, contextTokens: r.usage ? contextOf(r.usage) : null, chars: this.chars[k] ?? null, loadedTools: loadedToolsOf(r.tools) };
     }
     return [...this.liveRequests];
   }

@@ -15,6 +15,7 @@ import { SessionReplayer, type LiveTurn, type Replay } from './replay.js';
 import { pricingOverride } from './pricing.js';
 import { applyFigures, type SessionFigures } from './turn-figures.js';
 import { contextEvidence, type ContextEvidence } from './window.js';
+import { sessionContextSplit, type SessionContextSplit } from './context-split.js';
 
 /** a transcript written this recently belongs to a session that is still running */
 export const RUNNING_MS = 5 * 60 * 1000;
@@ -520,6 +521,8 @@ export interface LiveSessionState {
   launch?: { cwd: string; onDisk: boolean };
   /** what `next` and `findings` were computed for (a later read over the same turns reuses them) */
   derivedFor?: { key: string; analysis: Analysis | undefined; sim: SessionResult | null };
+  /** the last recorded request split like `/context` (context-split.ts); null for a version that records no request */
+  context?: SessionContextSplit | null;
   /** `next` (but its context) and `findings` belong to an earlier read: the turns or calls changed and
    *  the caller asked to defer computing them again (LiveSessionOptions.deferDerived) */
   pending?: boolean;
@@ -552,6 +555,12 @@ export interface LiveSessionOptions {
  * tool calls. One run of the session model serves the rebuilt startup blocks and the prediction.
  */
 export function readLiveSessionState(fa: FileAccess, file: string, o: LiveSessionOptions): LiveSessionState {
+  const s = readState(fa, file, o);
+  const context = s.next?.context ?? contextOf(s.live, s.derivedFor?.analysis, s.profile);
+  return { ...s, context: sessionContextSplit(s.live, s.live.figures.listings.mcp, s.profile, context) };
+}
+
+function readState(fa: FileAccess, file: string, o: LiveSessionOptions): Omit<LiveSessionState, 'context'> {
   let profile: ClaudeProfile | undefined;
   const live = readLiveSession(fa, file, (v) => (profile = o.profile(v)), o.reader);
   profile ??= o.profile(live.version);

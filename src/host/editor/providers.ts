@@ -16,6 +16,7 @@ import { foldersOf, isScalarValue, literalPrefix, memoryMove, nearestFolder, pat
 import { includeLinks } from './include-links.js';
 import { memoryFigures, owningFolder } from '../sidebar/index.js';
 import type { WorkspaceIndex } from '../workspace/index.js';
+import { diagnosticMessage } from './mcp-messages.js';
 
 export const DIAGNOSTIC_SOURCE = 'Claude Context Layers';
 
@@ -246,7 +247,7 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, sets
       }
       // the finding is of the saved text: on a file with unsaved changes it says so, and how to apply them
       const unsaved = dirty?.has(d.path) && t ? ` ${t('(of the saved file: save to apply your changes)')}` : '';
-      const diag = new vscode.Diagnostic(range, shown(d.message) + unsaved, SEVERITY[d.severity]);
+      const diag = new vscode.Diagnostic(range, shown(diagnosticMessage(d, t)) + unsaved, SEVERITY[d.severity]);
       diag.source = DIAGNOSTIC_SOURCE;
       diag.code = d.rule;
       const list = byFile.get(d.path) ?? [];

@@ -7,7 +7,7 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type FileAccess, type LiveSession, type LiveCall, type LiveTurn, type PredictionFinding, type SessionSummary, type TranscriptFile } from '../../engine/index.js';
+import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
@@ -402,6 +402,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           })),
       });
     }
+    const ctx = m.state?.context;
+    if (ctx) out.push(this.contextNode(ctx, id));
     const next = m.next;
     if (next) {
       const held = next.held;
@@ -480,6 +482,10 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
           ...Object.entries(l.mcp).map(([k, v]) => [`mcp:${k}`, t('MCP server {0}', k), v] as [string, string, number]),
           ['instructions', t('Startup instructions'), l.instructions],
           ['skills', t('Skills listing'), l.skillsListing],
+          ['mcp-instructions', t('MCP instructions'), l.mcpInstructions ?? 0],
+          ['agents', t('Agent listing'), l.agents ?? 0],
+          ['deferred', t('Deferred tools listing'), l.deferredListing ?? 0],
+          ['fixed', t("Claude Code's other texts"), l.fixedTexts ?? 0],
           ['lazy', t('Instructions injected on touch'), l.lazy],
           ['bodies', t('Skill bodies'), l.skillBodies],
           ['hooks', t('Hook output'), l.hooks],
@@ -554,6 +560,51 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         ],
       });
     return out;
+  }
+
+  /** the last recorded request split like `/context` (the engine's sessionContextSplit, as `session --json` prints
+   *  it), MCP per server with what ToolSearch loaded and in which turn */
+  private contextNode(c: SessionContextSplit, id: (x: string) => string): Node {
+    const { t } = this;
+    const labels: Record<ContextCategory, string> = {
+      'system-prompt': t('System prompt'),
+      'tools-built-in': t('Tools (built-in)'),
+      'tools-mcp': t('MCP tools'),
+      'mcp-instructions': t('MCP instructions'),
+      'memory-files': t('Memory files'),
+      skills: t('Skills'),
+      agents: t('Agents'),
+      'deferred-tools': t('Deferred tools listing'),
+      messages: t('Messages'),
+      'free-space': t('Free space'),
+      'autocompact-buffer': t('Autocompact buffer'),
+    };
+    const pct = (tok: number) => `${((tok / c.window) * 100).toFixed(1)}%`;
+    const loaded = (x: LoadedTool): Node => ({
+      id: id(`ctx:loaded:${x.tool}`),
+      label: x.tool,
+      description: t('loaded by ToolSearch in turn {0} · {1} chars', x.turn + 1, n(x.chars, this.locale)) + (x.inLastRequest ? '' : ` · ${t('no longer sent')}`),
+      icon: 'search',
+    });
+    const rows: Node[] = c.rows.map((r, i) => {
+      const srv = r.server !== undefined ? c.mcp.find((x) => x.server === r.server) : undefined;
+      return {
+        id: id(`ctx:${i}:${r.category}:${r.server ?? ''}`),
+        label: r.server !== undefined ? `${labels[r.category]}: ${r.server}` : labels[r.category],
+        description: `${r.chars !== null ? `${t('{0} chars', n(r.chars, this.locale))} · ` : ''}${t('≈{0} tokens', n(r.tokens, this.locale))} · ${pct(r.tokens)}`,
+        icon: r.category === 'tools-mcp' ? 'plug' : r.category === 'free-space' ? 'circle-large-outline' : 'symbol-field',
+        ...(srv?.loaded.length && { children: () => srv.loaded.map(loaded) }),
+      };
+    });
+    if (c.loadedBuiltIn.length) rows.push({ id: id('ctx:loaded-built-in'), label: t('Built-in tools loaded by ToolSearch'), description: String(c.loadedBuiltIn.length), icon: 'search', children: () => c.loadedBuiltIn.map(loaded) });
+    return {
+      id: id('context'),
+      label: t('Context like /context'),
+      description: t('{0} chars · window {1} tokens', n(c.totalChars, this.locale), n(c.window, this.locale)),
+      tooltip: t('The last request Claude Code sent, split like /context: tokens at {0}.', c.tokensPerChar.from === 'usage' ? t("the request's own ratio (its usage over its characters)") : t("the model's assumed ratio")),
+      icon: 'pie-chart',
+      children: () => rows,
+    };
   }
 
   /** the text behind a layer of the last request, where the transcript holds it: the texts the turns

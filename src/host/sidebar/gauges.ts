@@ -46,7 +46,7 @@ export interface RequestSplit {
 
 export function requestSplit(c: Ctx, fig: StartupFigures, facts: McpFactsByServer = {}): RequestSplit {
   const { t, f, a } = c;
-  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, {}, new DiagnosticSink()), facts });
+  const fr = firstRequest(a, { mcp: resolveMcpServers(a.env, a.settings, { version: a.version.requested ?? a.profile.version }, new DiagnosticSink()), facts });
   const sum = (...kinds: string[]) => fr.sections.filter((s) => kinds.includes(s.kind)).reduce((n, s) => n + s.chars, 0);
   const instr = new Map(fr.mcp.map((m) => [m.server, m.instructions?.length ?? 0]));
   // each server: its tool schemas when sent, its names in the deferred listing when deferred, its instructions

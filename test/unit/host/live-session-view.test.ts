@@ -134,7 +134,7 @@ test('a compaction says its size before and after and what it dropped; each laye
       turn({ prompt: '/compact', compacted: { trigger: 'manual', preTokens: 155_577 }, restored: { files: [{ path: a, text: 'A' }], references: [], skills: null } }),
       turn({ prompt: 'go on' }),
     ];
-    const chars = { system: 1, tools: 0, mcp: {}, instructions: 12, skillsListing: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 4, conversation: 40, total: 57 };
+    const chars = { system: 1, tools: 0, mcp: {}, instructions: 12, skillsListing: 0, mcpInstructions: 0, agents: 0, deferredListing: 0, fixedTexts: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 4, conversation: 40, total: 57 };
     const requests = [
       { id: 'r1', turn: 0, complete: true, usage: null, contextTokens: 150_000, chars: null },
       { id: 'r2', turn: 1, complete: true, usage: null, contextTokens: 155_577, chars: null },
@@ -291,6 +291,38 @@ test('an interrupt is a mark in words; a startup block rebuilt from the disk is 
     assert.match(mark.tooltip!, /\[Request interrupted by user for tool use\]/);
     assert.ok(kids.some((k) => k.label === 'Startup block'), 'the first turn shows the block');
     assert.equal(r2!.children, undefined, 'the same block again under turn 2 is not repeated, and turn 2 has nothing else: no expander');
+  } finally {
+    v.dispose();
+  }
+});
+
+test('the last request split like /context: a row per category with chars, tokens and share, MCP with what ToolSearch loaded and when', () => {
+  const v = view();
+  try {
+    const m = model([turn({})]);
+    const loaded = { tool: 'mcp__db__query', turn: 1, request: 'r2', chars: 221, inLastRequest: true };
+    m.state.context = {
+      request: { id: 'r2', turn: 1 }, tokensPerChar: { value: 0.5, from: 'usage' }, contextTokens: 500, window: 200_000, totalChars: 1000,
+      rows: [
+        { category: 'system-prompt', chars: 600, tokens: 300 },
+        { category: 'tools-mcp', server: 'db', chars: 400, tokens: 200 },
+        { category: 'free-space', chars: null, tokens: 166_500 },
+        { category: 'autocompact-buffer', chars: null, tokens: 33_000 },
+      ],
+      mcp: [{ server: 'db', toolChars: 400, instructionsChars: 20, deferredTools: ['mcp__db__query'], loaded: [loaded] }],
+      loadedBuiltIn: [],
+    };
+    const node = v.roots(m).find((x) => x.label === 'Context like /context')!;
+    assert.ok(node, 'the node');
+    assert.equal(node.description, '1,000 chars · window 200,000 tokens');
+    const rows = node.children!();
+    assert.deepEqual(rows.map((r) => [r.label, r.description]), [
+      ['System prompt', '600 chars · ≈300 tokens · 0.1%'],
+      ['MCP tools: db', '400 chars · ≈200 tokens · 0.1%'],
+      ['Free space', '≈166,500 tokens · 83.3%'],
+      ['Autocompact buffer', '≈33,000 tokens · 16.5%'],
+    ]);
+    assert.deepEqual(rows[1]!.children!().map((r) => [r.label, r.description]), [['mcp__db__query', 'loaded by ToolSearch in turn 2 · 221 chars']]);
   } finally {
     v.dispose();
   }
