@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffCommand } from '../../src/cli/diff-command.js';
 import { makeStyle } from '../../src/cli/style.js';
-import type { DiffReport } from '../../src/engine/index.js';
+import { blobStore, gitTreeFileAccess, nodeFileAccess, readTree, type DiffReport } from '../../src/engine/index.js';
+import { nodeGitRunner } from '../../src/cli/git-runner.js';
 import { commitFiles, emptyRepo, fixtureRepo, FIXTURES, git, type TempRepo } from './diff-repos.js';
 
 const plain = makeStyle(false);
@@ -262,4 +263,38 @@ test('the README shows the golden comment of the startup fixture as it is', () =
   const m = /<!-- diff-comment: startup -->\n([\s\S]*?)<!-- \/diff-comment -->/.exec(readme);
   assert.ok(m, 'README has the diff-comment block');
   assert.equal(m[1], fs.readFileSync(path.join(FIXTURES, 'startup', 'comment.md'), 'utf8'));
+});
+
+test('the two revisions share one store of objects: what they have in common is read from git once', () => {
+  const t = fixtureRepo('nested');
+  try {
+    const runner = nodeGitRunner(t.repo);
+    const calls: string[] = [];
+    const counting = { run: (args: readonly string[], input?: string, max?: number) => (calls.push(args.slice(0, 2).join(' ')), runner.run(args, input, max)) };
+    const base = readTree(counting, 'main');
+    const head = readTree(counting, 'pr');
+    assert.ok(base.ok && head.ok);
+    const store = blobStore();
+    const outside = nodeFileAccess;
+    const b = gitTreeFileAccess(counting, base.tree, { root: t.repo, outside, store });
+    const readsAfterBase = calls.filter((c) => c.startsWith('cat-file')).length;
+    const known = store.blobs.size;
+    const h = gitTreeFileAccess(counting, head.tree, { root: t.repo, outside, store });
+    // the head asks git only for the objects the base did not have
+    const headOids = [...head.tree.entries.entries()].filter(([rel, e]) => e.kind === 'file' && (rel.endsWith('.md') || rel.startsWith('.claude/'))).map(([, e]) => e.oid);
+    const baseOids = new Set([...base.tree.entries.values()].map((e) => e.oid));
+    const fresh = new Set(headOids.filter((o) => !baseOids.has(o)));
+    assert.ok(fresh.size > 0 && fresh.size < new Set(headOids).size, 'the fixture changes some files and keeps others');
+    assert.equal(store.blobs.size, known + fresh.size);
+    assert.ok(calls.filter((c) => c.startsWith('cat-file')).length - readsAfterBase <= 2, 'one size check and one read for the new objects');
+    // both sides still read their own content
+    const file = path.join(t.repo, 'packages', 'web', 'CLAUDE.md');
+    const rb = b.readFile(file, 1 << 20);
+    const rh = h.readFile(file, 1 << 20);
+    assert.ok(rb.ok && rh.ok);
+    assert.equal(Buffer.from(rb.value).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'base', 'packages', 'web', 'CLAUDE.md'), 'utf8'));
+    assert.equal(Buffer.from(rh.value).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'head', 'packages', 'web', 'CLAUDE.md'), 'utf8'));
+  } finally {
+    t.cleanup();
+  }
 });

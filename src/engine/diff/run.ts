@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -91,8 +91,10 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     ht = r.tree;
   }
 
-  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside });
-  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside }) : undefined;
+  // one store of objects for both sides: what the revisions share is read from git once
+  const store = blobStore();
+  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store });
+  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
   const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });

@@ -131,6 +131,22 @@ export interface GitTreeAccessOptions {
   /** personal files that git does not hold (CLAUDE.local.md, .claude/settings.local.json) are read
    *  from `outside` when the tree lacks them, so that both sides of a diff see the same ones */
   personalFromDisk?: boolean;
+  /** blobs and sizes already read from the same repository (the other side of a diff): an object id names one
+   *  content, so a file the two revisions share is read from git once */
+  store?: BlobStore;
+}
+
+/** objects read from git, by id: shared by the FileAccesses of one repository's revisions */
+export interface BlobStore {
+  blobs: Map<string, Uint8Array>;
+  sizes: Map<string, number>;
+  /** whether a personal file (CLAUDE.local.md, settings.local.json) is on disk, by absolute path: asked once per
+   *  folder for both revisions */
+  personal: Map<string, boolean>;
+}
+
+export function blobStore(): BlobStore {
+  return { blobs: new Map(), sizes: new Map(), personal: new Map() };
 }
 
 /** a listed entry without a closure per entry (a crawl makes one per file) */
@@ -159,18 +175,21 @@ const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code:
 /** A FileAccess that shows `tree` checked out at `root`. */
 export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
   const root = o.root;
-  const blobs = new Map<string, Uint8Array>();
+  const store = o.store ?? blobStore();
+  const blobs = store.blobs;
   let read = 0;
-  // the instruction-like files and Markdown files, up front: their sizes, then those within bounds
+  // the instruction-like files and Markdown files, up front: their sizes, then those within bounds (objects the
+  // store already holds, from the other revision, are not asked again)
   const candidates: TreeEntry[] = [];
   for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
-  const sizes = blobSizes(git, [...new Set(candidates.map((e) => e.oid))]);
-  const want: string[] = [];
+  const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
+  for (const [k, v] of blobSizes(git, unknown)) store.sizes.set(k, v);
+  const want = new Set<string>();
   let bytes = 0;
   for (const e of candidates) {
-    e.size = sizes.get(e.oid) ?? -1;
-    if (e.size >= 0 && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
-      want.push(e.oid);
+    e.size = store.sizes.get(e.oid) ?? -1;
+    if (e.size >= 0 && !blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+      want.add(e.oid);
       bytes += e.size;
     }
   }
@@ -178,13 +197,17 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
   /** a blob's size, asked of git once when the listing did not say */
   const sizeOf = (e: TreeEntry): number => {
     if (e.size < 0) {
-      e.size = blobSizes(git, [e.oid]).get(e.oid) ?? 0;
-      sizeAsked++;
+      const known = store.sizes.get(e.oid);
+      if (known === undefined) {
+        e.size = blobSizes(git, [e.oid]).get(e.oid) ?? 0;
+        store.sizes.set(e.oid, e.size);
+        sizeAsked++;
+      } else e.size = known;
     }
     return e.size;
   };
-  for (const [k, v] of readBlobs(git, [...new Set(want)])) blobs.set(k, v);
-  read += want.length ? 1 : 0;
+  for (const [k, v] of readBlobs(git, [...want])) blobs.set(k, v);
+  read += want.size ? 1 : 0;
 
   const blob = (oid: string): Uint8Array | undefined => {
     let b = blobs.get(oid);
@@ -276,8 +299,13 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
         for (const name of PERSONAL) {
           if ((name === 'settings.local.json') !== (r.rel === '.claude' || r.rel.endsWith('/.claude'))) continue;
           if (list.some((e) => e.name === name)) continue;
-          const st = o.outside.lstat(path.join(p, name));
-          if (st.ok && st.value.kind === 'file' && !st.value.isSymlink) list.push({ name, kind: 'file' });
+          const at = path.join(p, name);
+          let onDisk = store.personal.get(at);
+          if (onDisk === undefined) {
+            const st = o.outside.lstat(at);
+            store.personal.set(at, (onDisk = st.ok && st.value.kind === 'file' && !st.value.isSymlink));
+          }
+          if (onDisk) list.push({ name, kind: 'file' });
         }
       return { ok: true, value: list };
     },
