@@ -47,4 +47,4 @@ export { runDiff, defaultBranch, BUDGET_FILE, type DiffRequest, type DiffResult,
 export { compareRevisions, type DiffReport, type Change } from './diff/compare.js';
 export { revisionFacts, type RevisionFacts, type FindingFact } from './diff/revision.js';
 export { BUDGET_KEYS, checkBudgets, mergeBudgets, parseBudgetFlag, parseBudgetObject, parsePercent, describeBudgetKey, type Budgets, type BudgetKey, type BudgetViolation } from './diff/budget.js';
-export { pricedAdvice, recentSessions, prefixCost, prefixCostOf, advicePrice, priceAssumption, savingText, sessionDays, namedPaths, money, type AdviceItem, type AdvicePrice, type ModelPrices, type Saving, type SessionUse } from './diff/advice.js';
+export { pricedAdvice, recentSessions, prefixCost, prefixCostOf, advicePrice, priceAssumption, savingText, SAVING_WORDS, sessionDays, namedPaths, money, type AdviceItem, type AdvicePrice, type ModelPrices, type Saving, type SavingWords, type SessionUse } from './diff/advice.js';

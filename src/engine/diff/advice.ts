@@ -85,6 +85,8 @@ export interface Saving {
 export interface AdviceItem {
   kind: 'always-loaded' | 'rule-no-paths' | 'memory-cut' | 'skill-unused' | 'mcp-unused';
   path: string;
+  /** a rule without paths: the `paths:` patterns the folders and files its text names give */
+  paths?: string[];
   /** what the text costs at every session start, ≈tokens (0 when unknown) */
   tokensPerStart: number;
   /** over the sessions read: how many paid it, how many needed (or used) what it is for */
@@ -212,12 +214,23 @@ export function priceAssumption(p: AdvicePrice): string {
   return `priced at ${p.model} (${who}), its ${src}: ${rate(p.input)}/MTok input, ${rate(p.cacheWriteRate)} cache write (${p.cacheWrite === '1h' ? '1 hour' : '5 minutes'}), ${rate(p.cacheRead)} cache read; the startup block is cached: written once per session, then a cache read${share} for each later request`;
 }
 
+/** the templates of a saving in words (`{0}`: a number or an amount); the editor passes them translated */
+export interface SavingWords {
+  perSession: string;
+  perStart: string;
+  week: string;
+}
+
+export const SAVING_WORDS: SavingWords = { perSession: 'saves ≈{0} tokens per session', perStart: 'saves ≈{0} tokens at every session start', week: 'about {0} a week' };
+
+const fill = (template: string, ...args: string[]) => template.replace(/\{(\d+)\}/g, (m, i: string) => args[Number(i)] ?? m);
+
 /** A saving in words: the CLI's advice, the editor's finding and its quick fix say it alike. */
-export function savingText(s: Saving, sessions: number): string {
-  const per = sessions ? 'per session' : 'at every session start';
+export function savingText(s: Saving, sessions: number, words: SavingWords = SAVING_WORDS): string {
+  // (the host's translated templates keep their `{0}`: vscode.l10n.t was given '{0}' for it)
   const dollars = s.dollarsPerSession !== undefined ? ` (${money(s.dollarsPerSession)})` : '';
-  const week = s.dollarsPerWeek !== undefined ? `, about ${money(s.dollarsPerWeek)} a week` : '';
-  return `saves ≈${n(s.tokensPerSession)} tokens ${per}${dollars}${week}`;
+  const week = s.dollarsPerWeek !== undefined ? `, ${fill(words.week, money(s.dollarsPerWeek))}` : '';
+  return `${fill(sessions ? words.perSession : words.perStart, n(s.tokensPerSession))}${dollars}${week}`;
 }
 
 /** the project's files and folders a text names (`src/api/`, `packages/web/**`, `src/db.ts`), that exist */
@@ -269,6 +282,7 @@ function ruleAdvice(c: Ctx, e: Analysis['startup'][number], tokens: number, over
   const needed = (s: SessionUse) => [...s.files].some((f) => names.some((p) => inside(f, p)));
   const saving = savingOver(c, tokens, needed, paths);
   const cost = c.sessions.length && c.price ? prefixCost(tokens, c.sessions, c.price) : undefined;
+  base.paths = globs;
   if (!c.sessions.length) return { ...base, saving, message: `${head}; it names ${globs.join(', ')}: \`${paths}\` would load it only when a matching file is read` };
   const k = c.sessions.filter(needed).length;
   const touched = [...new Set(c.sessions.flatMap((s) => [...s.files].filter((f) => names.some((p) => inside(f, p))).map(rel)))].slice(0, 3);
