@@ -481,7 +481,7 @@ export class Controller implements vscode.Disposable {
       this.diagnostics,
       this.service.keys().flatMap((k) => {
         const a = this.service.get(k).analysis;
-        return a ? [{ analysis: a, diagnostics: [...this.diagnosticsFor(k, a), ...this.advice.diagnostics(a, this.t)] }] : [];
+        return a ? [{ analysis: a, diagnostics: [...this.diagnosticsFor(k, a), ...applySeverity(this.advice.diagnostics(a, this.t), this.severities)] }] : [];
       }),
       this.dirty,
       this.t,
