@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffCommand } from '../../src/cli/diff-command.js';
 import { makeStyle } from '../../src/cli/style.js';
-import { blobStore, gitTreeFileAccess, nodeFileAccess, readTree, type DiffReport } from '../../src/engine/index.js';
+import { blobStore, deriveTree, gitTreeFileAccess, nodeFileAccess, readTree, type DiffReport } from '../../src/engine/index.js';
 import { nodeGitRunner } from '../../src/cli/git-runner.js';
 import { commitFiles, emptyRepo, fixtureRepo, FIXTURES, git, type TempRepo } from './diff-repos.js';
 
@@ -294,6 +294,58 @@ test('the two revisions share one store of objects: what they have in common is 
     assert.ok(rb.ok && rh.ok);
     assert.equal(Buffer.from(rb.value).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'base', 'packages', 'web', 'CLAUDE.md'), 'utf8'));
     assert.equal(Buffer.from(rh.value).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'head', 'packages', 'web', 'CLAUDE.md'), 'utf8'));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test("the head's tree derived from the base's and git diff-tree is the tree git lists", () => {
+  const t = emptyRepo();
+  try {
+    commitFiles(t.repo, {
+      'CLAUDE.md': '# base\n',
+      'a/x.md': 'x\n',
+      'a/b/y.md': 'y\n',
+      'gone/z.md': 'z\n',
+      'gone/deep/w.md': 'w\n',
+      'turns/file.md': 'a file that becomes a folder\n',
+      'link-target.md': 't\n',
+      'ab.md': 'sorted around a/ and a-b/\n',
+      'a-b/k.md': 'k\n',
+      'same.md': 'unchanged\n',
+    });
+    git(t.repo, 'checkout', '-q', '-b', 'pr');
+    commitFiles(t.repo, {
+      'CLAUDE.md': '# head\n',
+      'a/b/y.md': null,
+      'a/b/v.md': 'v\n',
+      'a/new/n.md': 'n\n',
+      'gone/z.md': null,
+      'gone/deep/w.md': null,
+      'turns/file.md': null,
+      'a.md': 'a file named like the folder a, sorted before it\n',
+      'c/.claude/rules/r.md': 'r\n',
+    });
+    fs.rmSync(path.join(t.repo, 'turns'), { recursive: true, force: true });
+    fs.mkdirSync(path.join(t.repo, 'turns', 'file.md'), { recursive: true });
+    fs.writeFileSync(path.join(t.repo, 'turns', 'file.md', 'inside.md'), 'now a folder\n');
+    fs.symlinkSync('link-target.md', path.join(t.repo, 'link.md'));
+    git(t.repo, 'add', '-A');
+    git(t.repo, 'commit', '-q', '-m', 'more');
+    const runner = nodeGitRunner(t.repo);
+    const base = readTree(runner, 'main');
+    const listed = readTree(runner, 'pr');
+    assert.ok(base.ok && listed.ok);
+    const derived = deriveTree(runner, base.tree, 'pr');
+    assert.ok(derived?.ok);
+    assert.deepEqual(new Map([...derived.tree.entries].sort()), new Map([...listed.tree.entries].sort()));
+    assert.deepEqual(new Map([...derived.tree.dirs].sort()), new Map([...listed.tree.dirs].sort()), 'the same folders, each listed in the same order');
+    assert.equal(derived.tree.commit, listed.tree.commit);
+    // the base's own tree is left as it was
+    const again = readTree(runner, 'main');
+    assert.ok(again.ok);
+    assert.deepEqual(new Map([...base.tree.dirs].sort()), new Map([...again.tree.dirs].sort()));
+    assert.equal(deriveTree(runner, base.tree, 'no-such-rev')?.ok, false);
   } finally {
     t.cleanup();
   }

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { blobStore, gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -86,7 +86,8 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
-    const r = readTree(git, req.head);
+    // the head's tree from the base's and what changed between them (a fresh listing when git cannot say)
+    const r = deriveTree(git, bt.tree, req.head) ?? readTree(git, req.head);
     if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
     ht = r.tree;
   }
@@ -106,21 +107,24 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
 
   // what the change touches, and what the diff does not look into
   const notes: string[] = [];
-  // `git diff --raw`: each changed path with its modes (160000: a submodule)
-  const raw = nulList(git, ['diff', '--raw', '-z', '--no-renames', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
+  // `git diff --raw -M` (one run): each changed path with its modes (160000: a submodule), renames with both paths
+  const raw = nulList(git, ['diff', '--raw', '-z', '-M', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
   const changedRel: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const [, , mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];
+  for (let i = 0; i + 1 < raw.length; ) {
+    const [, mode1, mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];
+    if (status === 'R' || status === 'C') {
+      const [from, to] = [raw[i + 1]!, raw[i + 2] ?? ''];
+      i += 3;
+      if (status === 'R' && (instructionLike(from) || instructionLike(to))) notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
+      if (to) changedRel.push(to);
+      continue;
+    }
     const rel = raw[i + 1]!;
-    if (mode2 === '160000' || (status === 'D' && /^:160000/.test(raw[i]!))) notes.push(`submodule ${rel} ${status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed'}: diff does not read inside submodules`);
+    i += 2;
+    if (mode2 === '160000' || (status === 'D' && mode1 === '160000')) notes.push(`submodule ${rel} ${status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed'}: diff does not read inside submodules`);
     else if (status !== 'D') changedRel.push(rel);
   }
   if (!ht) changedRel.push(...nulList(git, ['ls-files', '-z', '--others', '--exclude-standard']));
-  const renames = nulList(git, ['diff', '-M', '--name-status', '-z', '--diff-filter=R', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
-  for (let i = 0; i + 2 < renames.length; i += 3) {
-    const [from, to] = [renames[i + 1]!, renames[i + 2]!];
-    if (instructionLike(from) || instructionLike(to)) notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
-  }
 
   const report = compareRevisions(before, after, {
     base: baseRev,

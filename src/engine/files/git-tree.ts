@@ -82,6 +82,77 @@ export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree
   return { ok: true, tree: { rev, commit, entries, dirs } };
 }
 
+/** git's order of a folder's entries: by name, bytewise, a folder's (not a submodule's) as if it ended in `/` */
+function gitOrder(entries: Map<string, TreeEntry>, parent: string): (a: DirEntry, b: DirEntry) => number {
+  const key = (e: DirEntry) => Buffer.from(entries.get(parent ? `${parent}/${e.name}` : e.name)?.kind === 'dir' ? `${e.name}/` : e.name);
+  return (a, b) => Buffer.compare(key(a), key(b));
+}
+
+const treeKind = (mode: string): TreeKind => (mode === '040000' ? 'dir' : mode === '160000' ? 'submodule' : mode === '120000' ? 'symlink' : 'file');
+const listKind = (mode: string): DirEntry['kind'] => {
+  const k = treeKind(mode);
+  return k === 'submodule' ? 'dir' : k;
+};
+
+/**
+ * The tree of `rev` from the tree of `base` and `git diff-tree` between them: what the revisions share is
+ * not listed and parsed again (a pull request changes a few files of a large tree). The same entries and
+ * folders, in the same order, as readTree(rev) would give; undefined when git cannot say (then readTree).
+ */
+export function deriveTree(git: GitRunner, base: GitTree, rev: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
+  if (rev.startsWith('-')) return { ok: false, message: `${JSON.stringify(rev)} is not a revision` };
+  const c = git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], undefined, 4096);
+  const commit = c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '';
+  if (!commit) return { ok: false, message: `revision ${JSON.stringify(rev)} does not exist in this repository` };
+  const d = git.run(['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base.commit, commit], undefined, MAX_LISTING_BYTES);
+  if (!d.ok) return undefined;
+  const entries = new Map(base.entries);
+  const dirs = new Map(base.dirs);
+  /** folders whose list was copied from the base's (the base's lists are never changed) */
+  const copied = new Set<string>();
+  const listOf = (parent: string): DirEntry[] => {
+    let list = dirs.get(parent);
+    if (!copied.has(parent)) {
+      list = list ? list.slice() : [];
+      dirs.set(parent, list);
+      copied.add(parent);
+    }
+    return list!;
+  };
+  const parts = Buffer.from(d.stdout).toString('utf8').split('\0');
+  // `:<old mode> <new mode> <old oid> <new oid> <status>` NUL `<path>` NUL
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const head = parts[i]!;
+    const rel = parts[i + 1]!;
+    if (!head.startsWith(':')) return undefined;
+    const [oldMode, newMode, oldOid, newOid, status] = head.slice(1).split(' ');
+    if (!oldMode || !newMode || !oldOid || !newOid || !status) return undefined;
+    const slash = rel.lastIndexOf('/');
+    const parent = slash < 0 ? '' : rel.slice(0, slash);
+    const name = rel.slice(slash + 1);
+    const list = listOf(parent);
+    // the old entry goes (a folder replaced by a file of its name may come in either order: only the old one)
+    if (oldMode !== '000000') {
+      const oldKind = listKind(oldMode);
+      const at = list.findIndex((e) => e.name === name && e.kind === oldKind);
+      if (at >= 0) list.splice(at, 1);
+      if (entries.get(rel)?.oid === oldOid) entries.delete(rel);
+    }
+    if (newMode === '000000') continue;
+    const kind = treeKind(newMode);
+    entries.set(rel, { kind, oid: newOid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
+    list.push({ name, kind: listKind(newMode) });
+    if ((kind === 'dir' || kind === 'submodule') && !dirs.has(rel)) dirs.set(rel, []);
+  }
+  for (const p of copied) {
+    const k = p === '' ? 'dir' : entries.get(p)?.kind;
+    // a folder removed (its files' records copied its list back) or no longer a folder
+    if (k !== 'dir' && k !== 'submodule') dirs.delete(p);
+    else dirs.get(p)!.sort(gitOrder(entries, p));
+  }
+  return { ok: true, tree: { rev, commit, entries, dirs } };
+}
+
 /** instruction files, settings, .gitignore and .mcp.json: read by every analysis */
 export function instructionLike(rel: string): boolean {
   const name = rel.slice(rel.lastIndexOf('/') + 1);
