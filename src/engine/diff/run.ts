@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -67,8 +67,20 @@ function nulList(git: GitRunner, args: string[]): string[] {
   return r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : [];
 }
 
+/** `git rev-parse --show-toplevel BASE^{commit} HEAD^{commit}`: undefined when git refuses any of them */
+function bothCommits(git: GitRunner, base: string, head: string): { top: string; base: string; head: string } | undefined {
+  const r = git.run(['rev-parse', '--show-toplevel', '--end-of-options', `${base}^{commit}`, `${head}^{commit}`], undefined, 1024 * 1024);
+  if (!r.ok) return undefined;
+  // (git before 2.43 echoes --end-of-options here)
+  const lines = text(r.stdout).split('\n').filter((l) => l !== '--end-of-options');
+  const oid = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+  return lines.length === 3 && oid.test(lines[1]!) && oid.test(lines[2]!) ? { top: lines[0]!, base: lines[1]!, head: lines[2]! } : undefined;
+}
+
 export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
-  const top = gitLine(git, ['rev-parse', '--show-toplevel']);
+  // the work tree's root and both commits in one git run when both revisions are named (else one by one)
+  const named = req.base !== undefined && req.head !== undefined && !req.base.startsWith('-') && !req.head.startsWith('-') ? bothCommits(git, req.base, req.head) : undefined;
+  const top = named?.top ?? gitLine(git, ['rev-parse', '--show-toplevel']);
   if (!top) return { ok: false, message: `${req.options.cwd} is not inside a git repository` };
   const outside: FileAccess = req.options.fs ?? nodeFileAccess;
   const realTop = outside.realpath(top);
@@ -82,18 +94,20 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     if (!mb) return { ok: false, message: shallow(git) ? `the merge base of HEAD and ${branch} is not in this shallow clone: fetch more history (git fetch --deepen=100 origin ${branch.replace(/^origin\//, '')}) or use fetch-depth: 0` : `HEAD and ${branch} have no common ancestor: name the base revision` };
     baseRev = mb;
   }
-  const bt = readTree(git, baseRev);
+  const bt = readTree(git, baseRev, named?.base);
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
     // the head's tree from the base's and what changed between them (a fresh listing when git cannot say)
-    const r = deriveTree(git, bt.tree, req.head) ?? readTree(git, req.head);
+    const r = deriveTree(git, bt.tree, req.head, named?.head) ?? readTree(git, req.head, named?.head);
     if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
     ht = r.tree;
   }
 
-  // one store of objects for both sides: what the revisions share is read from git once
+  // one store of objects for both sides: what the revisions share is read from git once, both sides' instruction
+  // and Markdown files in one pair of git runs
   const store = blobStore();
+  prefetchBlobs(git, ht ? [bt.tree, ht] : [bt.tree], store);
   const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store });
   const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));

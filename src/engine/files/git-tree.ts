@@ -42,12 +42,17 @@ const MAX_PREFETCH_BYTES = 256 * 1024 * 1024;
 
 const KIND: Record<string, TreeKind> = { blob: 'file', tree: 'dir', commit: 'submodule' };
 
-/** Resolves `rev` to a commit and lists its tree; a message saying why when it cannot. */
-export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
-  if (rev.startsWith('-')) return { ok: false, message: `${JSON.stringify(rev)} is not a revision` };
+/** the commit `rev` names, or undefined (an option-like `rev` is never passed to git as one) */
+export function resolveCommit(git: GitRunner, rev: string): string | undefined {
+  if (rev.startsWith('-')) return undefined;
   const c = git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], undefined, 4096);
-  const commit = c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '';
-  if (!commit) return { ok: false, message: `revision ${JSON.stringify(rev)} does not exist in this repository` };
+  return (c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '') || undefined;
+}
+
+/** Resolves `rev` to a commit (unless the caller did: `resolved`) and lists its tree; a message saying why when it cannot. */
+export function readTree(git: GitRunner, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
+  const commit = resolved ?? resolveCommit(git, rev);
+  if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
   const ls = git.run(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], undefined, MAX_LISTING_BYTES);
   if (!ls.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${ls.message}` };
   const entries = new Map<string, TreeEntry>();
@@ -99,11 +104,9 @@ const listKind = (mode: string): DirEntry['kind'] => {
  * not listed and parsed again (a pull request changes a few files of a large tree). The same entries and
  * folders, in the same order, as readTree(rev) would give; undefined when git cannot say (then readTree).
  */
-export function deriveTree(git: GitRunner, base: GitTree, rev: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
-  if (rev.startsWith('-')) return { ok: false, message: `${JSON.stringify(rev)} is not a revision` };
-  const c = git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], undefined, 4096);
-  const commit = c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '';
-  if (!commit) return { ok: false, message: `revision ${JSON.stringify(rev)} does not exist in this repository` };
+export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
+  const commit = resolved ?? resolveCommit(git, rev);
+  if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
   const d = git.run(['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base.commit, commit], undefined, MAX_LISTING_BYTES);
   if (!d.ok) return undefined;
   const entries = new Map(base.entries);
@@ -243,27 +246,35 @@ const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
 
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
-/** A FileAccess that shows `tree` checked out at `root`. */
-export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
-  const root = o.root;
-  const store = o.store ?? blobStore();
-  const blobs = store.blobs;
-  let read = 0;
-  // the instruction-like files and Markdown files, up front: their sizes, then those within bounds (objects the
-  // store already holds, from the other revision, are not asked again)
+/**
+ * The instruction-like and Markdown files of `trees`, into `store` up front: their sizes in one `cat-file
+ * --batch-check` run, then those within bounds in one `--batch` run (what the store holds is not asked
+ * again: the revisions of a diff share it). Returns the number of `--batch` runs (0 or 1).
+ */
+export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: BlobStore): number {
   const candidates: TreeEntry[] = [];
-  for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
+  for (const tree of trees) for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
   const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
   for (const [k, v] of blobSizes(git, unknown)) store.sizes.set(k, v);
   const want = new Set<string>();
   let bytes = 0;
   for (const e of candidates) {
     e.size = store.sizes.get(e.oid) ?? -1;
-    if (e.size >= 0 && !blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+    if (e.size >= 0 && !store.blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
       want.add(e.oid);
       bytes += e.size;
     }
   }
+  for (const [k, v] of readBlobs(git, [...want])) store.blobs.set(k, v);
+  return want.size ? 1 : 0;
+}
+
+/** A FileAccess that shows `tree` checked out at `root`. */
+export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
+  const root = o.root;
+  const store = o.store ?? blobStore();
+  const blobs = store.blobs;
+  let read = prefetchBlobs(git, [tree], store);
   let sizeAsked = 0;
   /** a blob's size, asked of git once when the listing did not say */
   const sizeOf = (e: TreeEntry): number => {
@@ -277,8 +288,6 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
     }
     return e.size;
   };
-  for (const [k, v] of readBlobs(git, [...want])) blobs.set(k, v);
-  read += want.size ? 1 : 0;
 
   const blob = (oid: string): Uint8Array | undefined => {
     let b = blobs.get(oid);
