@@ -198,3 +198,17 @@ test('explain --advice: the text and the JSON with the price assumed; bad --pric
     f.cleanup();
   }
 });
+
+test("the README's advice example is this fixture's output, line for line", async () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = /### `explain --advice`[\s\S]*?```\n([\s\S]*?)```/.exec(readme);
+  assert.ok(block, 'README has the advice example');
+  const f = fixture();
+  try {
+    const r = await explainCommand(['--cwd', f.repo, '--home', f.home, '--managed-dir', f.managed, '--claude-version', '2.1.333', '--advice'], makeStyle(false));
+    const lines = r.text.split('\n');
+    for (const l of block[1]!.trimEnd().split('\n')) assert.ok(lines.includes(l), `not in the output: ${l}`);
+  } finally {
+    f.cleanup();
+  }
+});
