@@ -7,6 +7,7 @@
 // (cache write once per session, cache read per later request), modelPricing and --prices over it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -208,6 +209,26 @@ test("the README's advice example is this fixture's output, line for line", asyn
     const r = await explainCommand(['--cwd', f.repo, '--home', f.home, '--managed-dir', f.managed, '--claude-version', '2.1.333', '--advice'], makeStyle(false));
     const lines = r.text.split('\n');
     for (const l of block[1]!.trimEnd().split('\n')) assert.ok(lines.includes(l), `not in the output: ${l}`);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('bad transcripts: binary, cut, broken JSON lines and a FIFO are read around, never thrown on', () => {
+  const f = fixture();
+  try {
+    const dir = path.join(f.home, '.claude', 'projects', memoryKey(f.repo));
+    const good = JSON.stringify({ type: 'assistant', sessionId: 'bad', uuid: 'g1', timestamp: '2026-12-02T10:00:00.000Z', message: { id: 'm-g1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 't', name: 'Read', input: { file_path: path.join(f.repo, 'src', 'api', 'orders.ts') } }] } });
+    fs.writeFileSync(path.join(dir, 'bad.jsonl'), Buffer.concat([Buffer.from([0, 0xff, 0xfe, 10]), Buffer.from('{"type":"assistant",\n{not json}\n' + good + '\n{"type":"assistant","message":{"id":"cut"')]));
+    fs.utimesSync(path.join(dir, 'bad.jsonl'), 1_700_000_400, 1_700_000_400);
+    if (process.platform !== 'win32') execFileSync('mkfifo', [path.join(dir, 'pipe.jsonl')]);
+    const a = analyze(opts(f));
+    const s = recentSessions(nodeFileAccess, a.env.cwd, a.env.home, a.env.env, 30);
+    assert.deepEqual(s.map((x) => path.basename(x.file)), ['bad.jsonl', 's3.jsonl', 's2.jsonl', 's1.jsonl'], 'the FIFO is not a session');
+    assert.equal(s[0]!.requests, 1);
+    assert.deepEqual([...s[0]!.files], [path.join(f.repo, 'src', 'api', 'orders.ts')]);
+    const items = pricedAdvice(a, s, advicePrice(a, s), ['search'], nodeFileAccess);
+    assert.deepEqual(items.find((i) => i.path.endsWith('api.md'))?.sessions, { read: 4, used: 2 });
   } finally {
     f.cleanup();
   }

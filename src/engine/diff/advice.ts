@@ -98,17 +98,17 @@ export interface AdviceItem {
   message: string;
 }
 
-/** the most of one transcript read (a longer one is read in its first 64 MiB) */
+/** the most of one transcript read (a longer one is read in its first 64 MiB; the editor reads less) */
 const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The last `n` sessions of the launch directory, newest first (by their newest record, as `session --list`);
  *  `fa` should read ranges (the CLI's node access): the analysis' snapshot would hold every transcript read. */
-export function recentSessions(fa: FileAccess, cwd: string, home: string, env: Record<string, string | undefined>, n: number): SessionUse[] {
+export function recentSessions(fa: FileAccess, cwd: string, home: string, env: Record<string, string | undefined>, n: number, maxBytes = MAX_TRANSCRIPT_BYTES): SessionUse[] {
   const files = listTranscripts(fa, transcriptDirs(fa, cwd, configDir(home, env))).slice(0, n);
   const out: SessionUse[] = [];
   for (const t of files) {
-    const r = fa.readRange ? fa.readRange(t.file, 0, MAX_TRANSCRIPT_BYTES) : fa.readFile(t.file, MAX_TRANSCRIPT_BYTES);
+    const r = fa.readRange ? fa.readRange(t.file, 0, maxBytes) : fa.readFile(t.file, maxBytes);
     if (!r.ok) continue;
     const bytes = 'data' in r.value ? r.value.data : r.value;
     const parsed = parseTranscriptText(Buffer.from(bytes).toString('utf8'));
@@ -233,15 +233,21 @@ export function savingText(s: Saving, sessions: number, words: SavingWords = SAV
   return `${fill(sessions ? words.perSession : words.perStart, n(s.tokensPerSession))}${dollars}${week}`;
 }
 
+/** the most path-like words of one text looked up on disk */
+const MAX_NAMED = 64;
+
 /** the project's files and folders a text names (`src/api/`, `packages/web/**`, `src/db.ts`), that exist */
 export function namedPaths(a: Analysis, text: string): { abs: string; dir: boolean }[] {
   const out = new Map<string, boolean>();
   const root = a.env.cwd;
+  let tried = 0;
   for (const m of text.matchAll(/(?:^|[\s`'"(\[])((?:\.\/)?[A-Za-z0-9_.@-]+(?:\/[A-Za-z0-9_.@-]+)*\/?(?:\*\*?(?:\/\*[^\s`'")\]]*)?)?)(?=$|[\s`'"),.:;\]])/gm)) {
     const p = m[1]!.replace(/^\.\//, '').replace(/\/?\*.*$/, '').replace(/\/$/, '');
     if (!p || p.startsWith('.') || p.includes('..') || (!p.includes('/') && !/\.[A-Za-z0-9]{1,6}$/.test(p)) || /^[a-z]+:/i.test(p)) continue;
     const abs = path.join(root, ...p.split('/'));
     if (out.has(abs)) continue;
+    // a bounded number of looks at the disk, however long the text
+    if (++tried > MAX_NAMED) break;
     const st = a.env.fs.stat(abs);
     if (st.ok) out.set(abs, st.value.kind === 'dir');
   }

@@ -12,6 +12,8 @@ import type { Translate } from '../format.js';
 export const RULE_COST = 'rule-without-paths-cost';
 const FRESH_MS = 5 * 60 * 1000;
 const SESSIONS = 30;
+/** the most of one transcript the editor reads (the CLI reads 64 MiB): the extension host stays responsive */
+const MAX_BYTES = 16 * 1024 * 1024;
 
 /** the saving's templates, translated (`{0}` kept for savingText to fill) */
 export function savingWords(t: Translate): SavingWords {
@@ -56,7 +58,7 @@ export class AdviceSource {
       setTimeout(() => {
         let sessions: SessionUse[] = [];
         try {
-          sessions = recentSessions(nodeFileAccess, cwd, a.env.home, a.env.env, SESSIONS);
+          sessions = recentSessions(nodeFileAccess, cwd, a.env.home, a.env.env, SESSIONS, MAX_BYTES);
         } catch {
           // a transcript that cannot be read is left out (recentSessions does not throw on bad input)
         }
