@@ -64,7 +64,11 @@ export class AdviceSource {
         }
         this.byCwd.set(cwd, { at: Date.now(), sessions });
         this.pending.delete(cwd);
-        this.ready();
+        try {
+          this.ready();
+        } catch {
+          // the window closed meanwhile: nothing to publish to
+        }
       }, 0);
     }
     return hit?.sessions;
