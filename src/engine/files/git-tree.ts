@@ -1,7 +1,8 @@
 // A FileAccess over one git commit, for `claude-layers diff`: the commit's tree (`git ls-tree -r -t
 // --long`) answers every path inside the repository's work tree, as if it were checked out there;
 // blobs come from `git cat-file --batch` (the instruction-like files up front, in one run; any
-// other on first read). `.git` itself and every path outside the work tree (HOME, ~/.claude, the
+// other on first read). A diff's second revision is derived from the first and `git diff-tree`
+// (deriveTree), and both share one store of objects (BlobStore). `.git` itself and every path outside the work tree (HOME, ~/.claude, the
 // managed folder) go to the real file system (`outside`), so both revisions of a diff share HOME.
 // Git is run through an injected `GitRunner` (the Node one is src/cli/git-runner.ts): nothing here
 // starts a process. Bounded: a blob larger than the reader's limit is refused from its listed size.
