@@ -12,6 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { benchLongTurn, benchTranscript } from './transcript.js';
+import { diffRatio, DIFF_TREES, type DiffBench } from './diff.js';
 import * as path from 'node:path';
 import { fdir } from 'fdir';
 import { defaultParams, generate, prng, type GeneratedTree } from './generate.js';
@@ -925,6 +926,13 @@ async function parent(): Promise<number> {
       log(`lint ${t.name}`);
       lint[t.params.files] = measureLint(t, Math.min(runs, 3));
     }
+  // `claude-layers diff` of two commits of the largest tree (issue 35): against one lint of it, in this process
+  const diffs: { files: number; d: DiffBench }[] = [];
+  if (!flag('--no-diff'))
+    for (const n of [sizes[sizes.length - 1]!]) {
+      log(`diff of two revisions, ${n} files`);
+      diffs.push({ files: n, d: await diffRatio(generate(defaultParams(n), DIFF_TREES, { log }), Math.min(runs, 3)) });
+    }
   // the live-session reader (issue 17): a generated 200 MB transcript, cold and then followed
   log('transcript reader');
   const tr = benchTranscript(quick ? 20 : 200, quick ? 5 : 20);
@@ -947,6 +955,18 @@ async function parent(): Promise<number> {
         `| an appended record, p50 / max | ${tr.appendP50.toFixed(1)} / ${tr.appendMax.toFixed(1)} ms | ${tr.appendRatio.toFixed(2)}× | < 20 ms${tr.appendP50 < 20 ? ' (met)' : ' (not met)'} |`,
         `| one turn of ${lt.calls.toLocaleString('en-US')} calls (${lt.mb.toFixed(0)} MB, no request records), cold open | ${lt.coldMs.toFixed(0)} ms | ${lt.ratio.toFixed(1)}× its line count (${lt.rawMs.toFixed(0)} ms) | < 30 s, linear in the records${lt.coldMs < 30_000 ? ' (met)' : ' (not met)'} |`,
         '',
+        ...(diffs.length
+          ? [
+              '## The diff of two revisions (issue 35)',
+              '',
+              'bench/diff.ts: the generated tree made a git repository of two commits (the head grows the root CLAUDE.md and adds a rule without paths), `runDiff` of them (both read from git: the base listed, the head derived from it and `git diff-tree`, one store of objects) against one lint of the same tree (secrets off), in one process, fastest and median of the runs:',
+              '',
+              '| files | one lint | diff of two revisions | ratio (fastest) | ratio (medians) | target |',
+              '|---|---|---|---|---|---|',
+              ...diffs.map(({ files, d }) => `| ${files.toLocaleString('en-US')} | ${d.lintMin.toFixed(0)} ms (median ${d.lintMs.toFixed(0)}) | ${d.diffMin.toFixed(0)} ms (median ${d.diffMs.toFixed(0)}) | ${(d.diffMin / d.lintMin).toFixed(2)}× | ${d.ratio.toFixed(2)}× | ≤ 2 × one lint${d.diffMin / d.lintMin <= 2 ? ' (met)' : ' (not met)'} |`),
+              '',
+            ]
+          : []),
       ].join('\n');
     fs.writeFileSync(out, md);
     process.stdout.write(md);

@@ -1,8 +1,9 @@
 // `explain --advice`: each always-loaded text with its price, over the last sessions of this project
-// (their transcripts, read locally). Dollars only with --prices (input, cache write, cache read in
-// dollars per million tokens); without it, tokens and session counts.
+// (their transcripts, read locally). Priced at the sessions' model from the profile's table (or the
+// managed `modelPricing`), the assumption printed; `--prices INPUT,CACHE_WRITE,CACHE_READ` (dollars per
+// million tokens) replaces the table's price.
 import * as path from 'node:path';
-import { decodeUtf8, displayPath, pricedAdvice, recentSessions, type AdviceItem, type Analysis, type ModelPrices } from '../engine/index.js';
+import { advicePrice, decodeUtf8, nodeFileAccess, displayPath, priceAssumption, pricedAdvice, recentSessions, type AdviceItem, type AdvicePrice, type Analysis, type ModelPrices } from '../engine/index.js';
 import { has, one, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 import { safe, type Style } from './style.js';
 
@@ -29,7 +30,8 @@ function mcpServers(a: Analysis): string[] {
 export interface AdviceOut {
   items: AdviceItem[];
   sessions: number;
-  prices?: ModelPrices;
+  /** the price assumed (absent when the model has no price): the model, where it and the price come from, the rates */
+  price?: Omit<AdvicePrice, 'price'> & { assumption: string };
 }
 
 export function adviceFor(p: ParsedArgs, a: Analysis): AdviceOut | undefined {
@@ -40,9 +42,12 @@ export function adviceFor(p: ParsedArgs, a: Analysis): AdviceOut | undefined {
   const nStr = one(p, 'sessions') ?? '30';
   const n = Number(nStr);
   if (!Number.isInteger(n) || n < 0 || n > 10_000) throw new UsageError(`--sessions takes a number of sessions (0 to 10,000), got ${JSON.stringify(nStr)}`);
-  const prices = one(p, 'prices') === undefined ? undefined : parsePrices(one(p, 'prices')!);
-  const sessions = n ? recentSessions(a.env.fs, a.env.cwd, a.env.home, a.env.env, n) : [];
-  return { items: pricedAdvice(a, sessions, prices, mcpServers(a)), sessions: sessions.length, ...(prices && { prices }) };
+  const given = one(p, 'prices') === undefined ? undefined : parsePrices(one(p, 'prices')!);
+  // transcripts are read from the disk as they are now (not through the analysis' snapshot, which would hold them)
+  const sessions = n ? recentSessions(nodeFileAccess, a.env.cwd, a.env.home, a.env.env, n) : [];
+  const price = advicePrice(a, sessions, given);
+  const shown = price && (({ price: _, ...rest }) => ({ ...rest, assumption: priceAssumption(price) }))(price);
+  return { items: pricedAdvice(a, sessions, price, mcpServers(a), nodeFileAccess), sessions: sessions.length, ...(shown && { price: shown }) };
 }
 
 export function renderAdvice(o: AdviceOut, a: Analysis, st: Style): string {
@@ -54,7 +59,7 @@ export function renderAdvice(o: AdviceOut, a: Analysis, st: Style): string {
         : 'no transcripts of this project: tokens only',
     ),
   );
-  out.push(st.dim(o.prices ? `prices assumed: $${o.prices.input}/MTok input, $${o.prices.cacheWrite} cache write, $${o.prices.cacheRead} cache read (--prices)` : 'no prices given (--prices INPUT,CACHE_WRITE,CACHE_READ in $/MTok): no dollars'));
+  out.push(st.dim(o.price ? safe(o.price.assumption) : 'no price for this model in the profile (--prices INPUT,CACHE_WRITE,CACHE_READ in $/MTok gives one): no dollars'));
   for (const i of o.items) out.push(`  ${safe(displayPath(i.path, a.env.cwd, a.env.home))}: ${safe(i.message)}`);
   return out.join('\n') + '\n';
 }

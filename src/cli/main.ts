@@ -21,7 +21,7 @@ const COMMON = `[--cwd DIR] [--home DIR] [--claude-version ${KNOWN_VERSIONS}] [-
 const COMMANDS: Record<string, { synopsis: string; what: string }> = {
   explain: {
     synopsis: `explain  [FILE] ${COMMON}\n           [--mcp-config FILE]... [--strict-mcp-config] [--mcp run] [--json]\n           [--advice [--sessions N] [--prices INPUT,CACHE_WRITE,CACHE_READ]]`,
-    what: 'the startup layers in order, what touching FILE injects, gauges, the whole first request split like /context\n(colors on a terminal; NO_COLOR honoured); --mcp run asks the MCP servers for their tools (nothing runs otherwise);\n--advice: each always-loaded text in tokens per session start and, over the last N (30) sessions of\nthis project read from their transcripts, who paid and used it, in dollars at --prices ($/MTok)',
+    what: 'the startup layers in order, what touching FILE injects, gauges, the whole first request split like /context\n(colors on a terminal; NO_COLOR honoured); --mcp run asks the MCP servers for their tools (nothing runs otherwise);\n--advice: each always-loaded text in tokens per session start and, over the last N (30) sessions of\nthis project read from their transcripts, which needed it and what a fix saves, in dollars at the price of\nthe model the sessions ran, from the profile (or modelPricing; --prices INPUT,CACHE_WRITE,CACHE_READ in $/MTok replaces it)',
   },
   lint: {
     synopsis: `lint     ${COMMON}\n           [--format text|json|sarif|github] [--fail-on error|warning|info] [--no-secrets] [--verbose]`,

@@ -45,9 +45,9 @@ export { transcriptWidthsFor, widthsFromTranscripts, type TranscriptWidths } fro
 export * from './mcp/transcript-facts.js';
 export { DiagnosticSink } from './diagnostics.js';
 // `claude-layers diff` (src/engine/diff/): two revisions of the repository compared, and the budget gate.
-export { gitTreeFileAccess, readTree, readBlobs, type GitRunner, type GitResult, type GitTree } from './files/git-tree.js';
+export { blobStore, deriveTree, gitTreeFileAccess, readTree, readBlobs, type BlobStore, type GitRunner, type GitResult, type GitTree } from './files/git-tree.js';
 export { runDiff, defaultBranch, BUDGET_FILE, type DiffRequest, type DiffResult, type DiffOutcome } from './diff/run.js';
 export { compareRevisions, type DiffReport, type Change } from './diff/compare.js';
 export { revisionFacts, type RevisionFacts, type FindingFact } from './diff/revision.js';
 export { BUDGET_KEYS, checkBudgets, mergeBudgets, parseBudgetFlag, parseBudgetObject, parsePercent, describeBudgetKey, type Budgets, type BudgetKey, type BudgetViolation } from './diff/budget.js';
-export { pricedAdvice, recentSessions, prefixCost, type AdviceItem, type ModelPrices, type SessionUse } from './diff/advice.js';
+export { pricedAdvice, recentSessions, prefixCost, prefixCostOf, advicePrice, priceAssumption, savingText, SAVING_WORDS, sessionDays, namedPaths, money, type AdviceItem, type AdvicePrice, type ModelPrices, type Saving, type SavingWords, type SessionUse } from './diff/advice.js';

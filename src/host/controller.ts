@@ -16,6 +16,7 @@ import type { VersionInfo } from './sidebar/header.js';
 import { present } from './sidebar/present.js';
 import type { McpFactsByServer } from './sidebar/gauges.js';
 import { publishDiagnostics, type HostContext } from './editor/providers.js';
+import { AdviceSource } from './editor/advice-source.js';
 import { applySeverity, parseSeverityOverrides, type SeverityOverrides } from './editor/severity.js';
 import { SessionStore } from './session/session-store.js';
 import { readShippedDescriptions, type ShippedRead } from './workspace/shipped-skills.js';
@@ -62,6 +63,8 @@ export class Controller implements vscode.Disposable {
   private readonly status: StatusItem;
   private readonly watchers: Watchers;
   private readonly lint: LintRunner;
+  /** priced advice over the sessions of each launch directory (a rule without paths: what paths: saves) */
+  private readonly advice = new AdviceSource(() => this.publish());
   private readonly disposables: vscode.Disposable[] = [];
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
   private prelistTimer: ReturnType<typeof setTimeout> | undefined;
@@ -130,6 +133,10 @@ export class Controller implements vscode.Disposable {
         return [...out].slice(0, 2);
       },
       activeFile: () => this.activeFile,
+      ruleAdvice: (uri) => {
+        const a = this.analysisFor(uri);
+        return a && this.advice.ruleItem(a, uri.fsPath);
+      },
       t,
       locale: this.locale,
       onDidChange: this.changed.event,
@@ -485,7 +492,7 @@ export class Controller implements vscode.Disposable {
       this.diagnostics,
       this.service.keys().flatMap((k) => {
         const a = this.service.get(k).analysis;
-        return a ? [{ analysis: a, diagnostics: this.diagnosticsFor(k, a) }] : [];
+        return a ? [{ analysis: a, diagnostics: [...this.diagnosticsFor(k, a), ...applySeverity(this.advice.diagnostics(a, this.t), this.severities)] }] : [];
       }),
       this.dirty,
       this.t,

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffCommand } from '../../src/cli/diff-command.js';
 import { makeStyle } from '../../src/cli/style.js';
-import type { DiffReport } from '../../src/engine/index.js';
+import { blobStore, deriveTree, gitTreeFileAccess, nodeFileAccess, readTree, type DiffReport } from '../../src/engine/index.js';
+import { nodeGitRunner } from '../../src/cli/git-runner.js';
 import { commitFiles, emptyRepo, fixtureRepo, FIXTURES, git, type TempRepo } from './diff-repos.js';
 
 const plain = makeStyle(false);
@@ -262,4 +263,90 @@ test('the README shows the golden comment of the startup fixture as it is', () =
   const m = /<!-- diff-comment: startup -->\n([\s\S]*?)<!-- \/diff-comment -->/.exec(readme);
   assert.ok(m, 'README has the diff-comment block');
   assert.equal(m[1], fs.readFileSync(path.join(FIXTURES, 'startup', 'comment.md'), 'utf8'));
+});
+
+test('the two revisions share one store of objects: what they have in common is read from git once', () => {
+  const t = fixtureRepo('nested');
+  try {
+    const runner = nodeGitRunner(t.repo);
+    const calls: string[] = [];
+    const counting = { run: (args: readonly string[], input?: string, max?: number) => (calls.push(args.slice(0, 2).join(' ')), runner.run(args, input, max)) };
+    const base = readTree(counting, 'main');
+    const head = readTree(counting, 'pr');
+    assert.ok(base.ok && head.ok);
+    const store = blobStore();
+    const outside = nodeFileAccess;
+    const b = gitTreeFileAccess(counting, base.tree, { root: t.repo, outside, store });
+    const readsAfterBase = calls.filter((c) => c.startsWith('cat-file')).length;
+    const known = store.blobs.size;
+    const h = gitTreeFileAccess(counting, head.tree, { root: t.repo, outside, store });
+    // the head asks git only for the objects the base did not have
+    const headOids = [...head.tree.entries.entries()].filter(([rel, e]) => e.kind === 'file' && (rel.endsWith('.md') || rel.startsWith('.claude/'))).map(([, e]) => e.oid);
+    const baseOids = new Set([...base.tree.entries.values()].map((e) => e.oid));
+    const fresh = new Set(headOids.filter((o) => !baseOids.has(o)));
+    assert.ok(fresh.size > 0 && fresh.size < new Set(headOids).size, 'the fixture changes some files and keeps others');
+    assert.equal(store.blobs.size, known + fresh.size);
+    assert.ok(calls.filter((c) => c.startsWith('cat-file')).length - readsAfterBase <= 2, 'one size check and one read for the new objects');
+    // both sides still read their own content
+    const file = path.join(t.repo, 'packages', 'web', 'CLAUDE.md');
+    const rb = b.readFile(file, 1 << 20);
+    const rh = h.readFile(file, 1 << 20);
+    assert.ok(rb.ok && rh.ok);
+    assert.equal(Buffer.from(rb.value).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'base', 'packages', 'web', 'CLAUDE.md'), 'utf8'));
+    assert.equal(Buffer.from(rh.value).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'head', 'packages', 'web', 'CLAUDE.md'), 'utf8'));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test("the head's tree derived from the base's and git diff-tree is the tree git lists", () => {
+  const t = emptyRepo();
+  try {
+    commitFiles(t.repo, {
+      'CLAUDE.md': '# base\n',
+      'a/x.md': 'x\n',
+      'a/b/y.md': 'y\n',
+      'gone/z.md': 'z\n',
+      'gone/deep/w.md': 'w\n',
+      'turns/file.md': 'a file that becomes a folder\n',
+      'link-target.md': 't\n',
+      'ab.md': 'sorted around a/ and a-b/\n',
+      'a-b/k.md': 'k\n',
+      'same.md': 'unchanged\n',
+    });
+    git(t.repo, 'checkout', '-q', '-b', 'pr');
+    commitFiles(t.repo, {
+      'CLAUDE.md': '# head\n',
+      'a/b/y.md': null,
+      'a/b/v.md': 'v\n',
+      'a/new/n.md': 'n\n',
+      'gone/z.md': null,
+      'gone/deep/w.md': null,
+      'turns/file.md': null,
+      'a.md': 'a file named like the folder a, sorted before it\n',
+      'c/.claude/rules/r.md': 'r\n',
+    });
+    fs.rmSync(path.join(t.repo, 'turns'), { recursive: true, force: true });
+    fs.mkdirSync(path.join(t.repo, 'turns', 'file.md'), { recursive: true });
+    fs.writeFileSync(path.join(t.repo, 'turns', 'file.md', 'inside.md'), 'now a folder\n');
+    fs.symlinkSync('link-target.md', path.join(t.repo, 'link.md'));
+    git(t.repo, 'add', '-A');
+    git(t.repo, 'commit', '-q', '-m', 'more');
+    const runner = nodeGitRunner(t.repo);
+    const base = readTree(runner, 'main');
+    const listed = readTree(runner, 'pr');
+    assert.ok(base.ok && listed.ok);
+    const derived = deriveTree(runner, base.tree, 'pr');
+    assert.ok(derived?.ok);
+    assert.deepEqual(new Map([...derived.tree.entries].sort()), new Map([...listed.tree.entries].sort()));
+    assert.deepEqual(new Map([...derived.tree.dirs].sort()), new Map([...listed.tree.dirs].sort()), 'the same folders, each listed in the same order');
+    assert.equal(derived.tree.commit, listed.tree.commit);
+    // the base's own tree is left as it was
+    const again = readTree(runner, 'main');
+    assert.ok(again.ok);
+    assert.deepEqual(new Map([...base.tree.dirs].sort()), new Map([...again.tree.dirs].sort()));
+    assert.equal(deriveTree(runner, base.tree, 'no-such-rev')?.ok, false);
+  } finally {
+    t.cleanup();
+  }
 });

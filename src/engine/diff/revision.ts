@@ -13,7 +13,7 @@ import { displayPath, lintPrepare, lintWorkspace } from '../checks/index.js';
 import type { Inventory } from '../checks/inventory.js';
 import { locateBase } from '../checks/workspace.js';
 import { skillsView } from '../checks/skills-check.js';
-import { compilePatterns, countMatches, listMatches } from '../globs/glob-count.js';
+import { compilePatterns, listMatches } from '../globs/glob-count.js';
 import { renderStartupBlock } from '../instructions/render.js';
 import { MAX_INSTRUCTION_BYTES } from '../instructions/content.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
@@ -156,8 +156,10 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
       let matches = 0;
       let sample: string[] = [];
       if (at?.node) {
-        matches = countMatches(at.node, compiled, at.at);
-        sample = listMatches(at.node, compiled, 50, at.at).files.map((f) => display(path.join(r.base, ...f.split('/'))));
+        // one walk: the count, and the first 50 as examples
+        const m = listMatches(at.node, compiled, 50, at.at);
+        matches = m.total;
+        sample = m.files.map((f) => display(path.join(r.base, ...f.split('/'))));
       }
       const text = env.fs.readFile(r.path, MAX_INSTRUCTION_BYTES);
       const chars = text.ok ? session.processText(r.path, Buffer.from(text.value).toString('utf8')).content.trim().length : 0;

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { gitTreeFileAccess, instructionLike, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -67,8 +67,20 @@ function nulList(git: GitRunner, args: string[]): string[] {
   return r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : [];
 }
 
+/** `git rev-parse --show-toplevel BASE^{commit} HEAD^{commit}`: undefined when git refuses any of them */
+function bothCommits(git: GitRunner, base: string, head: string): { top: string; base: string; head: string } | undefined {
+  const r = git.run(['rev-parse', '--show-toplevel', '--end-of-options', `${base}^{commit}`, `${head}^{commit}`], undefined, 1024 * 1024);
+  if (!r.ok) return undefined;
+  // (git before 2.43 echoes --end-of-options here)
+  const lines = text(r.stdout).split('\n').filter((l) => l !== '--end-of-options');
+  const oid = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+  return lines.length === 3 && oid.test(lines[1]!) && oid.test(lines[2]!) ? { top: lines[0]!, base: lines[1]!, head: lines[2]! } : undefined;
+}
+
 export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
-  const top = gitLine(git, ['rev-parse', '--show-toplevel']);
+  // the work tree's root and both commits in one git run when both revisions are named (else one by one)
+  const named = req.base !== undefined && req.head !== undefined && !req.base.startsWith('-') && !req.head.startsWith('-') ? bothCommits(git, req.base, req.head) : undefined;
+  const top = named?.top ?? gitLine(git, ['rev-parse', '--show-toplevel']);
   if (!top) return { ok: false, message: `${req.options.cwd} is not inside a git repository` };
   const outside: FileAccess = req.options.fs ?? nodeFileAccess;
   const realTop = outside.realpath(top);
@@ -82,17 +94,22 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     if (!mb) return { ok: false, message: shallow(git) ? `the merge base of HEAD and ${branch} is not in this shallow clone: fetch more history (git fetch --deepen=100 origin ${branch.replace(/^origin\//, '')}) or use fetch-depth: 0` : `HEAD and ${branch} have no common ancestor: name the base revision` };
     baseRev = mb;
   }
-  const bt = readTree(git, baseRev);
+  const bt = readTree(git, baseRev, named?.base);
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
-    const r = readTree(git, req.head);
+    // the head's tree from the base's and what changed between them (a fresh listing when git cannot say)
+    const r = deriveTree(git, bt.tree, req.head, named?.head) ?? readTree(git, req.head, named?.head);
     if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
     ht = r.tree;
   }
 
-  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside });
-  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside }) : undefined;
+  // one store of objects for both sides: what the revisions share is read from git once, both sides' instruction
+  // and Markdown files in one pair of git runs
+  const store = blobStore();
+  prefetchBlobs(git, ht ? [bt.tree, ht] : [bt.tree], store);
+  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store });
+  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
   const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
@@ -104,21 +121,24 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
 
   // what the change touches, and what the diff does not look into
   const notes: string[] = [];
-  // `git diff --raw`: each changed path with its modes (160000: a submodule)
-  const raw = nulList(git, ['diff', '--raw', '-z', '--no-renames', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
+  // `git diff --raw -M` (one run): each changed path with its modes (160000: a submodule), renames with both paths
+  const raw = nulList(git, ['diff', '--raw', '-z', '-M', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
   const changedRel: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const [, , mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];
+  for (let i = 0; i + 1 < raw.length; ) {
+    const [, mode1, mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];
+    if (status === 'R' || status === 'C') {
+      const [from, to] = [raw[i + 1]!, raw[i + 2] ?? ''];
+      i += 3;
+      if (status === 'R' && (instructionLike(from) || instructionLike(to))) notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
+      if (to) changedRel.push(to);
+      continue;
+    }
     const rel = raw[i + 1]!;
-    if (mode2 === '160000' || (status === 'D' && /^:160000/.test(raw[i]!))) notes.push(`submodule ${rel} ${status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed'}: diff does not read inside submodules`);
+    i += 2;
+    if (mode2 === '160000' || (status === 'D' && mode1 === '160000')) notes.push(`submodule ${rel} ${status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed'}: diff does not read inside submodules`);
     else if (status !== 'D') changedRel.push(rel);
   }
   if (!ht) changedRel.push(...nulList(git, ['ls-files', '-z', '--others', '--exclude-standard']));
-  const renames = nulList(git, ['diff', '-M', '--name-status', '-z', '--diff-filter=R', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
-  for (let i = 0; i + 2 < renames.length; i += 3) {
-    const [from, to] = [renames[i + 1]!, renames[i + 2]!];
-    if (instructionLike(from) || instructionLike(to)) notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
-  }
 
   const report = compareRevisions(before, after, {
     base: baseRev,

@@ -1,7 +1,8 @@
 // A FileAccess over one git commit, for `claude-layers diff`: the commit's tree (`git ls-tree -r -t
 // --long`) answers every path inside the repository's work tree, as if it were checked out there;
 // blobs come from `git cat-file --batch` (the instruction-like files up front, in one run; any
-// other on first read). `.git` itself and every path outside the work tree (HOME, ~/.claude, the
+// other on first read). A diff's second revision is derived from the first and `git diff-tree`
+// (deriveTree), and both share one store of objects (BlobStore). `.git` itself and every path outside the work tree (HOME, ~/.claude, the
 // managed folder) go to the real file system (`outside`), so both revisions of a diff share HOME.
 // Git is run through an injected `GitRunner` (the Node one is src/cli/git-runner.ts): nothing here
 // starts a process. Bounded: a blob larger than the reader's limit is refused from its listed size.
@@ -42,12 +43,17 @@ const MAX_PREFETCH_BYTES = 256 * 1024 * 1024;
 
 const KIND: Record<string, TreeKind> = { blob: 'file', tree: 'dir', commit: 'submodule' };
 
-/** Resolves `rev` to a commit and lists its tree; a message saying why when it cannot. */
-export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
-  if (rev.startsWith('-')) return { ok: false, message: `${JSON.stringify(rev)} is not a revision` };
+/** the commit `rev` names, or undefined (an option-like `rev` is never passed to git as one) */
+export function resolveCommit(git: GitRunner, rev: string): string | undefined {
+  if (rev.startsWith('-')) return undefined;
   const c = git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], undefined, 4096);
-  const commit = c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '';
-  if (!commit) return { ok: false, message: `revision ${JSON.stringify(rev)} does not exist in this repository` };
+  return (c.ok ? Buffer.from(c.stdout).toString('utf8').trim() : '') || undefined;
+}
+
+/** Resolves `rev` to a commit (unless the caller did: `resolved`) and lists its tree; a message saying why when it cannot. */
+export function readTree(git: GitRunner, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
+  const commit = resolved ?? resolveCommit(git, rev);
+  if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
   const ls = git.run(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], undefined, MAX_LISTING_BYTES);
   if (!ls.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${ls.message}` };
   const entries = new Map<string, TreeEntry>();
@@ -78,6 +84,75 @@ export function readTree(git: GitRunner, rev: string): { ok: true; tree: GitTree
     if (!list) dirs.set(parent, (list = []));
     list.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind === 'symlink' ? 'symlink' : kind });
     if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
+  }
+  return { ok: true, tree: { rev, commit, entries, dirs } };
+}
+
+/** git's order of a folder's entries: by name, bytewise, a folder's (not a submodule's) as if it ended in `/` */
+function gitOrder(entries: Map<string, TreeEntry>, parent: string): (a: DirEntry, b: DirEntry) => number {
+  const key = (e: DirEntry) => Buffer.from(entries.get(parent ? `${parent}/${e.name}` : e.name)?.kind === 'dir' ? `${e.name}/` : e.name);
+  return (a, b) => Buffer.compare(key(a), key(b));
+}
+
+const treeKind = (mode: string): TreeKind => (mode === '040000' ? 'dir' : mode === '160000' ? 'submodule' : mode === '120000' ? 'symlink' : 'file');
+const listKind = (mode: string): DirEntry['kind'] => {
+  const k = treeKind(mode);
+  return k === 'submodule' ? 'dir' : k;
+};
+
+/**
+ * The tree of `rev` from the tree of `base` and `git diff-tree` between them: what the revisions share is
+ * not listed and parsed again (a pull request changes a few files of a large tree). The same entries and
+ * folders, in the same order, as readTree(rev) would give; undefined when git cannot say (then readTree).
+ */
+export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
+  const commit = resolved ?? resolveCommit(git, rev);
+  if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
+  const d = git.run(['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base.commit, commit], undefined, MAX_LISTING_BYTES);
+  if (!d.ok) return undefined;
+  const entries = new Map(base.entries);
+  const dirs = new Map(base.dirs);
+  /** folders whose list was copied from the base's (the base's lists are never changed) */
+  const copied = new Set<string>();
+  const listOf = (parent: string): DirEntry[] => {
+    let list = dirs.get(parent);
+    if (!copied.has(parent)) {
+      list = list ? list.slice() : [];
+      dirs.set(parent, list);
+      copied.add(parent);
+    }
+    return list!;
+  };
+  const parts = Buffer.from(d.stdout).toString('utf8').split('\0');
+  // `:<old mode> <new mode> <old oid> <new oid> <status>` NUL `<path>` NUL
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const head = parts[i]!;
+    const rel = parts[i + 1]!;
+    if (!head.startsWith(':')) return undefined;
+    const [oldMode, newMode, oldOid, newOid, status] = head.slice(1).split(' ');
+    if (!oldMode || !newMode || !oldOid || !newOid || !status) return undefined;
+    const slash = rel.lastIndexOf('/');
+    const parent = slash < 0 ? '' : rel.slice(0, slash);
+    const name = rel.slice(slash + 1);
+    const list = listOf(parent);
+    // the old entry goes (a folder replaced by a file of its name may come in either order: only the old one)
+    if (oldMode !== '000000') {
+      const oldKind = listKind(oldMode);
+      const at = list.findIndex((e) => e.name === name && e.kind === oldKind);
+      if (at >= 0) list.splice(at, 1);
+      if (entries.get(rel)?.oid === oldOid) entries.delete(rel);
+    }
+    if (newMode === '000000') continue;
+    const kind = treeKind(newMode);
+    entries.set(rel, { kind, oid: newOid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
+    list.push({ name, kind: listKind(newMode) });
+    if ((kind === 'dir' || kind === 'submodule') && !dirs.has(rel)) dirs.set(rel, []);
+  }
+  for (const p of copied) {
+    const k = p === '' ? 'dir' : entries.get(p)?.kind;
+    // a folder removed (its files' records copied its list back) or no longer a folder
+    if (k !== 'dir' && k !== 'submodule') dirs.delete(p);
+    else dirs.get(p)!.sort(gitOrder(entries, p));
   }
   return { ok: true, tree: { rev, commit, entries, dirs } };
 }
@@ -131,6 +206,22 @@ export interface GitTreeAccessOptions {
   /** personal files that git does not hold (CLAUDE.local.md, .claude/settings.local.json) are read
    *  from `outside` when the tree lacks them, so that both sides of a diff see the same ones */
   personalFromDisk?: boolean;
+  /** blobs and sizes already read from the same repository (the other side of a diff): an object id names one
+   *  content, so a file the two revisions share is read from git once */
+  store?: BlobStore;
+}
+
+/** objects read from git, by id: shared by the FileAccesses of one repository's revisions */
+export interface BlobStore {
+  blobs: Map<string, Uint8Array>;
+  sizes: Map<string, number>;
+  /** whether a personal file (CLAUDE.local.md, settings.local.json) is on disk, by absolute path: asked once per
+   *  folder for both revisions */
+  personal: Map<string, boolean>;
+}
+
+export function blobStore(): BlobStore {
+  return { blobs: new Map(), sizes: new Map(), personal: new Map() };
 }
 
 /** a listed entry without a closure per entry (a crawl makes one per file) */
@@ -156,35 +247,48 @@ const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
 
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
-/** A FileAccess that shows `tree` checked out at `root`. */
-export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
-  const root = o.root;
-  const blobs = new Map<string, Uint8Array>();
-  let read = 0;
-  // the instruction-like files and Markdown files, up front: their sizes, then those within bounds
+/**
+ * The instruction-like and Markdown files of `trees`, into `store` up front: their sizes in one `cat-file
+ * --batch-check` run, then those within bounds in one `--batch` run (what the store holds is not asked
+ * again: the revisions of a diff share it). Returns the number of `--batch` runs (0 or 1).
+ */
+export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: BlobStore): number {
   const candidates: TreeEntry[] = [];
-  for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
-  const sizes = blobSizes(git, [...new Set(candidates.map((e) => e.oid))]);
-  const want: string[] = [];
+  for (const tree of trees) for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
+  const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
+  for (const [k, v] of blobSizes(git, unknown)) store.sizes.set(k, v);
+  const want = new Set<string>();
   let bytes = 0;
   for (const e of candidates) {
-    e.size = sizes.get(e.oid) ?? -1;
-    if (e.size >= 0 && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
-      want.push(e.oid);
+    e.size = store.sizes.get(e.oid) ?? -1;
+    if (e.size >= 0 && !store.blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+      want.add(e.oid);
       bytes += e.size;
     }
   }
+  for (const [k, v] of readBlobs(git, [...want])) store.blobs.set(k, v);
+  return want.size ? 1 : 0;
+}
+
+/** A FileAccess that shows `tree` checked out at `root`. */
+export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
+  const root = o.root;
+  const store = o.store ?? blobStore();
+  const blobs = store.blobs;
+  let read = prefetchBlobs(git, [tree], store);
   let sizeAsked = 0;
   /** a blob's size, asked of git once when the listing did not say */
   const sizeOf = (e: TreeEntry): number => {
     if (e.size < 0) {
-      e.size = blobSizes(git, [e.oid]).get(e.oid) ?? 0;
-      sizeAsked++;
+      const known = store.sizes.get(e.oid);
+      if (known === undefined) {
+        e.size = blobSizes(git, [e.oid]).get(e.oid) ?? 0;
+        store.sizes.set(e.oid, e.size);
+        sizeAsked++;
+      } else e.size = known;
     }
     return e.size;
   };
-  for (const [k, v] of readBlobs(git, [...new Set(want)])) blobs.set(k, v);
-  read += want.length ? 1 : 0;
 
   const blob = (oid: string): Uint8Array | undefined => {
     let b = blobs.get(oid);
@@ -276,8 +380,13 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
         for (const name of PERSONAL) {
           if ((name === 'settings.local.json') !== (r.rel === '.claude' || r.rel.endsWith('/.claude'))) continue;
           if (list.some((e) => e.name === name)) continue;
-          const st = o.outside.lstat(path.join(p, name));
-          if (st.ok && st.value.kind === 'file' && !st.value.isSymlink) list.push({ name, kind: 'file' });
+          const at = path.join(p, name);
+          let onDisk = store.personal.get(at);
+          if (onDisk === undefined) {
+            const st = o.outside.lstat(at);
+            store.personal.set(at, (onDisk = st.ok && st.value.kind === 'file' && !st.value.isSymlink));
+          }
+          if (onDisk) list.push({ name, kind: 'file' });
         }
       return { ok: true, value: list };
     },

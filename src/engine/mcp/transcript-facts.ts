@@ -26,9 +26,10 @@ export function mcpFactsFromTranscripts(fa: FileAccess, transcripts: readonly { 
   const byNorm = new Map(servers.map((s) => [norm(s), s]));
   const newest = [...transcripts].sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, MAX_TRANSCRIPTS);
   for (const t of newest) {
-    const r = fa.readRange ? fa.readRange(t.file, 0, MAX_BYTES) : undefined;
-    if (!r || !r.ok) continue;
-    const text = decodeUtf8(r.value.data);
+    // the first MAX_BYTES (a FileAccess without ranges, the analysis' snapshot, refuses a longer file whole)
+    const r = fa.readRange ? fa.readRange(t.file, 0, MAX_BYTES) : fa.readFile(t.file, MAX_BYTES);
+    if (!r.ok) continue;
+    const text = decodeUtf8('data' in r.value ? r.value.data : r.value);
     const names = new Map<string, Set<string>>();
     const instructions = new Map<string, string>();
     for (const line of text.split('\n')) {

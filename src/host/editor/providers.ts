@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { shown } from '../../../webview/protocol.js';
-import type { Analysis, Diagnostic } from '../../engine/index.js';
+import type { AdviceItem, Analysis, Diagnostic } from '../../engine/index.js';
+import { pathsInsertion, RULE_COST, ruleCostFixTitle } from './advice-source.js';
 import { fileLenses, isInstructionLike, isRuleFile, isSkillFile } from './file-lens.js';
 import { displayPath } from '../../engine/index.js';
 import { decodeUtf8, MAX_INSTRUCTION_BYTES } from '../../engine/index.js';
@@ -43,6 +44,8 @@ export interface HostContext {
   probes(except: vscode.Uri): string[];
   /** the file of the active editor, if any */
   activeFile?(): string | undefined;
+  /** a rule without paths with what paths: would save (priced advice over the folder's sessions) */
+  ruleAdvice?(uri: vscode.Uri): AdviceItem | undefined;
   t: Translate;
   locale: string;
   onDidChange: vscode.Event<void>;
@@ -273,6 +276,20 @@ export class QuickFixProvider implements vscode.CodeActionProvider {
     const related = (rule: RegExp) => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === DIAGNOSTIC_SOURCE && rule.test(String(typeof d.code === 'object' ? d.code.value : d.code)));
 
     if (isRuleFile(file) || isSkillFile(file)) out.push(...this.frontmatterFixes(doc, range, related));
+
+    // a rule without paths: add the paths: its text names, the saving in the title
+    const advice = isRuleFile(file) && !doc.isDirty ? this.host.ruleAdvice?.(doc.uri) : undefined;
+    if (advice?.paths?.length && advice.saving) {
+      const scan = scanFrontmatter(doc.getText());
+      if (!scan?.keys.some((k) => k.key === 'paths' || k.key === 'globs')) {
+        const fix = new vscode.CodeAction(shown(`${ruleCostFixTitle(advice, t)} ${t('(saves the file)')}`), vscode.CodeActionKind.QuickFix);
+        fix.edit = new vscode.WorkspaceEdit();
+        fix.edit.insert(doc.uri, new vscode.Position(scan ? 1 : 0, 0), pathsInsertion(advice.paths, !!scan));
+        fix.command = { command: SAVE_COMMAND, title: t('Save'), arguments: [doc.uri.toString()] };
+        fix.diagnostics = related(new RegExp(`^${RULE_COST}$`));
+        out.push(fix);
+      }
+    }
 
     // claude.md → CLAUDE.md
     const base = path.basename(file);
