@@ -12,6 +12,11 @@ const BATCH_BYTES = 64 * 1024;
 /** the most a transcript is read in all: past it the rest is left unread and said so */
 export const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;
 
+export interface RecordSink {
+  records(records: ParsedRecord[]): void;
+  restart(): void;
+}
+
 export type FollowState = 'new' | 'appended' | 'unchanged' | 'restarted' | 'gone' | 'unreadable';
 
 export class TranscriptFollower {
@@ -36,8 +41,22 @@ export class TranscriptFollower {
     return this.offset;
   }
 
-  /** reads what was appended; `restarted` means the records were read again from the start */
-  poll(): FollowState {
+  /** where poll() hands the records as it completes them, while it reads (so that a cold open holds what the
+   *  consumer keeps, not every record of the file at once): `restart` when the file is read again from the start */
+  private sink: RecordSink | undefined;
+
+  /** reads what was appended; `restarted` means the records were read again from the start. With `sink`, the
+   *  records are handed to it piece by piece (and taken out of the parser) as they are read */
+  poll(sink?: RecordSink): FollowState {
+    this.sink = sink;
+    try {
+      return this.pollInner();
+    } finally {
+      this.sink = undefined;
+    }
+  }
+
+  private pollInner(): FollowState {
     const first = this.id === undefined;
     const st = this.fa.stat(this.file);
     if (!st.ok) {
@@ -76,6 +95,7 @@ export class TranscriptFollower {
       if (!r.value.data.length) break;
       this.feed(r.value.data);
       this.offset += r.value.data.length;
+      if (this.sink && this.parser.records.length) this.sink.records(this.parser.records.splice(0));
       if (state === 'unchanged') state = 'appended';
       if (!this.fa.readRange) break;
     }
@@ -115,6 +135,7 @@ export class TranscriptFollower {
   }
 
   private reset(): FollowState {
+    this.sink?.restart();
     this.parser = new TranscriptParser();
     this.decoder = new TextDecoder('utf-8');
     this.offset = 0;

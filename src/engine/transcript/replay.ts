@@ -532,6 +532,9 @@ export class SessionReplayer {
       this.spans[turn]?.requests.push(k);
       return;
     }
+    // a request's message or shape by its hash: the request index keeps what it needs of it (a long tool result's text
+    // dropped), the record itself is kept by no turn (it held the text a second time)
+    if (pr.type === 'api-request-blob' || pr.type === 'api-request-shape') return;
     if (r.isSidechain === true && !this.sidechainFile) return;
     // what the reader keeps of a user or assistant record: its message with long tool results dropped
     if (pr.type === 'user' || pr.type === 'assistant') {
