@@ -812,20 +812,22 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
     if (prev && prev.prompt.trim().startsWith('/compact')) restored = restoredFrom(prev.records, profile);
     // the compactions Claude Code made on its own in this turn: before the turn's request `at` (one per
     // answer before it), with what the records after it brought back
-    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = [];
-    if (!s.prompt.trim().startsWith('/compact'))
-      recs.forEach((r, i) => {
-        if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
-        const answers = new Set(recs.slice(0, i).filter((x) => x.type === 'assistant').map((x) => str(obj(x.rec.message)?.id) ?? `line ${x.line}`));
-        const next = recs.findIndex((x, j) => j > i && x.type === 'assistant');
-        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, next < 0 ? recs.length : next), profile) });
-      });
-    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     // one pass over the turn: each call's result by id, and the next assistant record after each index
     // (a turn of 100,000 calls costs its records, not calls × records)
     const results = toolResultsOf(s);
     const nextAssistant = new Int32Array(recs.length + 1).fill(recs.length);
     for (let i = recs.length - 1; i >= 0; i--) nextAssistant[i] = recs[i]!.type === 'assistant' ? i : nextAssistant[i + 1]!;
+    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = [];
+    if (!s.prompt.trim().startsWith('/compact')) {
+      // the answers before each auto boundary, counted in the same pass (a long run compacts many times)
+      const answers = new Set<string>();
+      recs.forEach((r, i) => {
+        if (r.type === 'assistant') answers.add(str(obj(r.rec.message)?.id) ?? `line ${r.line}`);
+        if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
+        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, nextAssistant[i + 1]!), profile) });
+      });
+    }
+    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     for (const c of s.calls) {
       // the call's result, then what follows it until the next assistant record
       const res = results.get(c.id);
