@@ -539,9 +539,14 @@ export class SessionReplayer {
     // what the reader keeps of a user or assistant record: its message with long tool results dropped
     if (pr.type === 'user' || pr.type === 'assistant') {
       const m = messageOf(r);
-      if (m) r.message = { ...(obj(r.message) ?? {}), content: shrink(m).content };
-      if (m && pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(shrink(m)) });
-      else if (m && r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && !promptish(r)) this.converse({ role: 'user', content: blocksOf(shrink(m)) });
+      const small = m && shrink(m);
+      // a new message object only when a long text was dropped (shrink gives the same message otherwise)
+      if (m && small && small !== m) r.message = { ...(obj(r.message) ?? {}), content: small.content };
+      // (converse keeps nothing while no request was recorded, or after a prompt: the blocks are not made for it then)
+      if (small && this.conversing()) {
+        if (pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(small) });
+        else if (r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && !promptish(r)) this.converse({ role: 'user', content: blocksOf(small) });
+      }
       if (pr.type === 'assistant') {
         const u = usageOf(r);
         if (u) this.lastUsage = u;
@@ -623,9 +628,13 @@ export class SessionReplayer {
   }
 
   /** a message of the conversation past the last request: consecutive user messages are one */
-  private converse(m: { role: string; content: Block[] }): void {
+  private conversing(): boolean {
     // a version that records no request (2.1.235) has no compaction request to rebuild: nothing is kept
-    if (!this.ix.requests.length || this.prompted) return;
+    return this.ix.requests.length > 0 && !this.prompted;
+  }
+
+  private converse(m: { role: string; content: Block[] }): void {
+    if (!this.conversing()) return;
     const last = this.since[this.since.length - 1];
     if (last && last.role === m.role && m.role === 'user') this.since[this.since.length - 1] = { role: 'user', content: [...blocksOf(last), ...m.content] };
     else this.since.push(m);
