@@ -833,7 +833,7 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
       recs.forEach((r, i) => {
         if (r.type === 'assistant') answers.add(str(obj(r.rec.message)?.id) ?? `line ${r.line}`);
         if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
-        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, nextAssistant[i + 1]!), profile) });
+        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, nextAssistant[i + 1]), profile) });
       });
     }
     const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
