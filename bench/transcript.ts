@@ -73,7 +73,8 @@ export function generateTranscript(file: string, mb: number): { append: () => vo
 
 /** writes a transcript of one turn holding `calls` tool calls (an autonomous run) in the shape of a
  *  version that records no request (2.1.181: chained records, Reads and Bash calls with their results) */
-export function generateLongTurn(file: string, calls: number): void {
+export function generateLongTurn(file: string, calls: number, resultChars = 220): void {
+  const output = 'generated tool output '.repeat(Math.ceil(resultChars / 22)).slice(0, resultChars);
   const fd = fs.openSync(file, 'w');
   let last: string | null = null;
   let n = 0;
@@ -86,7 +87,7 @@ export function generateLongTurn(file: string, calls: number): void {
   for (let c = 0; c < calls; c++) {
     const id = `toolu_${c}`;
     rec({ type: 'assistant', message: { id: `msg_${c}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id, name: c % 3 ? 'Read' : 'Bash', input: c % 3 ? { file_path: `/w/src/f${c}.ts` } : { command: `ls /w/d${c}` } }], usage: { input_tokens: 1, cache_read_input_tokens: 1000 + c, cache_creation_input_tokens: 1, output_tokens: 1 } } });
-    rec({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'generated tool output '.repeat(10) }] } });
+    rec({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output }] } });
   }
   fs.closeSync(fd);
 }

@@ -140,6 +140,21 @@ describe('TranscriptFollower', () => {
     fs.rmSync(d, { recursive: true });
   });
 
+
+  test('a piece of many lines is decoded in batches of whole lines: lines shorter and longer than a batch, multi-byte, all read once in order', () => {
+    const d = tmp();
+    const f = path.join(d, 's.jsonl');
+    // 64 KiB batches: lines of a few bytes up to 200 KB, some of them multi-byte, so batch ends fall everywhere
+    const texts = Array.from({ length: 400 }, (_, i) => (i % 7 === 3 ? '中文'.repeat(1 + ((i * 7919) % 40_000)) : 'x'.repeat((i * 104_729) % 90_000)));
+    const lines = texts.map((t, i) => J({ type: 'user', uuid: `m${i}`, message: { role: 'user', content: t } }));
+    fs.writeFileSync(f, lines.join('\n') + '\n');
+    const w = new TranscriptFollower(nodeFileAccess, f);
+    assert.equal(w.poll(), 'new');
+    assert.equal(w.parser.lines, texts.length);
+    assert.deepEqual(w.records.map((r) => r.line), texts.map((_, i) => i + 1));
+    assert.ok(w.records.every((r, i) => (r.rec.message as { content: string }).content === texts[i]), 'every text read whole');
+    fs.rmSync(d, { recursive: true });
+  });
   test('a FIFO, a folder and a symlink loop are unreadable at once, never a hang', () => {
     const d = tmp();
     const fifo = path.join(d, 'fifo.jsonl');

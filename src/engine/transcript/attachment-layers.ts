@@ -90,17 +90,17 @@ interface HookState {
   done: number;
   runs: (HookRun & { gone?: boolean })[];
   /** runs a progress or stop_hook_summary record announced, not yet recorded by an attachment: by event and command, by event */
-  announced: Map<string, { list: (HookRun & { gone?: boolean })[]; at: number }>;
+  announced?: Map<string, { list: (HookRun & { gone?: boolean })[]; at: number }>;
   /** the last hook_success of an event (and of an event and call) */
-  success: Map<string, HookRun>;
+  success?: Map<string, HookRun>;
   /** a blocking hook's feedback message or its `hook_blocking_error`, waiting for the other of the pair */
-  blocked: Map<string, HookRun & { gone?: boolean }>;
+  blocked?: Map<string, HookRun & { gone?: boolean }>;
 }
 
 const hookMemo = new WeakMap<readonly ParsedRecord[], HookState>();
 
 function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }) | undefined {
-  const q = m.announced.get(key);
+  const q = m.announced?.get(key);
   if (!q) return undefined;
   while (q.at < q.list.length) {
     const r = q.list[q.at++]!;
@@ -114,22 +114,24 @@ function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }
  *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
 export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
   let m = hookMemo.get(records);
-  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [], announced: new Map(), success: new Map(), blocked: new Map() }));
+  if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [] }));
   let changed = false;
   for (; m.done < records.length; m.done++) {
     for (const h of hookOf(records[m.done]!)) {
       changed = true;
       if (h.from === 'hook_feedback' || h.from === 'hook_blocking_error') {
         // the feedback message and the blocking error of one run, in either order: listed once (the attachment's figures)
-        const other = m.blocked.get(h.event);
+        const other = m.blocked?.get(h.event);
         if (other && other.from !== h.from) {
-          m.blocked.delete(h.event);
+          m.blocked?.delete(h.event);
           if (h.from === 'hook_feedback') continue;
           other.gone = true;
-        } else m.blocked.set(h.event, h);
+        } else (m.blocked ??= new Map()).set(h.event, h);
       }
       if (h.from === 'hook_progress' || h.from === 'stop_hook_summary') {
         for (const key of [`${h.event}\n${h.command}`, h.event]) {
+          // the maps are made with the first hook (a session of many turns without hooks holds none)
+          m.announced ??= new Map();
           let q = m.announced.get(key);
           if (!q) m.announced.set(key, (q = { list: [], at: 0 }));
           q.list.push(h);
@@ -140,7 +142,7 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
       if (h.from === 'hook_additional_context') {
         // a hook's JSON output (`additionalContext`): its hook_success has an empty `content` (the output was parsed, not
         // dropped), or the same text; the context is what reached the model
-        const ok = m.success.get(`${h.event}\n${h.toolUseID ?? ''}`) ?? m.success.get(h.event);
+        const ok = m.success?.get(`${h.event}\n${h.toolUseID ?? ''}`) ?? m.success?.get(h.event);
         if (ok && (ok.chars === 0 || ok.chars === h.chars)) {
           ok.chars = h.chars;
           ok.dropped = false;
@@ -153,6 +155,7 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
         if (!h.command) h.command = announced.command;
       }
       if (h.from === 'hook_success') {
+        m.success ??= new Map();
         m.success.set(h.event, h);
         m.success.set(`${h.event}\n${h.toolUseID ?? ''}`, h);
       }

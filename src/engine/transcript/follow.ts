@@ -7,8 +7,15 @@ import { TranscriptParser, type ParsedRecord } from './records.js';
 
 const LF = 0x0a;
 export const CHUNK_BYTES = 4 * 1024 * 1024;
+/** whole lines are decoded and parsed in batches of about this many bytes (a longer line alone) */
+const BATCH_BYTES = 64 * 1024;
 /** the most a transcript is read in all: past it the rest is left unread and said so */
 export const MAX_TRANSCRIPT_BYTES = 1024 * 1024 * 1024;
+
+export interface RecordSink {
+  records(records: ParsedRecord[]): void;
+  restart(): void;
+}
 
 export type FollowState = 'new' | 'appended' | 'unchanged' | 'restarted' | 'gone' | 'unreadable';
 
@@ -34,8 +41,22 @@ export class TranscriptFollower {
     return this.offset;
   }
 
-  /** reads what was appended; `restarted` means the records were read again from the start */
-  poll(): FollowState {
+  /** where poll() hands the records as it completes them, while it reads (so that a cold open holds what the
+   *  consumer keeps, not every record of the file at once): `restart` when the file is read again from the start */
+  private sink: RecordSink | undefined;
+
+  /** reads what was appended; `restarted` means the records were read again from the start. With `sink`, the
+   *  records are handed to it piece by piece (and taken out of the parser) as they are read */
+  poll(sink?: RecordSink): FollowState {
+    this.sink = sink;
+    try {
+      return this.pollInner();
+    } finally {
+      this.sink = undefined;
+    }
+  }
+
+  private pollInner(): FollowState {
     const first = this.id === undefined;
     const st = this.fa.stat(this.file);
     if (!st.ok) {
@@ -72,8 +93,9 @@ export class TranscriptFollower {
         continue;
       }
       if (!r.value.data.length) break;
-      this.parser.push(this.decode(r.value.data));
+      this.feed(r.value.data);
       this.offset += r.value.data.length;
+      if (this.sink && this.parser.records.length) this.sink.records(this.parser.records.splice(0));
       if (state === 'unchanged') state = 'appended';
       if (!this.fa.readRange) break;
     }
@@ -86,24 +108,34 @@ export class TranscriptFollower {
   }
 
   /**
-   * A piece as text, UTF-8 decoded across piece borders. The whole lines in its middle (from after its
-   * first \n to its last: a \n byte is never part of a longer sequence, so they start and end on
-   * character borders) go through a decoder that never streams, which takes Node's fast path (measured
-   * on a cold 100 MB transcript: decoding 281 -> 71 ms in the reader's profile); only the partial lines
-   * at its ends stream.
+   * A piece, UTF-8 decoded across piece borders, given to the parser. The whole lines in its middle (from
+   * after its first \n to its last: a \n byte is never part of a longer sequence, so they start and end on
+   * character borders) go through a decoder that never streams, which takes Node's fast path (measured on
+   * a cold 100 MB transcript: decoding 281 -> 71 ms in the reader's profile), in batches of whole lines of
+   * at most BATCH_BYTES: a string past V8's largest young object (about 128 KiB) is a large object of its
+   * own, mapped and faulted in afresh (decoding 4 MiB at once took 15 ms on this machine, in 64 KiB
+   * batches 1 ms; the parser's first indexOf on the 4 MiB joined text copied it once more). Only the
+   * partial lines at its ends stream.
    */
-  private decode(data: Uint8Array): string {
+  private feed(data: Uint8Array): void {
     const first = data.indexOf(LF);
-    if (first < 0) return this.decoder.decode(data, { stream: true });
+    if (first < 0) {
+      this.parser.push(this.decoder.decode(data, { stream: true }));
+      return;
+    }
+    this.parser.push(this.decoder.decode(data.subarray(0, first + 1)));
     const last = data.lastIndexOf(LF);
-    return (
-      this.decoder.decode(data.subarray(0, first + 1)) +
-      (last > first ? this.whole.decode(data.subarray(first + 1, last + 1)) : '') +
-      this.decoder.decode(data.subarray(last + 1), { stream: true })
-    );
+    for (let at = first + 1; at <= last; ) {
+      let end = at + BATCH_BYTES >= last ? last : data.lastIndexOf(LF, at + BATCH_BYTES);
+      if (end < at) end = data.indexOf(LF, at + BATCH_BYTES);
+      this.parser.push(this.whole.decode(data.subarray(at, end + 1)));
+      at = end + 1;
+    }
+    if (last + 1 < data.length) this.parser.push(this.decoder.decode(data.subarray(last + 1), { stream: true }));
   }
 
   private reset(): FollowState {
+    this.sink?.restart();
     this.parser = new TranscriptParser();
     this.decoder = new TextDecoder('utf-8');
     this.offset = 0;

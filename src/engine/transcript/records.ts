@@ -23,6 +23,8 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 /** records that carry nothing the reader uses: dropped as soon as their type is known */
 const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'cost-state', 'summary', 'custom-title', 'ai-title', 'agent-name', 'tag', 'pr-link']);
 const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape', 'progress']);
+const SHARED_KEYS = ['sessionId', 'cwd', 'gitBranch', 'version', 'userType', 'entrypoint'] as const;
+const MAX_SHARED = 256;
 /** attachments whose body is large and unused (the whole prompt as the UI showed it) */
 const DROPPED_ATTACHMENTS = new Set(['prompt_snapshot']);
 
@@ -50,6 +52,10 @@ export class TranscriptParser {
    *  compaction): kept once, at their first place */
   rewritten = 0;
   private readonly uuids = new Set<string>();
+  /** the envelope's repeated values (session id, folder, branch), one string each for every record (a 2-million-record
+   *  transcript held each of them two million times); at most MAX_SHARED distinct ones */
+  private readonly shared = new Map<string, string>();
+  private lastUuid: string | undefined;
   private pending = '';
   private skipping = false;
   private lineNo = 0;
@@ -130,6 +136,19 @@ export class TranscriptParser {
     return true;
   }
 
+  /** the same value as one string: the envelope's session id, folder and branch, and a parent that is the record before */
+  private share(rec: Rec): void {
+    for (const k of SHARED_KEYS) {
+      const v = rec[k];
+      if (typeof v !== 'string' || v.length <= 10) continue; // V8 shares short values already
+      const hit = this.shared.get(v);
+      if (hit !== undefined) rec[k] = hit;
+      else if (this.shared.size < MAX_SHARED) this.shared.set(v, v);
+    }
+    if (typeof rec.parentUuid === 'string' && rec.parentUuid === this.lastUuid) rec.parentUuid = this.lastUuid;
+    if (typeof rec.uuid === 'string') this.lastUuid = rec.uuid;
+  }
+
   /** a record the reader does not keep, kept as a link of the chain only (its uuid, parent and time): a prompt's
    *  parent, or a rewind's, may be one */
   private link(rec: Rec, n: number): void {
@@ -148,6 +167,7 @@ export class TranscriptParser {
       return;
     }
     if (typeof rec.version === 'string') this.versions.add(rec.version);
+    this.share(rec);
     if (!KNOWN.has(type)) {
       this.unknownTypes.set(type, (this.unknownTypes.get(type) ?? 0) + 1);
       this.link(rec, n);

@@ -624,13 +624,21 @@ export class SessionReplayer {
       this.spans[turn]?.requests.push(k);
       return;
     }
+    // a request's message or shape by its hash: the request index keeps what it needs of it (a long tool result's text
+    // dropped), the record itself is kept by no turn (it held the text a second time)
+    if (pr.type === 'api-request-blob' || pr.type === 'api-request-shape') return;
     if (r.isSidechain === true && !this.sidechainFile) return;
     // what the reader keeps of a user or assistant record: its message with long tool results dropped
     if (pr.type === 'user' || pr.type === 'assistant') {
       const m = messageOf(r);
-      if (m) r.message = { ...(obj(r.message) ?? {}), content: shrink(m).content };
-      if (m && pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(shrink(m)) });
-      else if (m && r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && !promptish(r)) this.converse({ role: 'user', content: blocksOf(shrink(m)) });
+      const small = m && shrink(m);
+      // a new message object only when a long text was dropped (shrink gives the same message otherwise)
+      if (m && small && small !== m) r.message = { ...(obj(r.message) ?? {}), content: small.content };
+      // (converse keeps nothing while no request was recorded, or after a prompt: the blocks are not made for it then)
+      if (small && this.conversing()) {
+        if (pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(small) });
+        else if (r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && !promptish(r)) this.converse({ role: 'user', content: blocksOf(small) });
+      }
       if (pr.type === 'assistant') {
         const u = usageOf(r);
         if (u) this.lastUsage = u;
@@ -726,9 +734,13 @@ export class SessionReplayer {
   }
 
   /** a message of the conversation past the last request: consecutive user messages are one */
-  private converse(m: { role: string; content: Block[] }): void {
+  private conversing(): boolean {
     // a version that records no request (2.1.235) has no compaction request to rebuild: nothing is kept
-    if (!this.ix.requests.length || this.prompted) return;
+    return this.ix.requests.length > 0 && !this.prompted;
+  }
+
+  private converse(m: { role: string; content: Block[] }): void {
+    if (!this.conversing()) return;
     const last = this.since[this.since.length - 1];
     if (last && last.role === m.role && m.role === 'user') this.since[this.since.length - 1] = { role: 'user', content: [...blocksOf(last), ...m.content] };
     else this.since.push(m);
@@ -915,20 +927,22 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
     if (prev && prev.prompt.trim().startsWith('/compact')) restored = restoredFrom(prev.records, profile);
     // the compactions Claude Code made on its own in this turn: before the turn's request `at` (one per
     // answer before it), with what the records after it brought back
-    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = [];
-    if (!s.prompt.trim().startsWith('/compact'))
-      recs.forEach((r, i) => {
-        if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
-        const answers = new Set(recs.slice(0, i).filter((x) => x.type === 'assistant').map((x) => str(obj(x.rec.message)?.id) ?? `line ${x.line}`));
-        const next = recs.findIndex((x, j) => j > i && x.type === 'assistant');
-        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, next < 0 ? recs.length : next), profile) });
-      });
-    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     // one pass over the turn: each call's result by id, and the next assistant record after each index
     // (a turn of 100,000 calls costs its records, not calls × records)
     const results = toolResultsOf(s);
     const nextAssistant = new Int32Array(recs.length + 1).fill(recs.length);
     for (let i = recs.length - 1; i >= 0; i--) nextAssistant[i] = recs[i]!.type === 'assistant' ? i : nextAssistant[i + 1]!;
+    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = [];
+    if (!s.prompt.trim().startsWith('/compact')) {
+      // the answers before each auto boundary, counted in the same pass (a long run compacts many times)
+      const answers = new Set<string>();
+      recs.forEach((r, i) => {
+        if (r.type === 'assistant') answers.add(str(obj(r.rec.message)?.id) ?? `line ${r.line}`);
+        if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
+        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, nextAssistant[i + 1]), profile) });
+      });
+    }
+    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     for (const c of s.calls) {
       // the call's result, then what follows it until the next assistant record
       const res = results.get(c.id);

@@ -6,7 +6,7 @@
 // session suite resolves). The system blocks and tools come from the `api-request-shape` it names.
 //
 // Incremental (RequestIndex.add, record by record, as the file grows): conversation records are hashed
-// when they arrive, a request's messages are the previous request's array cut at `keep` plus its tail
+// when the next request needs them (a version that records no request hashes none), a request's messages are the previous request's array cut at `keep` plus its tail
 // (the message objects are shared, never copied), its characters by layer are the previous request's
 // plus its tail's, and a tool result's text past LONG_TEXT characters is dropped once hashed (only its
 // length is kept: nothing shows it), so that memory follows the conversation, not the file.
@@ -105,6 +105,22 @@ export class RequestIndex {
   private readonly usage = new Map<string, Usage>();
   /** the latest consecutive user records, full, until they can no longer merge with what follows */
   private pendingUsers: WireMessage[] = [];
+  /** conversation messages not hashed yet, in order: hashed when a request needs them (a version that records no
+   *  request never pays for the hash, nor keeps a map of them). A message that shrink() changes is hashed at once,
+   *  so that only the record's own (shrunk) text stays held */
+  private unhashed: WireMessage[] = [];
+
+  /** a conversation message under its hash (the latest of equal ones wins, as when each was hashed on arrival) */
+  private remember(m: WireMessage): void {
+    const s = shrink(m);
+    if (s !== m) this.convo.set(messageHash(m), s);
+    else this.unhashed.push(m);
+  }
+
+  private hashPending(): void {
+    for (const m of this.unhashed) this.convo.set(messageHash(m), m);
+    this.unhashed = [];
+  }
 
   add(pr: ParsedRecord): void {
     const r = pr.rec;
@@ -142,14 +158,11 @@ export class RequestIndex {
           this.pendingUsers.push({ role: m.role, content: m.content });
           if (this.pendingUsers.length > MERGE_WINDOW) this.pendingUsers.shift();
           // this record alone, and merged with the user records before it
-          this.convo.set(messageHash(m), shrink(m));
-          for (let i = this.pendingUsers.length - 2; i >= 0; i--) {
-            const merged: WireMessage = { role: 'user', content: this.pendingUsers.slice(i).flatMap(blocksOf) };
-            this.convo.set(messageHash(merged), shrink(merged));
-          }
+          this.remember(m);
+          for (let i = this.pendingUsers.length - 2; i >= 0; i--) this.remember({ role: 'user', content: this.pendingUsers.slice(i).flatMap(blocksOf) });
         } else {
           this.pendingUsers = [];
-          this.convo.set(messageHash(m), shrink(m));
+          this.remember(m);
         }
         return;
       }
@@ -163,6 +176,7 @@ export class RequestIndex {
   }
 
   private request(pr: ParsedRecord): void {
+    this.hashPending();
     const r = pr.rec;
     const id = str(r.id) ?? `line-${pr.line}`;
     const base = str(r.base);

@@ -480,8 +480,9 @@ export class LiveReader {
   /** `profile`: the one to read with, or how to choose it from the version the transcript names */
   read(profile: ClaudeProfile | ((version: string | undefined) => ClaudeProfile)): LiveSession {
     const f = this.follower;
-    const state = f.poll();
-    if (state === 'restarted' || state === 'new') this.replayer = new SessionReplayer();
+    // the records go to the replayer piece by piece as they are read (a cold open holds what the replayer keeps, not
+    // the whole file's records at once); a file read again from the start gets a new replayer at that moment
+    const state = f.poll({ records: (recs) => this.replayer.add(recs), restart: () => (this.replayer = new SessionReplayer()) });
     this.replayer.add(f.parser.records.splice(0));
     const problems = [...f.parser.problems];
     if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${this.file}: ${f.error ?? state}` });

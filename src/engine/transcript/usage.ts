@@ -32,7 +32,9 @@ export interface ApiRequest {
 interface TurnState {
   done: number;
   list: ApiRequest[];
-  byId: Map<string, ApiRequest>;
+  /** the requests by id, once there are more than BY_ID_AFTER (a short turn looks through its list: a session of many
+   *  turns holds no map for each) */
+  byId?: Map<string, ApiRequest>;
   lastOther?: string;
   compacted?: string;
   compactions: number;
@@ -41,6 +43,13 @@ interface TurnState {
 }
 
 const states = new WeakMap<readonly ParsedRecord[], TurnState>();
+const BY_ID_AFTER = 8;
+
+function requestById(st: TurnState, id: string): ApiRequest | undefined {
+  if (st.byId) return st.byId.get(id);
+  for (const q of st.list) if (q.id === id) return q;
+  return undefined;
+}
 
 export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undefined {
   const u = obj(obj(rec.message)?.usage);
@@ -61,7 +70,7 @@ export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undef
 /** the API requests among a turn's records (the same array read again continues where it ended) */
 export function turnRequests(records: readonly ParsedRecord[]): { requests: readonly ApiRequest[]; compactions: number; boundaries: readonly { trigger: string; preTokens?: number }[]; pendingCompaction?: string } {
   let st = states.get(records);
-  if (!st || st.done > records.length) states.set(records, (st = { done: 0, list: [], byId: new Map(), compactions: 0, boundaries: [] }));
+  if (!st || st.done > records.length) states.set(records, (st = { done: 0, list: [], compactions: 0, boundaries: [] }));
   for (; st.done < records.length; st.done++) {
     const pr = records[st.done]!;
     const r = pr.rec;
@@ -79,12 +88,13 @@ export function turnRequests(records: readonly ParsedRecord[]): { requests: read
     if (str(m?.model) === '<synthetic>' || r.isApiErrorMessage === true) continue;
     const id = str(m?.id) ?? str(r.requestId) ?? `line ${pr.line}`;
     const u = pricedUsageOf(r);
-    let q = st.byId.get(id);
+    let q = requestById(st, id);
     if (!q) {
       q = { id, model: str(m?.model), line: pr.line, sentAt: st.lastOther, usage: u ?? { input: 0, cacheRead: 0, cacheCreation: 0, output: 0, cacheWrite5m: null, cacheWrite1h: null }, requestRef: str(r.requestRef), ...(st.compacted && { compactedBefore: st.compacted }) };
       st.compacted = undefined;
-      st.byId.set(id, q);
       st.list.push(q);
+      if (st.byId) st.byId.set(id, q);
+      else if (st.list.length > BY_ID_AFTER) st.byId = new Map(st.list.map((x) => [x.id, x]));
     } else if (u) q.usage = u;
     if (ts) q.answeredAt = ts;
   }
@@ -179,6 +189,12 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   let prev: ApiRequest | undefined;
   /** a compaction after the last request of a turn (`/compact`): the next request comes after it */
   let carry: string | undefined;
+  // one price per model, not one per request (a long session asks for the same few models again and again)
+  const prices = new Map<string | undefined, ReturnType<typeof priceOf>>();
+  const priceFor = (model: string | undefined) => {
+    if (!prices.has(model)) prices.set(model, priceOf(model, profile, override));
+    return prices.get(model);
+  };
   const out: TurnAccounting[] = perTurn.map((p, k) => {
     const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
     let cost: number | null = 0;
@@ -190,7 +206,7 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
       usage.cacheCreation += u.cacheCreation;
       usage.output += u.output;
       maxContext = Math.max(maxContext, contextOf(u));
-      const price = priceOf(q.model, profile, override);
+      const price = priceFor(q.model);
       if (!price) {
         if (contextOf(u) + u.output > 0) {
           unpriced.add(q.model ?? 'model not recorded');
