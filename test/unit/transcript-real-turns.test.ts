@@ -181,6 +181,11 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "fix the failing date test", ["toolu_01Ts30"], []],
     ] },
+  { file: "compact-short-2.1.235.jsonl", endedAt: "2026-07-02T09:00:49.000Z",
+    turns: [
+      ["prompt", "what does tides.csv hold?", [], ["local-command"]],
+      ["prompt", "add a third column", [], []],
+    ] },
 ];
 
 /** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */

@@ -530,6 +530,15 @@ export class SessionReplayer {
 
   /** a local command's output, onto the command it came from */
   private commandOutput(text: string): void {
+    // a `/compact` that printed instead of compacting (2.1.235 on a short conversation: "Not enough messages to
+    // compact.") sent nothing: a local command's mark in the turn before, not a turn
+    const cur = this.spans[this.spans.length - 1];
+    if (cur && cur.kind === 'command' && cur.prompt.trim().split(/\s/)[0] === '/compact' && !cur.requests.length && !cur.calls.length && !cur.compacted && !cur.expanded) {
+      this.spans.pop();
+      const prev = this.spans[this.spans.length - 1];
+      if (prev) prev.records.push(...cur.records);
+      this.addMark({ kind: 'local-command', at: cur.timestamp, text: cur.prompt });
+    }
     const marks = this.marksNow();
     const last = marks[marks.length - 1];
     if (last?.kind === 'local-command' && last.output === undefined) last.output = text.length > 500 ? `${text.slice(0, 499)}…` : text;
