@@ -12,7 +12,7 @@ import { mcpConnectionsInTranscripts, mcpFactsFromTranscripts } from '../mcp/tra
 import type { McpServerFacts } from '../mcp/facts.js';
 import { firstRequest, type FirstRequest } from '../request/first-request.js';
 import { transcriptWidthsFor } from '../request/transcript-widths.js';
-import { configDir, transcriptDirs } from '../transcript/session.js';
+import { configDir, sessionFilesIn, transcriptDirs, type TranscriptFile } from '../transcript/session.js';
 
 /** the English templates, by rule and case; {0}… are `args` */
 export const MCP_MESSAGES = {
@@ -110,17 +110,9 @@ export function neverConnected(a: Analysis, fa: FileAccess, servers: readonly Mc
 }
 
 /** the session transcripts of these folders with their file times (subagents' files aside) */
-function sessionFiles(fa: FileAccess, dirs: readonly string[]): { file: string; mtimeMs: number }[] {
-  const out: { file: string; mtimeMs: number }[] = [];
-  for (const d of dirs) {
-    const r = fa.readDir(d);
-    if (!r.ok) continue;
-    for (const e of r.value) {
-      if (!e.name.endsWith('.jsonl') || e.name.startsWith('agent-')) continue;
-      const st = fa.stat(`${d}/${e.name}`);
-      if (st.ok && st.value.kind === 'file') out.push({ file: `${d}/${e.name}`, mtimeMs: st.value.mtimeMs });
-    }
-  }
+function sessionFiles(fa: FileAccess, dirs: readonly string[]): TranscriptFile[] {
+  const out: TranscriptFile[] = [];
+  for (const d of dirs) sessionFilesIn(fa, d, out);
   return out;
 }
 

@@ -10,7 +10,7 @@ import type { FileAccess } from '../files/file-access.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import type { Analysis } from '../analysis.js';
 import { firstRequestProfile, type BuiltInToolWidth, type FirstRequestProfile } from '../profiles.js';
-import { configDir, transcriptDirs } from '../transcript/session.js';
+import { configDir, sessionFilesIn, transcriptDirs, type TranscriptFile } from '../transcript/session.js';
 
 /** the newest transcripts looked at, and the bytes read of each (the first request's shape comes early) */
 const MAX_TRANSCRIPTS = 20;
@@ -119,21 +119,14 @@ const MAX_PROJECT_DIRS = 500;
 const MAX_FILES = 5000;
 
 /** every session transcript under CONFIG/projects (subagents' files aside), unsorted, bounded */
-export function allTranscripts(fa: FileAccess, config: string): { file: string; mtimeMs: number }[] {
+export function allTranscripts(fa: FileAccess, config: string): TranscriptFile[] {
   const root = `${config}/projects`;
   const dirs = fa.readDir(root);
   if (!dirs.ok) return [];
-  const out: { file: string; mtimeMs: number }[] = [];
+  const out: TranscriptFile[] = [];
   for (const d of dirs.value.slice(0, MAX_PROJECT_DIRS)) {
-    const dir = `${root}/${d.name}`;
-    const files = fa.readDir(dir);
-    if (!files.ok) continue;
-    for (const f of files.value) {
-      if (!f.name.endsWith('.jsonl') || f.name.startsWith('agent-')) continue;
-      const st = fa.stat(`${dir}/${f.name}`);
-      if (st.ok && st.value.kind === 'file') out.push({ file: `${dir}/${f.name}`, mtimeMs: st.value.mtimeMs });
-      if (out.length >= MAX_FILES) return out;
-    }
+    if (out.length >= MAX_FILES) break;
+    sessionFilesIn(fa, `${root}/${d.name}`, out, MAX_FILES);
   }
   return out;
 }

@@ -77,22 +77,27 @@ export function transcriptDirs(fa: FileAccess, cwd: string, config: string): str
   return dirs;
 }
 
+/** the session transcripts of one folder (subagents' files are not sessions), unsorted, appended to `out` while it
+ *  holds fewer than `max` */
+export function sessionFilesIn(fa: FileAccess, dir: string, out: TranscriptFile[], max = Infinity): void {
+  const r = fa.readDir(dir);
+  if (!r.ok) return;
+  for (const e of r.value) {
+    if (out.length >= max) return;
+    if (!e.name.endsWith('.jsonl') || e.name.startsWith('agent-')) continue;
+    const f = path.join(dir, e.name);
+    const st = fa.stat(f);
+    if (!st.ok || st.value.kind !== 'file') continue;
+    out.push({ file: f, sessionId: e.name.slice(0, -'.jsonl'.length), mtimeMs: st.value.mtimeMs, size: st.value.size });
+  }
+}
+
 /** the session transcripts of these folders, newest first (subagents' files are not sessions): by the time of their
  *  newest record, not the file's: Claude Code writes to the transcript a `/clear` left at the end of the process too,
  *  so both files of a session continued after `/clear` end with (nearly) the same modification time */
-export function listTranscripts(fa: FileAccess, dirs: string[]): TranscriptFile[] {
+export function listTranscripts(fa: FileAccess, dirs: readonly string[]): TranscriptFile[] {
   const out: TranscriptFile[] = [];
-  for (const d of dirs) {
-    const r = fa.readDir(d);
-    if (!r.ok) continue;
-    for (const e of r.value) {
-      if (!e.name.endsWith('.jsonl') || e.name.startsWith('agent-')) continue;
-      const f = path.join(d, e.name);
-      const st = fa.stat(f);
-      if (!st.ok || st.value.kind !== 'file') continue;
-      out.push({ file: f, sessionId: e.name.slice(0, -'.jsonl'.length), mtimeMs: st.value.mtimeMs, size: st.value.size });
-    }
-  }
+  for (const d of dirs) sessionFilesIn(fa, d, out);
   out.sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const t of out.slice(0, MAX_TAILS)) {
     const at = newestTailTime(fa, t.file, t.size);
