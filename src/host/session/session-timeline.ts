@@ -139,19 +139,30 @@ function stepLabel(s: TimelineStep, k: number, f: TimelineFormat): string {
   }
 }
 
-const fileRow = (id: string, label: string, description: string, f: TimelineFormat, path?: string, chars?: number): Row => ({
+const fileRow = (id: string, label: string, description: string, f: TimelineFormat, path?: string, chars?: number, detail?: string): Row => ({
   id,
   label,
   description,
   ...(chars !== undefined && { badge: f.t('{0} chars', f.num(chars)) }),
+  ...(detail !== undefined && { detail }),
   aria: chars !== undefined ? f.t('{0}: {1}, {2} chars', label, description, f.num(chars)) : f.t('{0}: {1}', label, description),
   ...(path && { path }),
 });
 
+/** a row for a file: its name first (a narrow sidebar cuts the description, never the name), its folder
+ *  leading the dimmed description, the whole path and the reason in the tooltip */
+function pathRow(id: string, file: string, why: string, f: TimelineFormat, chars?: number): Row {
+  const rel = f.rel(file);
+  const cut = Math.max(rel.lastIndexOf('/'), rel.lastIndexOf('\\'));
+  const name = cut >= 0 && cut < rel.length - 1 ? rel.slice(cut + 1) : rel;
+  const folder = cut > 0 && cut < rel.length - 1 ? rel.slice(0, cut) : '';
+  return fileRow(id, name, folder ? `${folder} · ${why}` : why, f, file, chars, `${rel}\n${why}`);
+}
+
 /** the instruction files whose text the model holds differs from the disk after this turn */
 function heldRows(turn: TurnResult, id: string, f: TimelineFormat): Row[] {
   const ids = new RowIds(`${id}/held`);
-  return turn.unnoticed.map((u) => fileRow(ids.take(idPart(u.path)), f.rel(u.path), f.t('the model keeps the earlier text: {0}', u.why), f, u.path));
+  return turn.unnoticed.map((u) => pathRow(ids.take(idPart(u.path)), u.path, f.t('the model keeps the earlier text: {0}', u.why), f));
 }
 
 /** the last timeline of each analysis: an editor switch redraws the sidebar without simulating the session again */
@@ -207,20 +218,20 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
         description = c.skill?.status === 'already-loaded' ? t('already loaded: a one-line reminder') : t('its body, with the arguments filled in');
         for (const cmd of c.skill?.unknownCommands ?? []) children.push(fileRow(idOf('cmd', cmd), `!\`${cmd}\``, t('runs when the skill loads: its output is not known'), f));
       }
-      if (c.skill?.path) children.unshift(fileRow(`${id}/skill`, f.rel(c.skill.path), t('the skill file'), f, c.skill.path));
+      if (c.skill?.path) children.unshift(pathRow(`${id}/skill`, c.skill.path, t('the skill file'), f));
     } else if (c && s.kind === 'agent') {
       const ag = c.agent;
       if (!ag || !ag.known) description = t('no agent of this type');
       else {
         const n = ag.instructions?.length ?? 0;
         description = ag.instructions === null ? t('its own context: no instruction files') : t('its own context: the CLAUDE.md block of Startup, ≈{0} tokens', num(tokens(n)));
-        if (ag.systemPromptChars !== undefined && ag.path) children.push(fileRow(`${id}/agent`, f.rel(ag.path), t('its body is the subagent\'s system prompt'), f, ag.path, ag.systemPromptChars));
-        for (const p of ag.stale) children.push(fileRow(idOf('stale', p), f.rel(p), t('edited since the session started: the subagent gets the earlier text'), f, p));
+        if (ag.systemPromptChars !== undefined && ag.path) children.push(pathRow(`${id}/agent`, ag.path, t('its body is the subagent\'s system prompt'), f, ag.systemPromptChars));
+        for (const p of ag.stale) children.push(pathRow(idOf('stale', p), p, t('edited since the session started: the subagent gets the earlier text'), f));
       }
     } else if (s.kind === 'change') {
       chars = turn.changedNotes?.length ?? 0;
       description = turn.notes.length ? t('a "changed on disk" note at the start of the next turn') : t('not told to the model');
-      turn.notes.forEach((n) => children.push(fileRow(idOf('note', n.path), f.rel(n.path), t('note with the changed lines'), f, n.path, n.text.length)));
+      turn.notes.forEach((n) => children.push(pathRow(idOf('note', n.path), n.path, t('note with the changed lines'), f, n.text.length)));
     } else if (s.kind === 'compact') {
       if (!turn.compaction) description = t('nothing to compact yet');
       else {
@@ -231,9 +242,9 @@ function simulateTimeline(a: Analysis, steps: readonly TimelineStep[], f: Timeli
         chars = files + skills;
         running = rebuilt + chars;
         description = t('starts over: the startup block rebuilt from disk; back: {0} · {1}', r.files.length === 1 ? t('1 file') : t('{0} files', r.files.length), r.skillEntries.length === 1 ? t('1 skill') : t('{0} skills', r.skillEntries.length)) + noListing;
-        for (const x of r?.files ?? []) children.push(fileRow(idOf('back', x.path), f.rel(x.path), t('comes back as a Read of its current text'), f, x.path, x.text.length));
-        for (const x of r?.references ?? []) children.push(fileRow(idOf('ref', x), f.rel(x), t('too large: only a note naming it'), f, x));
-        for (const x of r?.left ?? []) children.push(fileRow(idOf('gone', x.path), f.rel(x.path), t('gone: {0}', x.why), f, x.path));
+        for (const x of r?.files ?? []) children.push(pathRow(idOf('back', x.path), x.path, t('comes back as a Read of its current text'), f, x.text.length));
+        for (const x of r?.references ?? []) children.push(pathRow(idOf('ref', x), x, t('too large: only a note naming it'), f));
+        for (const x of r?.left ?? []) children.push(pathRow(idOf('gone', x.path), x.path, t('gone: {0}', x.why), f));
         for (const x of r?.skillEntries ?? []) children.push(fileRow(idOf('skills', x.name), x.name, x.truncated ? t('skill body back, cut') : t('skill body back'), f, undefined, x.chars));
       }
     } else if (s.kind === 'clear') {

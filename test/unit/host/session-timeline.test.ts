@@ -104,6 +104,14 @@ describe('session timeline', () => {
       assert.equal(change!.description, 'a "changed on disk" note at the start of the next turn');
       assert.equal(startupChange!.description, 'not told to the model');
       assert.match(startupChange!.children!.map((c) => c.description).join('\n'), /the model keeps the earlier text: a startup file/);
+      // a file row leads with the file's name; its folder leads the (dimmed) description; the tooltip has the whole path
+      const noteRow = change!.children!.find((c) => c.path === rule)!;
+      assert.equal(noteRow.label, 'api.md');
+      assert.equal(noteRow.description, '.claude/rules · note with the changed lines');
+      assert.equal(noteRow.detail, '.claude/rules/api.md\nnote with the changed lines');
+      const rootRow = startupChange!.children!.find((c) => c.path === t.p('repo/CLAUDE.md'))!;
+      assert.equal(rootRow.label, 'CLAUDE.md');
+      assert.match(rootRow.description!, /^the model keeps the earlier text/, 'a file at the root has no folder to show');
       assert.match(compact!.description!, /starts over: the startup block rebuilt from disk; back: \d+ files? · 1 skill$/);
       assert.equal(clear!.description, 'starts over: only the startup block, rebuilt from disk');
       assert.match(read!.detail!, /Running total ≈\d+ tokens/);
