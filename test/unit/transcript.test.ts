@@ -355,6 +355,38 @@ describe('readLiveSessionState: the chain for CLI and host', () => {
   });
 });
 
+describe('a hook run recorded without its command', () => {
+  test('named after the one hook the launch folder\'s settings hold for the event, and marked so; unnamed with two', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-hookname-')));
+    try {
+      const w = path.join(root, 'w');
+      fs.mkdirSync(path.join(w, '.claude'), { recursive: true });
+      const settings = (cmds: string[]) =>
+        fs.writeFileSync(path.join(w, '.claude', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: cmds.map((command) => ({ type: 'command', command })) }], PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'our-fmt' }] }] } }));
+      const file = path.join(root, 's.jsonl');
+      const ts = '2026-12-01T09:00:00Z';
+      // as the binaries write a UserPromptSubmit hook that printed JSON additionalContext: the event, no command
+      fs.writeFileSync(
+        file,
+        [
+          { type: 'user', uuid: 'p1', sessionId: 'S', version: profile.version, cwd: w, timestamp: ts, message: { role: 'user', content: 'hello' } },
+          { type: 'attachment', uuid: 'h1', parentUuid: 'p1', timestamp: ts, attachment: { type: 'hook_additional_context', hookEvent: 'UserPromptSubmit', content: ['OUR_HOOK_CONTEXT'] } },
+          { type: 'assistant', uuid: 'a1', parentUuid: 'h1', timestamp: ts, message: { id: 'm1', role: 'assistant', model: 'claude-opus-4-7', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 10, output_tokens: 1 } } },
+        ].map(J).join('\n') + '\n',
+      );
+      const opts = { profile: () => profile, analysis: () => analyze({ cwd: w, home: path.join(root, 'home'), env: {}, claudeVersion: profile.version }), cwd: w };
+      settings(['our-date']);
+      const one = readLiveSessionState(nodeFileAccess, file, opts).live.turns[0]!.hooks!;
+      assert.deepEqual(one.map((h) => [h.event, h.command, h.commandFrom, h.chars]), [['UserPromptSubmit', 'our-date', 'settings', 'OUR_HOOK_CONTEXT'.length]]);
+      settings(['our-date', 'our-branch']);
+      const two = readLiveSessionState(nodeFileAccess, file, opts).live.turns[0]!.hooks!;
+      assert.deepEqual(two.map((h) => [h.command, h.commandFrom]), [['', undefined]], 'two candidates: no guess');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the gauge after a turn\'s last answer', () => {
   test('a text-only answer appended to a turn (same turns, same calls) moves the context figure', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-gauge-')));

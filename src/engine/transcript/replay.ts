@@ -92,7 +92,15 @@ export interface LiveTurn {
   cost?: number | null;
   cache?: TurnCache;
   /** the hooks that ran in the turn (attachment-layers.ts) */
-  hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+  hooks?: {
+    event: string;
+    /** `''` when the record does not name it; then, where the settings hold one hook for the event, named after it */
+    command: string;
+    /** the command was not in the record: it is the one hook the launch folder's settings hold for the event (hook-names.ts) */
+    commandFrom?: 'settings';
+    chars: number | null;
+    dropped: boolean;
+  }[];
   // ---- end of part B
 }
 

@@ -10,6 +10,7 @@ import { memoryKey } from '../memory/memory.js';
 import type { ClaudeProfile } from '../profiles.js';
 import { simulateSessionOver, type SessionResult } from '../session/simulate.js';
 import { TranscriptFollower } from './follow.js';
+import { nameUnnamedHooks } from './hook-names.js';
 import { parseTranscriptText, str, type ParsedRecord, type Rec, type TranscriptProblem } from './records.js';
 import { SessionReplayer, type LiveTurn, type Replay } from './replay.js';
 import { pricingOverride } from './pricing.js';
@@ -580,6 +581,7 @@ function readState(fa: FileAccess, file: string, o: LiveSessionOptions): Omit<Li
     // new turn objects of a version without requests get their blocks from the same run
     if (prev.sim && prev.analysis) reconstructFromDisk(prev.analysis, live, prev.sim);
     if (prev.analysis) {
+      nameUnnamedHooks(live.turns, prev.analysis.settings);
       const ov = pricingOverride(prev.analysis.settings);
       if (ov) live.figures = applyFigures(live, profile, ov);
     } else live.warnings.push(...o.previous!.live.warnings.filter((w) => w.startsWith('the session was launched in ')));
@@ -600,6 +602,7 @@ function readState(fa: FileAccess, file: string, o: LiveSessionOptions): Omit<Li
   // Claude Code's managed `modelPricing` prices the session instead of the list (pricing.ts)
   const override = pricingOverride(a.settings);
   if (override) live.figures = applyFigures(live, profile, override);
+  nameUnnamedHooks(live.turns, a.settings);
   const predicts = live.source === 'requests' || live.turns.length > 0;
   // one run of the session model for the prediction, the rebuilt startup blocks and, when no compaction
   // came yet, what /compact now would bring back (the same run with /compact typed after its last turn:

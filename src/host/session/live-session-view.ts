@@ -753,8 +753,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         out.push({
           id: `${id}:hook:${i}`,
           label: t('{0} hook · {1}', h.event, what),
-          description: h.command,
-          tooltip: t('{0} hook: {1}\n{2}', h.event, h.command, h.dropped ? t('it printed output that Claude Code did not pass to the model') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars of its output reached the model', n(h.chars, this.locale))),
+          description: h.commandFrom ? t('{0} (named from the settings)', h.command) : h.command || t('command not recorded'),
+          tooltip: t('{0} hook: {1}\n{2}', h.event, h.commandFrom ? t('{0} (the transcript names only the event: the one {1} hook of the settings as they are now)', h.command, h.event) : h.command || t('command not recorded'), h.dropped ? t('it printed output that Claude Code did not pass to the model') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars of its output reached the model', n(h.chars, this.locale))),
           icon: h.dropped ? 'warning' : 'zap',
           warn: h.dropped,
         });
