@@ -7,49 +7,11 @@
 // which nothing but a lost cache explains (a new layer adds to the creation, it does not lose the read),
 // with the likely cause the transcript shows.
 //
-// Incremental: a turn's records are read from where the last read of the same turn ended.
+// Incremental: a turn's records are taken one by one as they arrive (TurnLedger), and not kept.
 import type { ClaudeProfile } from '../profiles.js';
 import { costOf, priceOf, type PricedUsage, type PricingOverride } from './pricing.js';
 import { num, obj, str, type ParsedRecord } from './records.js';
 import type { LiveRequest } from './replay.js';
-
-export interface ApiRequest {
-  /** `message.id` (else `requestId`, else the record's line) */
-  id: string;
-  model?: string;
-  line: number;
-  /** when it was sent: the time of the last record before its answer (the prompt, a tool result) */
-  sentAt?: string;
-  /** its answer's last record */
-  answeredAt?: string;
-  usage: PricedUsage;
-  /** the api-request it answers (2.1.328 on) */
-  requestRef?: string;
-  /** a compaction came between the previous request and this one: `manual` (/compact) or `auto` */
-  compactedBefore?: string;
-}
-
-interface TurnState {
-  done: number;
-  list: ApiRequest[];
-  /** the requests by id, once there are more than BY_ID_AFTER (a short turn looks through its list: a session of many
-   *  turns holds no map for each) */
-  byId?: Map<string, ApiRequest>;
-  lastOther?: string;
-  compacted?: string;
-  compactions: number;
-  /** the compactions among the records: trigger and preTokens */
-  boundaries: { trigger: string; preTokens?: number }[];
-}
-
-const states = new WeakMap<readonly ParsedRecord[], TurnState>();
-const BY_ID_AFTER = 8;
-
-function requestById(st: TurnState, id: string): ApiRequest | undefined {
-  if (st.byId) return st.byId.get(id);
-  for (const q of st.list) if (q.id === id) return q;
-  return undefined;
-}
 
 export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undefined {
   const u = obj(obj(rec.message)?.usage);
@@ -67,38 +29,200 @@ export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undef
   };
 }
 
-/** the API requests among a turn's records (the same array read again continues where it ended) */
-export function turnRequests(records: readonly ParsedRecord[]): { requests: readonly ApiRequest[]; compactions: number; boundaries: readonly { trigger: string; preTokens?: number }[]; pendingCompaction?: string } {
-  let st = states.get(records);
-  if (!st || st.done > records.length) states.set(records, (st = { done: 0, list: [], compactions: 0, boundaries: [] }));
-  for (; st.done < records.length; st.done++) {
-    const pr = records[st.done]!;
+/** requests of a turn still open to a later record of the same answer (its blocks are written one record each, close
+ *  together): past this many newer ones, a request's figures are final */
+const OPEN_REQUESTS = 64;
+/** the most compactions of one turn kept with their figures (past it they are counted only) */
+const MAX_BOUNDARIES = 1000;
+const NONE = -1;
+
+/** what the breakdown (attachment-layers.ts) reads of a turn, summed as its records arrive */
+export interface LedgerStretch {
+  layers: Map<string, number>;
+  /** characters before its first request's answer (all of them when it has none) */
+  beforeFirst: number;
+  /** index of its first request, NONE without one */
+  first: number;
+}
+
+const ms = (t: string | undefined) => (t ? Date.parse(t) : NaN);
+
+/**
+ * A turn's API requests and what the figures read of its records, taken record by record as they arrive (the records
+ * themselves are not kept: a turn of a million answers holds a few numbers per request, in columns). The same reading
+ * as before, one answer per distinct `message.id`: an id seen again among the last OPEN_REQUESTS requests is the same
+ * answer (its last usage counts).
+ */
+export class TurnLedger {
+  /** records taken */
+  count = 0;
+  /** requests so far */
+  n = 0;
+  private readonly input: number[] = [];
+  private readonly cacheRead: number[] = [];
+  private readonly cacheCreation: number[] = [];
+  private readonly output: number[] = [];
+  /** NaN: the answer recorded no split */
+  private readonly w5m: number[] = [];
+  private readonly w1h: number[] = [];
+  /** index into `strings`, NONE when absent */
+  private readonly model: number[] = [];
+  private readonly ref: number[] = [];
+  private readonly compactedBefore: number[] = [];
+  /** ms since the epoch, NaN when absent */
+  private readonly sentAt: number[] = [];
+  private readonly answeredAt: number[] = [];
+  /** characters recorded between the previous request's answer and this one's (breakdown); 0 when no previous one in the stretch */
+  private readonly between: number[] = [];
+  /** models, request refs and compaction triggers, once each */
+  private readonly strings: string[] = [];
+  private readonly stringIx = new Map<string, number>();
+  /** the open requests by id (see OPEN_REQUESTS) */
+  private open = new Map<string, number>();
+  private lastOther: string | undefined;
+  private compacted: string | undefined;
+  compactions = 0;
+  /** the compactions among the records: trigger and preTokens (the first MAX_BOUNDARIES) */
+  readonly boundaries: { trigger: string; preTokens?: number }[] = [];
+  // ---- the breakdown, as attachment-layers.ts read it
+  /** the last request since the last compaction (NONE) */
+  bdPrev = NONE;
+  private bdBetween = 0;
+  /** a compaction came in the turn */
+  bdCompacted = false;
+  tail: LedgerStretch = { layers: new Map(), beforeFirst: 0, first: NONE };
+
+  constructor(private readonly recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null) {}
+
+  private intern(v: string | undefined): number {
+    if (v === undefined) return NONE;
+    let k = this.stringIx.get(v);
+    if (k === undefined) {
+      k = this.strings.length;
+      this.strings.push(v);
+      this.stringIx.set(v, k);
+    }
+    return k;
+  }
+
+  private setUsage(i: number, u: PricedUsage | undefined): void {
+    this.input[i] = u?.input ?? 0;
+    this.cacheRead[i] = u?.cacheRead ?? 0;
+    this.cacheCreation[i] = u?.cacheCreation ?? 0;
+    this.output[i] = u?.output ?? 0;
+    this.w5m[i] = u?.cacheWrite5m ?? NaN;
+    this.w1h[i] = u?.cacheWrite1h ?? NaN;
+  }
+
+  /** one record of the turn, in order */
+  add(pr: ParsedRecord): void {
+    this.count++;
     const r = pr.rec;
     const ts = str(r.timestamp);
+    let started = NONE;
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
-      st.compactions++;
-      st.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
-      st.boundaries.push({ trigger: st.compacted, preTokens: num(obj(r.compactMetadata)?.preTokens) });
+      this.compactions++;
+      this.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
+      if (this.boundaries.length < MAX_BOUNDARIES) this.boundaries.push({ trigger: this.compacted, preTokens: num(obj(r.compactMetadata)?.preTokens) });
     }
     if (pr.type !== 'assistant' || r.isSidechain === true) {
-      if (ts && (pr.type === 'user' || pr.type === 'attachment')) st.lastOther = ts;
-      continue;
+      if (ts && (pr.type === 'user' || pr.type === 'attachment')) this.lastOther = ts;
+    } else {
+      const m = obj(r.message);
+      if (str(m?.model) !== '<synthetic>' && r.isApiErrorMessage !== true) {
+        const id = str(m?.id) ?? str(r.requestId) ?? `line ${pr.line}`;
+        const u = pricedUsageOf(r);
+        let q = this.open.get(id);
+        if (q === undefined) {
+          q = started = this.n++;
+          this.setUsage(q, u);
+          this.model[q] = this.intern(str(m?.model));
+          this.ref[q] = this.intern(str(r.requestRef));
+          this.compactedBefore[q] = this.intern(this.compacted);
+          this.sentAt[q] = ms(this.lastOther);
+          this.answeredAt[q] = NaN;
+          this.between[q] = 0;
+          this.compacted = undefined;
+          this.open.set(id, q);
+          if (this.open.size > 2 * OPEN_REQUESTS) this.open = new Map([...this.open].slice(-OPEN_REQUESTS));
+        } else if (u) this.setUsage(q, u);
+        if (ts) this.answeredAt[q] = ms(ts);
+      }
     }
-    const m = obj(r.message);
-    if (str(m?.model) === '<synthetic>' || r.isApiErrorMessage === true) continue;
-    const id = str(m?.id) ?? str(r.requestId) ?? `line ${pr.line}`;
-    const u = pricedUsageOf(r);
-    let q = requestById(st, id);
-    if (!q) {
-      q = { id, model: str(m?.model), line: pr.line, sentAt: st.lastOther, usage: u ?? { input: 0, cacheRead: 0, cacheCreation: 0, output: 0, cacheWrite5m: null, cacheWrite1h: null }, requestRef: str(r.requestRef), ...(st.compacted && { compactedBefore: st.compacted }) };
-      st.compacted = undefined;
-      st.list.push(q);
-      if (st.byId) st.byId.set(id, q);
-      else if (st.list.length > BY_ID_AFTER) st.byId = new Map(st.list.map((x) => [x.id, x]));
-    } else if (u) q.usage = u;
-    if (ts) q.answeredAt = ts;
+    // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
+    if (pr.type === 'system' && r.subtype === 'compact_boundary') {
+      this.bdPrev = NONE;
+      this.bdBetween = 0;
+      this.bdCompacted = true;
+      this.tail = { layers: new Map(), beforeFirst: 0, first: NONE };
+      return;
+    }
+    if (started !== NONE) {
+      if (this.bdPrev !== NONE) this.between[started] = this.bdBetween;
+      this.bdPrev = started;
+      this.bdBetween = 0;
+      if (this.tail.first === NONE) this.tail.first = started;
+    }
+    const c = this.recordChars(pr);
+    if (!c || !c.chars) return;
+    this.bdBetween += c.chars;
+    this.tail.layers.set(c.layer, (this.tail.layers.get(c.layer) ?? 0) + c.chars);
+    if (this.tail.first === NONE) this.tail.beforeFirst += c.chars;
   }
-  return { requests: st.list, compactions: st.compactions, boundaries: st.boundaries, ...(st.compacted && { pendingCompaction: st.compacted }) };
+
+  /** a compaction after the turn's last request (`/compact`): the next request comes after it */
+  get pendingCompaction(): string | undefined {
+    return this.compacted;
+  }
+
+  usage(i: number): PricedUsage {
+    const w5 = this.w5m[i]!;
+    const w1 = this.w1h[i]!;
+    return { input: this.input[i]!, cacheRead: this.cacheRead[i]!, cacheCreation: this.cacheCreation[i]!, output: this.output[i]!, cacheWrite5m: Number.isNaN(w5) ? null : w5, cacheWrite1h: Number.isNaN(w1) ? null : w1 };
+  }
+
+  /** input + cache read + cache creation of request i */
+  context(i: number): number {
+    return this.input[i]! + this.cacheRead[i]! + this.cacheCreation[i]!;
+  }
+
+  /** characters recorded between request i - 1's answer and request i's (0: none, or no request before it in its stretch) */
+  charsBefore(i: number): number {
+    return this.between[i]!;
+  }
+
+  private string(k: number): string | undefined {
+    return k === NONE ? undefined : this.strings[k];
+  }
+
+  /** request i as the accounting reads it */
+  request(i: number): RequestView {
+    return { model: this.string(this.model[i]!), usage: this.usage(i), requestRef: this.string(this.ref[i]!), compactedBefore: this.string(this.compactedBefore[i]!), sentAt: this.sentAt[i]!, answeredAt: this.answeredAt[i]! };
+  }
+
+  /** a 1-hour cache write among its answers */
+  hasHourWrite(): boolean {
+    for (let i = 0; i < this.n; i++) if ((this.w1h[i]! || 0) > 0) return true;
+    return false;
+  }
+}
+
+/** what the accounting reads of one request */
+export interface RequestView {
+  model?: string;
+  usage: PricedUsage;
+  requestRef?: string;
+  compactedBefore?: string;
+  /** ms since the epoch (NaN: not recorded): the last record before its answer, and its answer's last record */
+  sentAt: number;
+  answeredAt: number;
+}
+
+/** the API requests among a turn's records, at once (the replayer keeps a TurnLedger per turn and feeds it as they come) */
+export function ledgerOf(records: readonly ParsedRecord[], recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null = () => null): TurnLedger {
+  const l = new TurnLedger(recordChars);
+  for (const pr of records) l.add(pr);
+  return l;
 }
 
 // ------------------------------------------------------------------------------ per turn, per session
@@ -168,7 +292,7 @@ function fmtDuration(ms: number): string {
 }
 
 interface TurnInput {
-  records: readonly ParsedRecord[];
+  ledger: TurnLedger;
   /** the turn starts a new process on the session (LiveTurn.resumed) */
   resumed?: boolean;
 }
@@ -176,9 +300,8 @@ interface TurnInput {
 /** every turn's requests, usage, cost and cache state, in order (`requests`: the session's rebuilt api-requests, whose
  *  system and tool characters show a changed tool list or system prompt) */
 export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfile, requests: readonly LiveRequest[] = [], override?: PricingOverride): SessionAccounting {
-  const perTurn = turns.map((t) => turnRequests(t.records));
-  const all = perTurn.flatMap((p) => p.requests);
-  const cacheLife = all.some((q) => (q.usage.cacheWrite1h ?? 0) > 0) ? '1h' : '5m';
+  const perTurn = turns.map((t) => t.ledger);
+  const cacheLife = perTurn.some((p) => p.hasHourWrite()) ? '1h' : '5m';
   const shape = new Map<string, string>();
   for (const r of requests) if (r.chars) shape.set(r.id, `${r.chars.system}:${r.chars.tools}:${JSON.stringify(r.chars.mcp)}`);
   const unpriced = new Set<string>();
@@ -186,7 +309,7 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   let total = 0;
   let priced = 0;
   let maxContext = 0;
-  let prev: ApiRequest | undefined;
+  let prev: RequestView | undefined;
   /** a compaction after the last request of a turn (`/compact`): the next request comes after it */
   let carry: string | undefined;
   // one price per model, not one per request (a long session asks for the same few models again and again)
@@ -199,7 +322,8 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
     const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
     let cost: number | null = 0;
     let brk: CacheBreak | undefined;
-    p.requests.forEach((q, i) => {
+    for (let i = 0; i < p.n; i++) {
+      const q = p.request(i);
       const u = q.usage;
       usage.input += u.input;
       usage.cacheRead += u.cacheRead;
@@ -222,11 +346,11 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
       const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
       if (prev && !brk) brk = cacheBreak(prev, q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape) ?? undefined;
       prev = q;
-    });
-    if (p.requests.length) carry = undefined;
+    }
+    if (p.n) carry = undefined;
     carry = p.pendingCompaction ?? carry;
     const ctx = usage.input + usage.cacheRead + usage.cacheCreation;
-    return { requests: p.requests.length + p.compactions, usage, cost, cache: { hitRatio: ctx > 0 ? usage.cacheRead / ctx : null, ...(brk && { break: brk }) } };
+    return { requests: p.n + p.compactions, usage, cost, cache: { hitRatio: ctx > 0 ? usage.cacheRead / ctx : null, ...(brk && { break: brk }) } };
   });
   return {
     turns: out,
@@ -239,7 +363,7 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
 }
 
 /** whether `q` lost what `prev` had cached, and the likely cause */
-function cacheBreak(prev: ApiRequest, q: ApiRequest, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
+function cacheBreak(prev: RequestView, q: RequestView, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
   const had = prev.usage.cacheRead + prev.usage.cacheCreation;
   const lost = had - q.usage.cacheRead;
   // the read fell by a fifth or more of what was cached, and the request wrote at least as much as it read
@@ -250,8 +374,8 @@ function cacheBreak(prev: ApiRequest, q: ApiRequest, compacted: string | undefin
   const ps = prev.requestRef ? shape.get(prev.requestRef) : undefined;
   const qs = q.requestRef ? shape.get(q.requestRef) : undefined;
   if (ps && qs && ps !== qs) causes.push({ cause: 'tools-or-system', why: 'the tool list or the system prompt changed between the two requests' });
-  const t0 = prev.answeredAt ? Date.parse(prev.answeredAt) : NaN;
-  const t1 = q.sentAt ? Date.parse(q.sentAt) : q.answeredAt ? Date.parse(q.answeredAt) : NaN;
+  const t0 = prev.answeredAt;
+  const t1 = Number.isNaN(q.sentAt) ? q.answeredAt : q.sentAt;
   const ttl = life === '1h' ? ONE_HOUR : FIVE_MIN;
   if (Number.isFinite(t0) && Number.isFinite(t1) && t1 - t0 > ttl) causes.push({ cause: 'pause', why: `${fmtDuration(t1 - t0)} without a request, longer than the cache's life (${life === '1h' ? '1 hour' : '5 minutes'})` });
   if (resumed) causes.push({ cause: 'resumed', why: 'a new claude process went on with the session (--continue, --resume)' });
