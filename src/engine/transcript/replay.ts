@@ -292,7 +292,7 @@ interface TurnSpan {
   /** every record of the turn, taken as it came: requests, usage, the characters by layer */
   ledger: TurnLedger;
   calls: CallSpan[];
-  /** the calls by tool_use id (their results find them) */
+  /** the calls waiting for their result, by tool_use id */
   callById: Map<string, CallSpan>;
   /** calls whose result came and no answer after it yet: what is recorded until the next answer goes with them */
   awaiting: CallSpan[];
@@ -316,9 +316,15 @@ interface CallSpan {
   name: string;
   input: Record<string, unknown>;
   timestamp?: string;
-  /** its result: an error (its text, cut), Skill's forked execution, and the records after it until the next answer
-   *  (indexes in the turn's `records`; `to` -1 while no answer came) */
-  result?: { isError: boolean; error: string | null; forked: boolean; from: number; to: number };
+  /** its result came: an error (its text, cut), Skill's forked execution, and the records after it until the next
+   *  answer (indexes in the turn's `records`, `to` -1 while no answer came); fields of the call, not an object of their
+   *  own (a turn of a million calls) */
+  result?: true;
+  isError?: boolean;
+  error?: string | null;
+  forked?: boolean;
+  from?: number;
+  to?: number;
 }
 
 /** distinct ids among the last few seen (an answer's records come together), counted */
@@ -809,7 +815,7 @@ export class SessionReplayer {
       s.answers.add(id);
       if (str(obj(r.message)?.model) !== '<synthetic>') s.realAnswers.add(id);
       if (s.firstAnswer < 0) s.firstAnswer = s.records.length;
-      for (const c of s.awaiting) c.result!.to = s.records.length;
+      for (const c of s.awaiting) c.to = s.records.length;
       s.awaiting = [];
       for (const b of s.autoBoundaries) if (b.to < 0) b.to = s.records.length;
       return;
@@ -820,9 +826,15 @@ export class SessionReplayer {
     if (pr.type === 'system' && r.subtype === 'compact_boundary' && obj(r.compactMetadata)?.trigger === 'auto' && !s.prompt.trim().startsWith('/compact')) s.autoBoundaries.push({ at: s.answers.size, from: s.records.length, to: -1 });
     for (const b of results) {
       const c = typeof b.tool_use_id === 'string' ? s.callById.get(b.tool_use_id) : undefined;
-      if (!c || c.result) continue;
+      if (!c) continue;
+      s.callById.delete(c.id);
       const text = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
-      c.result = { isError: b.is_error === true, error: b.is_error === true ? text.slice(0, 2000) : null, forked: c.name === 'Skill' && /completed \(forked execution\)/.test(text), from: s.records.length, to: -1 };
+      c.result = true;
+      c.isError = b.is_error === true;
+      c.error = c.isError ? text.slice(0, 2000) : null;
+      c.forked = c.name === 'Skill' && /completed \(forked execution\)/.test(text);
+      c.from = s.records.length;
+      c.to = -1;
       s.awaiting.push(c);
     }
   }
@@ -942,7 +954,7 @@ export class SessionReplayer {
     const calls: LiveCall[] = s.calls.map((c, i) => {
       const ec = e.calls[i];
       const sub = subs.get(c.id);
-      const result = s.callById.get(c.id)?.result;
+      const result = c.result && c;
       return {
         name: c.name,
         input: c.input,
@@ -952,7 +964,7 @@ export class SessionReplayer {
         skillNote: ec?.skillNote ?? null,
         agent: ec?.agent ? { ...ec.agent, ...(sub && { transcript: sub.file }) } : null,
         unknownCommands: [],
-        error: result?.isError ? result.error : null,
+        error: result && result.isError ? (result.error ?? null) : null,
         timestamp: c.timestamp,
       };
     });
@@ -1013,8 +1025,8 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
     const turn: ExtractedTurn = { prompt: s.prompt, requests: s.firstAnswer >= 0 ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     for (const c of s.calls) {
       // the call's result, then what follows it until the next answer
-      const res = s.callById.get(c.id)?.result;
-      const after = res ? between(recs, res.from, res.to) : [];
+      const res = c.result && c;
+      const after = res ? between(recs, res.from!, res.to!) : [];
       const injected = after
         .filter((r) => r.type === 'attachment' && obj(r.rec.attachment)?.type === 'nested_memory')
         .map((r) => {
