@@ -35,6 +35,9 @@ const OPEN_REQUESTS = 64;
 /** the most compactions of one turn kept with their figures (past it they are counted only) */
 const MAX_BOUNDARIES = 1000;
 const NONE = -1;
+const F32 = 10;
+const F64 = 2;
+const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 /** what the breakdown (attachment-layers.ts) reads of a turn, summed as its records arrive */
 export interface LedgerStretch {
@@ -58,25 +61,16 @@ export class TurnLedger {
   count = 0;
   /** requests so far */
   n = 0;
-  private readonly input: number[] = [];
-  private readonly cacheRead: number[] = [];
-  private readonly cacheCreation: number[] = [];
-  private readonly output: number[] = [];
-  /** NaN: the answer recorded no split */
-  private readonly w5m: number[] = [];
-  private readonly w1h: number[] = [];
-  /** index into `strings`, NONE when absent */
-  private readonly model: number[] = [];
-  private readonly ref: number[] = [];
-  private readonly compactedBefore: number[] = [];
-  /** ms since the epoch, NaN when absent */
-  private readonly sentAt: number[] = [];
-  private readonly answeredAt: number[] = [];
-  /** characters recorded between the previous request's answer and this one's (breakdown); 0 when no previous one in the stretch */
-  private readonly between: number[] = [];
+  /** the requests' numbers, F32 a request: input, cache read, cache creation, output, the 5-minute and 1-hour writes
+   *  (NaN: the answer recorded no split), model, request ref and compaction before it (indexes into `strings`, NONE when
+   *  absent), the characters recorded between the previous request's answer and this one's (breakdown; 0 when no
+   *  previous one in the stretch). Token counts and indexes are exact in 32 bits (below 2^24) */
+  private f32 = new Float32Array(F32 * 2);
+  /** when it was sent (the last record before its answer) and its answer's last record, ms since the epoch (NaN: not recorded) */
+  private f64 = new Float64Array(F64 * 2);
   /** models, request refs and compaction triggers, once each */
   private readonly strings: string[] = [];
-  private readonly stringIx = new Map<string, number>();
+  private stringIx: Map<string, number> | undefined;
   /** the open requests by id (see OPEN_REQUESTS) */
   private open = new Map<string, number>();
   private lastOther: string | undefined;
@@ -96,22 +90,41 @@ export class TurnLedger {
 
   private intern(v: string | undefined): number {
     if (v === undefined) return NONE;
-    let k = this.stringIx.get(v);
-    if (k === undefined) {
+    // a short turn looks through its few strings (a session of many turns holds no map for each)
+    let k = this.stringIx ? this.stringIx.get(v) : this.strings.indexOf(v);
+    if (k === undefined || k < 0) {
       k = this.strings.length;
       this.strings.push(v);
-      this.stringIx.set(v, k);
+      if (this.stringIx) this.stringIx.set(v, k);
+      else if (this.strings.length > 8) this.stringIx = new Map(this.strings.map((x, i) => [x, i]));
     }
     return k;
   }
 
   private setUsage(i: number, u: PricedUsage | undefined): void {
-    this.input[i] = u?.input ?? 0;
-    this.cacheRead[i] = u?.cacheRead ?? 0;
-    this.cacheCreation[i] = u?.cacheCreation ?? 0;
-    this.output[i] = u?.output ?? 0;
-    this.w5m[i] = u?.cacheWrite5m ?? NaN;
-    this.w1h[i] = u?.cacheWrite1h ?? NaN;
+    const f = this.f32;
+    const at = i * F32;
+    f[at + INPUT] = u?.input ?? 0;
+    f[at + READ] = u?.cacheRead ?? 0;
+    f[at + CREATION] = u?.cacheCreation ?? 0;
+    f[at + OUTPUT] = u?.output ?? 0;
+    f[at + W5M] = u?.cacheWrite5m ?? NaN;
+    f[at + W1H] = u?.cacheWrite1h ?? NaN;
+  }
+
+  /** room for request i (doubling) */
+  private room(i: number): void {
+    if ((i + 1) * F32 <= this.f32.length) return;
+    const f32 = new Float32Array(this.f32.length * 2);
+    f32.set(this.f32);
+    this.f32 = f32;
+    const f64 = new Float64Array(this.f64.length * 2);
+    f64.set(this.f64);
+    this.f64 = f64;
+  }
+
+  private get32(i: number, k: number): number {
+    return this.f32[i * F32 + k]!;
   }
 
   /** one record of the turn, in order */
@@ -135,18 +148,19 @@ export class TurnLedger {
         let q = this.open.get(id);
         if (q === undefined) {
           q = started = this.n++;
+          this.room(q);
           this.setUsage(q, u);
-          this.model[q] = this.intern(str(m?.model));
-          this.ref[q] = this.intern(str(r.requestRef));
-          this.compactedBefore[q] = this.intern(this.compacted);
-          this.sentAt[q] = ms(this.lastOther);
-          this.answeredAt[q] = NaN;
-          this.between[q] = 0;
+          this.f32[q * F32 + MODEL] = this.intern(str(m?.model));
+          this.f32[q * F32 + REF] = this.intern(str(r.requestRef));
+          this.f32[q * F32 + COMPACTED] = this.intern(this.compacted);
+          this.f32[q * F32 + BETWEEN] = 0;
+          this.f64[q * F64] = ms(this.lastOther);
+          this.f64[q * F64 + 1] = NaN;
           this.compacted = undefined;
           this.open.set(id, q);
           if (this.open.size > 2 * OPEN_REQUESTS) this.open = new Map([...this.open].slice(-OPEN_REQUESTS));
         } else if (u) this.setUsage(q, u);
-        if (ts) this.answeredAt[q] = ms(ts);
+        if (ts) this.f64[q * F64 + 1] = ms(ts);
       }
     }
     // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
@@ -158,7 +172,7 @@ export class TurnLedger {
       return;
     }
     if (started !== NONE) {
-      if (this.bdPrev !== NONE) this.between[started] = this.bdBetween;
+      if (this.bdPrev !== NONE) this.f32[started * F32 + BETWEEN] = this.bdBetween;
       this.bdPrev = started;
       this.bdBetween = 0;
       if (this.tail.first === NONE) this.tail.first = started;
@@ -176,19 +190,19 @@ export class TurnLedger {
   }
 
   usage(i: number): PricedUsage {
-    const w5 = this.w5m[i]!;
-    const w1 = this.w1h[i]!;
-    return { input: this.input[i]!, cacheRead: this.cacheRead[i]!, cacheCreation: this.cacheCreation[i]!, output: this.output[i]!, cacheWrite5m: Number.isNaN(w5) ? null : w5, cacheWrite1h: Number.isNaN(w1) ? null : w1 };
+    const w5 = this.get32(i, W5M);
+    const w1 = this.get32(i, W1H);
+    return { input: this.get32(i, INPUT), cacheRead: this.get32(i, READ), cacheCreation: this.get32(i, CREATION), output: this.get32(i, OUTPUT), cacheWrite5m: Number.isNaN(w5) ? null : w5, cacheWrite1h: Number.isNaN(w1) ? null : w1 };
   }
 
   /** input + cache read + cache creation of request i */
   context(i: number): number {
-    return this.input[i]! + this.cacheRead[i]! + this.cacheCreation[i]!;
+    return this.get32(i, INPUT) + this.get32(i, READ) + this.get32(i, CREATION);
   }
 
   /** characters recorded between request i - 1's answer and request i's (0: none, or no request before it in its stretch) */
   charsBefore(i: number): number {
-    return this.between[i]!;
+    return this.get32(i, BETWEEN);
   }
 
   private string(k: number): string | undefined {
@@ -197,12 +211,12 @@ export class TurnLedger {
 
   /** request i as the accounting reads it */
   request(i: number): RequestView {
-    return { model: this.string(this.model[i]!), usage: this.usage(i), requestRef: this.string(this.ref[i]!), compactedBefore: this.string(this.compactedBefore[i]!), sentAt: this.sentAt[i]!, answeredAt: this.answeredAt[i]! };
+    return { model: this.string(this.get32(i, MODEL)), usage: this.usage(i), requestRef: this.string(this.get32(i, REF)), compactedBefore: this.string(this.get32(i, COMPACTED)), sentAt: this.f64[i * F64]!, answeredAt: this.f64[i * F64 + 1]! };
   }
 
   /** a 1-hour cache write among its answers */
   hasHourWrite(): boolean {
-    for (let i = 0; i < this.n; i++) if ((this.w1h[i]! || 0) > 0) return true;
+    for (let i = 0; i < this.n; i++) if ((this.get32(i, W1H) || 0) > 0) return true;
     return false;
   }
 }
