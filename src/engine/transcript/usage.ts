@@ -209,6 +209,10 @@ export class TurnLedger {
     return k === NONE ? undefined : this.strings[k];
   }
 
+  modelOf(i: number): string | undefined {
+    return this.string(this.get32(i, MODEL));
+  }
+
   /** request i as the accounting reads it */
   request(i: number): RequestView {
     return { model: this.string(this.get32(i, MODEL)), usage: this.usage(i), requestRef: this.string(this.get32(i, REF)), compactedBefore: this.string(this.get32(i, COMPACTED)), sentAt: this.f64[i * F64]!, answeredAt: this.f64[i * F64 + 1]! };
@@ -323,7 +327,7 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   let total = 0;
   let priced = 0;
   let maxContext = 0;
-  let prev: RequestView | undefined;
+  let prev: { ledger: TurnLedger; index: number; usage: PricedUsage } | undefined;
   /** a compaction after the last request of a turn (`/compact`): the next request comes after it */
   let carry: string | undefined;
   // one price per model, not one per request (a long session asks for the same few models again and again)
@@ -337,17 +341,18 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
     let cost: number | null = 0;
     let brk: CacheBreak | undefined;
     for (let i = 0; i < p.n; i++) {
-      const q = p.request(i);
-      const u = q.usage;
+      // the figures straight from the columns; a request as an object only where the cache broke
+      const u = p.usage(i);
+      const model = p.modelOf(i);
       usage.input += u.input;
       usage.cacheRead += u.cacheRead;
       usage.cacheCreation += u.cacheCreation;
       usage.output += u.output;
       maxContext = Math.max(maxContext, contextOf(u));
-      const price = priceFor(q.model);
+      const price = priceFor(model);
       if (!price) {
         if (contextOf(u) + u.output > 0) {
-          unpriced.add(q.model ?? 'model not recorded');
+          unpriced.add(model ?? 'model not recorded');
           cost = null;
         }
       } else {
@@ -357,9 +362,12 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
         total += c;
         priced++;
       }
-      const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
-      if (prev && !brk) brk = cacheBreak(prev, q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape) ?? undefined;
-      prev = q;
+      if (prev && !brk && lostCache(prev.usage, u)) {
+        const q = p.request(i);
+        const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
+        brk = cacheBreak(prev.ledger.request(prev.index), q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape) ?? undefined;
+      }
+      prev = { ledger: p, index: i, usage: u };
     }
     if (p.n) carry = undefined;
     carry = p.pendingCompaction ?? carry;
@@ -376,12 +384,17 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   };
 }
 
+/** the read fell by a fifth or more of what was cached, and the request wrote at least as much as it read */
+function lostCache(prev: PricedUsage, q: PricedUsage): boolean {
+  const had = prev.cacheRead + prev.cacheCreation;
+  const lost = had - q.cacheRead;
+  return !(had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.cacheCreation < Math.max(1024, q.cacheRead));
+}
+
 /** whether `q` lost what `prev` had cached, and the likely cause */
 function cacheBreak(prev: RequestView, q: RequestView, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
-  const had = prev.usage.cacheRead + prev.usage.cacheCreation;
-  const lost = had - q.usage.cacheRead;
-  // the read fell by a fifth or more of what was cached, and the request wrote at least as much as it read
-  if (had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.usage.cacheCreation < Math.max(1024, q.usage.cacheRead)) return null;
+  const lost = prev.usage.cacheRead + prev.usage.cacheCreation - q.usage.cacheRead;
+  if (!lostCache(prev.usage, q.usage)) return null;
   const causes: { cause: CacheBreak['cause']; why: string }[] = [];
   if (compacted) causes.push({ cause: 'compaction', why: compacted === 'auto' ? 'Claude Code compacted the conversation on its own' : 'the conversation was compacted (/compact)' });
   if (prev.model && q.model && prev.model !== q.model) causes.push({ cause: 'model', why: `the model changed from ${prev.model} to ${q.model} (each model has its own cache)` });
