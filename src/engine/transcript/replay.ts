@@ -327,6 +327,26 @@ interface CallSpan {
   to?: number;
 }
 
+/** attachments something reads again after the turn (the hooks, the listings, the changed-file notes, nested memory and
+ *  what a compaction brought back); the others are taken by the ledger and the marks as they come */
+const KEPT_ATTACHMENTS = new Set(['async_hook_response', 'mcp_instructions_delta', 'deferred_tools_delta', 'agent_listing_delta', 'skill_listing', 'edited_text_file', 'nested_memory', 'file', 'compact_file_reference', 'invoked_skills']);
+
+/** a record (not an answer, not a tool result) the turn keeps whole: what the hooks, the listings and a version that
+ *  records no request read again (attachment-layers.ts, fromAttachments); a user record that is no tool result (a
+ *  prompt, a command and its output: one a turn or a mark); a system record that is a compaction or names Stop hooks */
+function kept(pr: ParsedRecord): boolean {
+  switch (pr.type) {
+    case 'attachment': {
+      const t = str(obj(pr.rec.attachment)?.type) ?? '';
+      return t.startsWith('hook_') || KEPT_ATTACHMENTS.has(t);
+    }
+    case 'system':
+      return pr.rec.subtype === 'compact_boundary' || pr.rec.subtype === 'stop_hook_summary';
+    default:
+      return true;
+  }
+}
+
 /** distinct ids among the last few seen (an answer's records come together), counted */
 class AnswerCount {
   size = 0;
@@ -822,7 +842,7 @@ export class SessionReplayer {
     }
     const m = pr.type === 'user' ? messageOf(r) : undefined;
     const results = m && typeof m.content !== 'string' ? m.content.filter((b) => b && b.type === 'tool_result') : [];
-    if (!results.length || r.isMeta === true) s.records.push(pr);
+    if (r.isMeta === true || (!results.length && kept(pr))) s.records.push(pr);
     if (pr.type === 'system' && r.subtype === 'compact_boundary' && obj(r.compactMetadata)?.trigger === 'auto' && !s.prompt.trim().startsWith('/compact')) s.autoBoundaries.push({ at: s.answers.size, from: s.records.length, to: -1 });
     for (const b of results) {
       const c = typeof b.tool_use_id === 'string' ? s.callById.get(b.tool_use_id) : undefined;
