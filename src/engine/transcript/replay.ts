@@ -363,6 +363,12 @@ class AnswerCount {
   }
 }
 
+/** the empty list most calls have, one for all (a turn of a million calls held two million empty arrays); frozen: never
+ *  added to */
+const EMPTY = Object.freeze([]) as unknown as never[];
+/** `xs`, or the shared empty list when it is empty */
+const orEmpty = <T>(xs: T[]): T[] => (xs.length ? xs : EMPTY);
+
 function splitEntry(s: string): LiveInjected {
   const m = /^Contents of (\/[^\n]*?)(?: \([^\n]*\))?:\n\n/.exec(s);
   return { path: m ? m[1]! : '', text: s };
@@ -979,11 +985,11 @@ export class SessionReplayer {
         name: c.name,
         input: c.input,
         id: c.id,
-        injected: (ec?.injected ?? []).map(splitEntry),
+        injected: orEmpty((ec?.injected ?? EMPTY).map(splitEntry)),
         skillBody: ec?.skillBody ?? null,
         skillNote: ec?.skillNote ?? null,
         agent: ec?.agent ? { ...ec.agent, ...(sub && { transcript: sub.file }) } : null,
-        unknownCommands: [],
+        unknownCommands: EMPTY,
         error: result && result.isError ? (result.error ?? null) : null,
         timestamp: c.timestamp,
       };
@@ -1047,13 +1053,15 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
       // the call's result, then what follows it until the next answer
       const res = c.result && c;
       const after = res ? between(recs, res.from!, res.to!) : [];
-      const injected = after
+      const injected = orEmpty(
+        after
         .filter((r) => r.type === 'attachment' && obj(r.rec.attachment)?.type === 'nested_memory')
         .map((r) => {
           const a = obj(r.rec.attachment)!;
           const content = obj(a.content);
           return entryText(str(a.path) ?? str(content?.path) ?? '', '', str(content?.content) ?? '');
-        });
+        }),
+      );
       // the skill's text: every meta record of the call in order (a repeat's re-invocation line, then the body), one a line;
       // the reminder naming the skill's directory-scoped variants is a meta record of the call too, after them
       const all = after.filter((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id).map((r) => textOf(messageOf(r.rec) ?? { role: 'user', content: '' }));
