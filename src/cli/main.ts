@@ -116,7 +116,8 @@ export async function main(argv: string[]): Promise<number> {
           return await new Promise<number>(() => undefined);
         }
         const r = sessionCommand(rest, makeStyle(colorEnabled(process.stdout)));
-        write(r.output);
+        if (r.writeTo) r.writeTo(write);
+        else write(r.output);
         return r.exitCode;
       }
       case 'last-session': {

@@ -24,7 +24,7 @@ import {
 } from '../engine/index.js';
 import { has, one, parseArgs, UsageError } from './args.js';
 import { ENGINE_FLAGS, engineOptions } from './engine-options.js';
-import { jsonText } from './escape.js';
+import { jsonText, jsonWrite } from './escape.js';
 import { safe, type Style } from './style.js';
 
 const FLAGS = { ...ENGINE_FLAGS, transcript: { value: true }, list: {}, watch: {}, check: {}, json: {} };
@@ -80,6 +80,8 @@ export interface SessionJson {
 export interface SessionOutput {
   output: string;
   exitCode: number;
+  /** the output handed to `write` in pieces (`--json`: a session of a million calls is never one string in memory) */
+  writeTo?: (write: (s: string) => void) => void;
 }
 
 interface Resolved {
@@ -403,9 +405,19 @@ export function sessionCommand(argv: string[], st: Style): SessionOutput {
   const { p, r, list } = resolve(argv);
   if (list !== undefined) return { output: list, exitCode: 0 };
   const j = sessionJson(r!);
-  const text = has(p, 'json') ? `${jsonText(j)}\n` : sessionText(j, j.session.cwd ?? r!.options.cwd, st);
   const unexplained = j.session.findings.filter((f) => !f.explained).length;
-  return { output: text, exitCode: has(p, 'check') && unexplained ? 1 : 0 };
+  const exitCode = has(p, 'check') && unexplained ? 1 : 0;
+  if (!has(p, 'json')) return { output: sessionText(j, j.session.cwd ?? r!.options.cwd, st), exitCode };
+  return {
+    get output() {
+      return `${jsonText(j)}\n`;
+    },
+    exitCode,
+    writeTo: (write) => {
+      jsonWrite(j, write);
+      write('\n');
+    },
+  };
 }
 
 /** --watch: the timeline again each time the transcript grows (polled; Ctrl-C ends it) */

@@ -10,7 +10,7 @@
 // characters, what only the first request's usage tells (system prompt, tools and the unrecorded startup block) derived
 // from it and marked so.
 import { arr, num, obj, str, type ParsedRecord, type Rec } from './records.js';
-import { turnRequests, type ApiRequest } from './usage.js';
+import type { TurnLedger } from './usage.js';
 import type { LiveRequest } from './replay.js';
 
 export interface HookRun {
@@ -335,83 +335,43 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
   }
 }
 
-const ctx = (q: ApiRequest) => q.usage.input + q.usage.cacheRead + q.usage.cacheCreation;
-
-/** what one stretch of records (a turn's, or its part after its last compaction) holds for the breakdown */
+/** what one stretch of records (a turn's part after its last compaction, or the records before the first prompt) holds */
 interface Stretch {
   layers: Map<string, number>;
   /** characters before its first request's answer (all of them when it has none) */
   beforeFirst: number;
-  first?: ApiRequest;
+  /** the context of its first request */
+  first?: number;
 }
 
-interface BreakdownState {
-  done: number;
-  /** the next request of the turn (usage.ts lists them in line order) */
-  next: number;
-  prev?: ApiRequest;
-  between: number;
-  dTokens: number;
-  dChars: number;
-  compacted: boolean;
-  tail: Stretch;
-}
-
-const breakdownMemo = new WeakMap<readonly ParsedRecord[], BreakdownState>();
 const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
 
-/** a turn's records for the breakdown, read from where the last read of them ended */
-function breakdownOf(records: readonly ParsedRecord[]): BreakdownState {
-  const requests = turnRequests(records).requests;
-  let st = breakdownMemo.get(records);
-  if (!st || st.done > records.length) breakdownMemo.set(records, (st = { done: 0, next: 0, between: 0, dTokens: 0, dChars: 0, compacted: false, tail: stretch() }));
-  for (; st.done < records.length; st.done++) {
-    const pr = records[st.done]!;
-    if (pr.type === 'system' && pr.rec.subtype === 'compact_boundary') {
-      st.prev = undefined;
-      st.between = 0;
-      st.compacted = true;
-      st.tail = stretch();
-      continue;
-    }
-    const q = pr.type === 'assistant' && requests[st.next]?.line === pr.line ? requests[st.next++] : undefined;
-    if (q) {
-      const grow = st.prev ? ctx(q) - ctx(st.prev) : 0;
-      if (st.prev && st.between > 0 && grow > 0) {
-        st.dTokens += grow;
-        st.dChars += st.between;
-      }
-      st.prev = q;
-      st.between = 0;
-      st.tail.first ??= q;
-    }
-    const c = recordChars(pr);
-    if (!c || !c.chars) continue;
-    st.between += c.chars;
-    st.tail.layers.set(c.layer, (st.tail.layers.get(c.layer) ?? 0) + c.chars);
-    if (!st.tail.first) st.tail.beforeFirst += c.chars;
-  }
-  return st;
-}
-
 /**
- * The breakdown of a version that records no request. `turns`: each turn's records, in order; `leading`: records before
- * the first prompt. The ratio: Σ growth of the context between two consecutive requests of a turn with no compaction
+ * The breakdown of a version that records no request. `turns`: each turn's ledger (usage.ts: its requests and the
+ * characters its records add, taken as they came), in order; `leading`: records before the first prompt. The ratio: Σ growth of the context between two consecutive requests of a turn with no compaction
  * between ÷ Σ characters recorded between their answers. The system prompt, tools and startup block (none of them
  * recorded): the first request after the last compaction (or the session's first) less what the records before its
- * answer hold, at that ratio. Incremental per turn: a read costs the records appended and the number of turns.
+ * answer hold, at that ratio. A read costs the requests, not the records.
  */
-export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly (readonly ParsedRecord[])[], assumedTokensPerChar: number): DerivedBreakdown | null {
-  const states = turns.map(breakdownOf);
-  if (!states.some((s) => s.tail.first || s.prev)) return null;
-  const dTokens = states.reduce((a, s) => a + s.dTokens, 0);
-  const dChars = states.reduce((a, s) => a + s.dChars, 0);
+export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly TurnLedger[], assumedTokensPerChar: number): DerivedBreakdown | null {
+  if (!turns.some((s) => s.tail.first >= 0 || s.bdPrev >= 0)) return null;
+  let dTokens = 0;
+  let dChars = 0;
+  for (const s of turns)
+    for (let i = 1; i < s.n; i++) {
+      const between = s.charsBefore(i);
+      const grow = s.context(i) - s.context(i - 1);
+      if (between > 0 && grow > 0) {
+        dTokens += grow;
+        dChars += between;
+      }
+    }
   // a ratio outside 0.1 to 1 token per character is not text's (a cut transcript, answers missing): the assumed one serves
   const ratio = dChars > 0 && dTokens > 0 && dTokens / dChars >= 0.1 && dTokens / dChars <= 1 ? { value: dTokens / dChars, derived: true as const, from: 'session' as const } : { value: assumedTokensPerChar, derived: true as const, from: 'assumed' as const };
   // the stretches since the last compaction: leading records count only when no compaction came
   let last = -1;
-  states.forEach((s, i) => {
-    if (s.compacted) last = i;
+  turns.forEach((s, i) => {
+    if (s.bdCompacted) last = i;
   });
   const parts: Stretch[] = [];
   if (last < 0) {
@@ -423,19 +383,19 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
     lead.beforeFirst = [...lead.layers.values()].reduce((a, b) => a + b, 0);
     parts.push(lead);
   }
-  parts.push(...states.slice(Math.max(0, last)).map((s) => s.tail));
+  parts.push(...turns.slice(Math.max(0, last)).map((s) => ({ layers: s.tail.layers, beforeFirst: s.tail.beforeFirst, first: s.tail.first >= 0 ? s.context(s.tail.first) : undefined })));
   const byLayer = new Map<string, number>();
   let beforeFirst = 0;
-  let first: ApiRequest | undefined;
+  let first: number | undefined;
   for (const p of parts) {
     for (const [k, v] of p.layers) byLayer.set(k, (byLayer.get(k) ?? 0) + v);
-    if (!first) {
+    if (first === undefined) {
       beforeFirst += p.beforeFirst;
       first = p.first;
     }
   }
   const layers: LayerFigure[] = [];
-  if (first) layers.push({ layer: 'system prompt, tools and startup instructions', chars: null, tokens: Math.max(0, Math.round(ctx(first) - beforeFirst * ratio.value)), derived: true });
+  if (first !== undefined) layers.push({ layer: 'system prompt, tools and startup instructions', chars: null, tokens: Math.max(0, Math.round(first - beforeFirst * ratio.value)), derived: true });
   for (const [layer, chars] of byLayer) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
   return { tokensPerChar: ratio, layers };
 }

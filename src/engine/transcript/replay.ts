@@ -12,7 +12,8 @@ import { arr, blocksOf, LINK_TYPE, messageOf, num, obj, str, type Block, type Pa
 import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
-import type { TurnCache, TurnUsage } from './usage.js';
+import { TurnLedger, type TurnCache, type TurnUsage } from './usage.js';
+import { recordChars } from './attachment-layers.js';
 
 export interface LiveInjected {
   path: string;
@@ -171,10 +172,13 @@ export interface Replay {
   /** the transcript is a subagent's own (`subagents/agent-ID.jsonl`): its turns are the subagent's */
   subagent?: { agentId?: string };
   warnings: string[];
-  /** each turn's records (the main chain's, from its prompt to the next), and the records before the first prompt
-   *  (SessionStart hooks, the first listings): what turn-figures.ts reads usage, hooks and listings from */
+  /** each turn's records (the main chain's, from its prompt to the next) but its answers and tool results (the ledger and
+   *  the calls hold what is read of them), and the records before the first prompt (SessionStart hooks, the first
+   *  listings): what turn-figures.ts reads hooks and listings from */
   turnRecords: readonly (readonly ParsedRecord[])[];
   leadingRecords: readonly ParsedRecord[];
+  /** each turn's requests, usage and the characters its records add, taken as the records came (usage.ts) */
+  turnLedgers: readonly TurnLedger[];
 }
 
 const SR_OPEN = '<system-reminder>\n';
@@ -290,15 +294,88 @@ interface TurnSpan {
   expanded: boolean;
   marks: TurnMark[];
   timestamp?: string;
-  /** records of the main chain from the prompt to the next prompt */
+  /** records of the main chain from the prompt to the next prompt, but its answers and tool results (what is read of
+   *  them is in `ledger`, `calls` and the counts below) */
   records: ParsedRecord[];
-  calls: { id: string; name: string; input: Record<string, unknown>; timestamp?: string }[];
+  /** every record of the turn, taken as it came: requests, usage, the characters by layer */
+  ledger: TurnLedger;
+  calls: CallSpan[];
+  /** the calls waiting for their result, by tool_use id */
+  callById: Map<string, CallSpan>;
+  /** calls whose result came and no answer after it yet: what is recorded until the next answer goes with them */
+  awaiting: CallSpan[];
+  /** index in `records` where the first answer came (-1: none yet): the turn's opening attachments are before it */
+  firstAnswer: number;
+  /** distinct answers (message ids) so far: all of them, and those but Claude Code's own (`<synthetic>`) */
+  answers: AnswerCount;
+  realAnswers: AnswerCount;
+  /** the compactions Claude Code made on its own in the turn: the answers before it, and the records (indexes in
+   *  `records`) after it until the next answer */
+  autoBoundaries: { at: number; from: number; to: number }[];
   /** a compact_boundary came after the previous turn's last record: the conversation was compacted
    *  by this turn's `/compact`, or on Claude Code's own before this turn's prompt */
   compacted: LiveTurn['compacted'];
   /** indexes (into the request index) of this turn's main-loop requests */
   requests: number[];
 }
+
+interface CallSpan {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  timestamp?: string;
+  /** its result came: an error (its text, cut), Skill's forked execution, and the records after it until the next
+   *  answer (indexes in the turn's `records`, `to` -1 while no answer came); fields of the call, not an object of their
+   *  own (a turn of a million calls) */
+  result?: true;
+  isError?: boolean;
+  error?: string | null;
+  forked?: boolean;
+  from?: number;
+  to?: number;
+}
+
+/** attachments something reads again after the turn (the hooks, the listings, the changed-file notes, nested memory and
+ *  what a compaction brought back); the others are taken by the ledger and the marks as they come */
+const KEPT_ATTACHMENTS = new Set(['async_hook_response', 'mcp_instructions_delta', 'deferred_tools_delta', 'agent_listing_delta', 'skill_listing', 'edited_text_file', 'nested_memory', 'file', 'compact_file_reference', 'invoked_skills']);
+
+/** a record (not an answer, not a tool result) the turn keeps whole: what the hooks, the listings and a version that
+ *  records no request read again (attachment-layers.ts, fromAttachments); a user record that is no tool result (a
+ *  prompt, a command and its output: one a turn or a mark); a system record that is a compaction or names Stop hooks */
+function kept(pr: ParsedRecord): boolean {
+  switch (pr.type) {
+    case 'attachment': {
+      const t = str(obj(pr.rec.attachment)?.type) ?? '';
+      return t.startsWith('hook_') || KEPT_ATTACHMENTS.has(t);
+    }
+    case 'system':
+      return pr.rec.subtype === 'compact_boundary' || pr.rec.subtype === 'stop_hook_summary';
+    default:
+      return true;
+  }
+}
+
+/** distinct ids among the last few seen (an answer's records come together), counted */
+class AnswerCount {
+  size = 0;
+  private recent = new Set<string>();
+  private older = new Set<string>();
+  add(id: string): void {
+    if (this.recent.has(id) || this.older.has(id)) return;
+    this.size++;
+    if (this.recent.size >= 256) {
+      this.older = this.recent;
+      this.recent = new Set();
+    }
+    this.recent.add(id);
+  }
+}
+
+/** the empty list most calls have, one for all (a turn of a million calls held two million empty arrays); frozen: never
+ *  added to */
+const EMPTY = Object.freeze([]) as unknown as never[];
+/** `xs`, or the shared empty list when it is empty */
+const orEmpty = <T>(xs: T[]): T[] => (xs.length ? xs : EMPTY);
 
 function splitEntry(s: string): LiveInjected {
   const m = /^Contents of (\/[^\n]*?)(?: \([^\n]*\))?:\n\n/.exec(s);
@@ -544,7 +621,7 @@ export class SessionReplayer {
     if (cur && cur.kind === 'command' && cur.prompt.trim().split(/\s/)[0] === '/compact' && !cur.requests.length && !cur.calls.length && !cur.compacted && !cur.expanded) {
       this.spans.pop();
       const prev = this.spans[this.spans.length - 1];
-      if (prev) prev.records.push(...cur.records);
+      if (prev) for (const pr of cur.records) this.into(prev, pr);
       this.addMark({ kind: 'local-command', at: cur.timestamp, text: cur.prompt });
     }
     const marks = this.marksNow();
@@ -555,7 +632,7 @@ export class SessionReplayer {
   /** the records after `parentUuid`'s turn were abandoned (a rewind): they are folded into a mark under the turn the branch left */
   private rewind(j: number, at: string | undefined): void {
     const gone = this.spans.splice(j + 1);
-    const assistantIds = new Set<string>();
+    let answers = 0;
     let requests = 0;
     for (const g of gone) {
       const recorded = g.requests.filter((i) => i >= 0);
@@ -565,9 +642,9 @@ export class SessionReplayer {
         const lr = this.liveRequests[i];
         if (lr) this.liveRequests[i] = { ...lr, turn: Math.max(0, j) };
       }
-      if (!this.ix.requests.length) for (const pr of g.records) if (pr.type === 'assistant' && str(obj(pr.rec.message)?.model) !== '<synthetic>') assistantIds.add(str(obj(pr.rec.message)?.id) ?? `line ${pr.line}`);
+      answers += g.realAnswers.size;
     }
-    const mark: TurnMark = { kind: 'rewind', at, prompts: gone.map((g) => g.prompt), calls: gone.reduce((n, g) => n + g.calls.length, 0), requests: this.ix.requests.length ? requests : assistantIds.size };
+    const mark: TurnMark = { kind: 'rewind', at, prompts: gone.map((g) => g.prompt), calls: gone.reduce((n, g) => n + g.calls.length, 0), requests: this.ix.requests.length ? requests : answers };
     this.cache.length = Math.min(this.cache.length, Math.max(0, j));
     if (j >= 0) this.spans[j]!.marks.push(mark);
     else this.pendingRewind = mark;
@@ -697,7 +774,7 @@ export class SessionReplayer {
       const mark: TurnMark = { kind: 'compaction', at: ts, trigger: compacted.trigger, ...(compacted.preTokens !== undefined && { preTokens: compacted.preTokens }) };
       if (inTurn) {
         cur.requests.push(marker);
-        cur.records.push(pr);
+        this.into(cur, pr);
         cur.compacted ??= compacted;
         cur.marks.push(mark);
         return;
@@ -724,7 +801,10 @@ export class SessionReplayer {
         if (this.pendingRewind) marks.push(this.pendingRewind);
         if (this.boundary) marks.push(this.boundary.mark);
         this.pendingRewind = undefined;
-        this.spans.push({ prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: this.boundary ? [this.boundary.rec, pr] : [pr], calls: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] });
+        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
+        this.spans.push(span);
+        if (this.boundary) this.into(span, this.boundary.rec);
+        this.into(span, pr);
         if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
         this.boundary = undefined;
         return;
@@ -735,7 +815,7 @@ export class SessionReplayer {
       if (pr.type !== 'user' && pr.type !== 'assistant' && this.leadingRecs.length < MAX_LEADING) this.leadingRecs.push(pr);
       return;
     }
-    cur.records.push(pr);
+    this.into(cur, pr);
     if (pr.type === 'user' && r.isMeta === true && cur.kind === 'command' && !cur.expanded && cur.calls.length === 0) {
       // a prompt-type command's expanded prompt: what the command sent
       const m = messageOf(r);
@@ -746,7 +826,50 @@ export class SessionReplayer {
     }
     if (pr.type === 'assistant') {
       const m = messageOf(r);
-      for (const b of m ? blocksOf(m) : []) if (b.type === 'tool_use' && typeof b.name === 'string') cur.calls.push({ id: b.id ?? '', name: b.name, input: (obj(b.input) ?? {}), timestamp: ts });
+      for (const b of m ? blocksOf(m) : [])
+        if (b.type === 'tool_use' && typeof b.name === 'string') {
+          const c: CallSpan = { id: b.id ?? '', name: b.name, input: obj(b.input) ?? {}, timestamp: ts };
+          cur.calls.push(c);
+          if (!cur.callById.has(c.id)) cur.callById.set(c.id, c);
+        }
+    }
+  }
+
+  /**
+   * A record of turn `s`, in order: the ledger takes it (requests, usage, characters); an answer or a tool result (all
+   * but a few records of a long turn) is kept as what is read of it only (the calls' results, the answers counted), any
+   * other record is kept whole (attachments, hooks, meta and system records: what the hooks, the listings and a version
+   * that records no request read).
+   */
+  private into(s: TurnSpan, pr: ParsedRecord): void {
+    s.ledger.add(pr);
+    const r = pr.rec;
+    if (pr.type === 'assistant') {
+      const id = str(obj(r.message)?.id) ?? `line ${pr.line}`;
+      s.answers.add(id);
+      if (str(obj(r.message)?.model) !== '<synthetic>') s.realAnswers.add(id);
+      if (s.firstAnswer < 0) s.firstAnswer = s.records.length;
+      for (const c of s.awaiting) c.to = s.records.length;
+      s.awaiting = [];
+      for (const b of s.autoBoundaries) if (b.to < 0) b.to = s.records.length;
+      return;
+    }
+    const m = pr.type === 'user' ? messageOf(r) : undefined;
+    const results = m && typeof m.content !== 'string' ? m.content.filter((b) => b && b.type === 'tool_result') : [];
+    if (r.isMeta === true || (!results.length && kept(pr))) s.records.push(pr);
+    if (pr.type === 'system' && r.subtype === 'compact_boundary' && obj(r.compactMetadata)?.trigger === 'auto' && !s.prompt.trim().startsWith('/compact')) s.autoBoundaries.push({ at: s.answers.size, from: s.records.length, to: -1 });
+    for (const b of results) {
+      const c = typeof b.tool_use_id === 'string' ? s.callById.get(b.tool_use_id) : undefined;
+      if (!c) continue;
+      s.callById.delete(c.id);
+      const text = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
+      c.result = true;
+      c.isError = b.is_error === true;
+      c.error = c.isError ? text.slice(0, 2000) : null;
+      c.forked = c.name === 'Skill' && /completed \(forked execution\)/.test(text);
+      c.from = s.records.length;
+      c.to = -1;
+      s.awaiting.push(c);
     }
   }
 
@@ -796,6 +919,7 @@ export class SessionReplayer {
       warnings,
       turnRecords: this.spans.map((s) => s.records),
       leadingRecords: this.leadingRecs,
+      turnLedgers: this.spans.map((s) => s.ledger),
     };
     if (this.sidechainFile) {
       out.subagent = { ...(this.agentId && { agentId: this.agentId }) };
@@ -820,7 +944,7 @@ export class SessionReplayer {
     this.spans.forEach((s, k) => {
       const mine = s.requests.filter((i) => i >= 0).map((i) => reqs[i]!);
       const others = subFirst.filter((x) => x.turn === k && x.first?.messages);
-      const key = `${complete}:${s.records.length}:${s.calls.length}:${s.requests.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}:${s.marks.length}:${s.promptChars}`;
+      const key = `${complete}:${s.ledger.count}:${s.calls.length}:${s.requests.length}:${mine[mine.length - 1]?.id ?? ''}:${others.map((o) => o.sub.file).join(',')}:${s.compacted ? 1 : 0}:${s.marks.length}:${s.promptChars}`;
       const hit = this.cache[k];
       if (!dirty && hit && hit.key === key) return;
       dirty = true;
@@ -860,22 +984,21 @@ export class SessionReplayer {
   }
 
   private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: SubagentTranscript[]): LiveTurn {
-    const results = toolResultsOf(s);
     const subs = new Map(subagents.map((x) => [str(x.meta?.toolUseId) ?? '', x]));
     const calls: LiveCall[] = s.calls.map((c, i) => {
       const ec = e.calls[i];
       const sub = subs.get(c.id);
-      const result = results.get(c.id);
+      const result = c.result && c;
       return {
         name: c.name,
         input: c.input,
         id: c.id,
-        injected: (ec?.injected ?? []).map(splitEntry),
+        injected: orEmpty((ec?.injected ?? EMPTY).map(splitEntry)),
         skillBody: ec?.skillBody ?? null,
         skillNote: ec?.skillNote ?? null,
         agent: ec?.agent ? { ...ec.agent, ...(sub && { transcript: sub.file }) } : null,
-        unknownCommands: [],
-        error: result?.isError ? result.text.slice(0, 2000) : null,
+        unknownCommands: EMPTY,
+        error: result && result.isError ? (result.error ?? null) : null,
         timestamp: c.timestamp,
       };
     });
@@ -910,69 +1033,43 @@ function turnOfTime(sp: TurnSpan[], at: string | undefined): number {
   return k;
 }
 
-/** every tool result of a turn by its tool_use id, with the index of its record: one pass over the turn */
-function toolResultsOf(s: TurnSpan): Map<string, { text: string; isError: boolean; at: number }> {
-  const out = new Map<string, { text: string; isError: boolean; at: number }>();
-  s.records.forEach((pr, at) => {
-    if (pr.type !== 'user') return;
-    const m = messageOf(pr.rec);
-    for (const b of m ? blocksOf(m) : []) {
-      if (b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || out.has(b.tool_use_id)) continue;
-      const text = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
-      out.set(b.tool_use_id, { text, isError: b.is_error === true, at });
-    }
-  });
-  return out;
-}
-
 // ------------------------------------------------------------------ 2.1.235: from the attachments
 
 function attachmentsAfter(s: TurnSpan, from: number, until: number): Rec[] {
   return s.records.slice(from, until).filter((r) => r.type === 'attachment').map((r) => obj(r.rec.attachment) ?? {});
 }
 
+/** `records[from, to)`, `to` -1: to the end */
+const between = (records: readonly ParsedRecord[], from: number, to: number) => records.slice(from, to < 0 ? records.length : to);
+
 function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscript[], profile: ClaudeProfile): ExtractedTurn {
   {
     const s = sp[k]!;
     const recs = s.records;
-    // the turn's opening attachments: up to the first assistant record
-    const firstAssistant = recs.findIndex((r) => r.type === 'assistant');
-    const opening = attachmentsAfter(s, 0, firstAssistant < 0 ? recs.length : firstAssistant);
+    // the turn's opening attachments: up to the first answer
+    const opening = attachmentsAfter(s, 0, s.firstAnswer < 0 ? recs.length : s.firstAnswer);
     const notes = opening.filter((a) => a.type === 'edited_text_file').map((a) => CHANGED_NOTE(str(a.filename) ?? '', str(a.snippet) ?? ''));
     const prev = sp[k - 1];
     let restored: ExtractedTurn['restored'] = null;
     if (prev && prev.prompt.trim().startsWith('/compact')) restored = restoredFrom(prev.records, profile);
-    // the compactions Claude Code made on its own in this turn: before the turn's request `at` (one per
-    // answer before it), with what the records after it brought back
-    // one pass over the turn: each call's result by id, and the next assistant record after each index
-    // (a turn of 100,000 calls costs its records, not calls × records)
-    const results = toolResultsOf(s);
-    const nextAssistant = new Int32Array(recs.length + 1).fill(recs.length);
-    for (let i = recs.length - 1; i >= 0; i--) nextAssistant[i] = recs[i]!.type === 'assistant' ? i : nextAssistant[i + 1]!;
-    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = [];
-    if (!s.prompt.trim().startsWith('/compact')) {
-      // the answers before each auto boundary, counted in the same pass (a long run compacts many times)
-      const answers = new Set<string>();
-      recs.forEach((r, i) => {
-        if (r.type === 'assistant') answers.add(str(obj(r.rec.message)?.id) ?? `line ${r.line}`);
-        if (r.type !== 'system' || r.rec.subtype !== 'compact_boundary' || obj(r.rec.compactMetadata)?.trigger !== 'auto') return;
-        autoCompactions.push({ at: answers.size, restored: restoredFrom(recs.slice(i + 1, nextAssistant[i + 1]), profile) });
-      });
-    }
-    const turn: ExtractedTurn = { prompt: s.prompt, requests: recs.some((r) => r.type === 'assistant') ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
+    // the compactions Claude Code made on its own in this turn: before the turn's request `at` (one per answer before
+    // it), with what the records after it brought back (the replayer noted both as the records came: a turn of 100,000
+    // calls costs its records, not calls × records)
+    const autoCompactions: NonNullable<ExtractedTurn['autoCompactions']> = s.autoBoundaries.map((b) => ({ at: b.at, restored: restoredFrom(between(recs, b.from, b.to), profile) }));
+    const turn: ExtractedTurn = { prompt: s.prompt, requests: s.firstAnswer >= 0 ? 1 : 0, instructions: null, changedNotes: notes.length ? notes.join('\n\n') : null, restored, calls: [], autoCompactions };
     for (const c of s.calls) {
-      // the call's result, then what follows it until the next assistant record
-      const res = results.get(c.id);
-      const at = res ? res.at : -1;
-      const end = at < 0 ? at : nextAssistant[at + 1]!;
-      const after = at < 0 ? [] : recs.slice(at + 1, end);
-      const injected = after
+      // the call's result, then what follows it until the next answer
+      const res = c.result && c;
+      const after = res ? between(recs, res.from!, res.to!) : [];
+      const injected = orEmpty(
+        after
         .filter((r) => r.type === 'attachment' && obj(r.rec.attachment)?.type === 'nested_memory')
         .map((r) => {
           const a = obj(r.rec.attachment)!;
           const content = obj(a.content);
           return entryText(str(a.path) ?? str(content?.path) ?? '', '', str(content?.content) ?? '');
-        });
+        }),
+      );
       // the skill's text: every meta record of the call in order (a repeat's re-invocation line, then the body), one a line;
       // the reminder naming the skill's directory-scoped variants is a meta record of the call too, after them
       const all = after.filter((r) => r.type === 'user' && r.rec.isMeta === true && str(r.rec.sourceToolUseID) === c.id).map((r) => textOf(messageOf(r.rec) ?? { role: 'user', content: '' }));
@@ -980,11 +1077,10 @@ function fromAttachments(sp: TurnSpan[], k: number, subagents: SubagentTranscrip
       const metas = all.filter((t) => variantsNote(t) === null);
       const body = metas.length ? metas.reduce((acc, t) => (acc && !acc.endsWith('\n') ? `${acc}\n${t}` : acc + t), '').trimEnd() : null;
       const sub = subagents.find((x) => str(x.meta?.toolUseId) === c.id);
-      const result = res?.text ?? '';
       const agent =
         c.name === 'Agent'
           ? { type: str(c.input.subagent_type) ?? 'general-purpose', instructions: sub ? subagentStartup(sub.records, profile) : null }
-          : c.name === 'Skill' && /completed \(forked execution\)/.test(result)
+          : c.name === 'Skill' && res?.forked
             ? { type: 'fork', instructions: null }
             : null;
       turn.calls.push({ name: c.name, input: c.input, injected, skillBody: c.name === 'Skill' ? body : null, skillNote: c.name === 'Skill' ? skillNote : null, agent });

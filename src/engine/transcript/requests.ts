@@ -93,6 +93,10 @@ export function shrink(m: WireMessage): WireMessage {
   return changed ? { role: m.role, content } : m;
 }
 
+/** the most conversation messages held unhashed (a version that records no request: none is ever needed); past it the
+ *  older half is let go, so that a transcript of millions of answers without a request holds no copy of them */
+const MAX_UNHASHED = 100_000;
+
 /** how many consecutive user records may make one message */
 const MERGE_WINDOW = 8;
 
@@ -114,7 +118,7 @@ export class RequestIndex {
   private remember(m: WireMessage): void {
     const s = shrink(m);
     if (s !== m) this.convo.set(messageHash(m), s);
-    else this.unhashed.push(m);
+    else if (this.unhashed.push(m) > MAX_UNHASHED) this.unhashed = this.unhashed.slice(MAX_UNHASHED / 2);
   }
 
   private hashPending(): void {

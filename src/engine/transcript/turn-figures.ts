@@ -6,7 +6,7 @@ import { modelFacts } from '../skills/models.js';
 import { derivedBreakdown, hookRuns, sessionListings, type DerivedBreakdown, type SessionListings } from './attachment-layers.js';
 import type { PricingOverride } from './pricing.js';
 import type { Replay } from './replay.js';
-import { accountSession, turnRequests, type SessionAccounting } from './usage.js';
+import { accountSession, type SessionAccounting } from './usage.js';
 
 export interface SessionFigures {
   /** USD of every priced request; null when none could be priced */
@@ -26,7 +26,7 @@ export interface SessionFigures {
 
 /** sets each turn's `requests`, `usage`, `cost`, `cache` and `hooks`, and gives the session's figures */
 export function applyFigures(r: Replay, profile: ClaudeProfile, override?: PricingOverride): SessionFigures {
-  const turns = r.turnRecords.map((records, k) => ({ records, resumed: r.turns[k]?.resumed }));
+  const turns = r.turnLedgers.map((ledger, k) => ({ ledger, resumed: r.turns[k]?.resumed }));
   const acc = accountSession(turns, profile, r.requests, override);
   const autoCompactions: number[] = [];
   let maxContext = acc.maxContext;
@@ -41,7 +41,7 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
     t.cache = a.cache;
     const leading = k === 0 ? hookRuns(r.leadingRecords) : [];
     t.hooks = [...leading, ...hookRuns(records)].map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
-    for (const b of turnRequests(records).boundaries) {
+    for (const b of r.turnLedgers[k]!.boundaries) {
       if (b.preTokens === undefined) continue;
       maxContext = Math.max(maxContext, b.preTokens);
       if (b.trigger === 'auto') autoCompactions.push(b.preTokens);
@@ -50,7 +50,7 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
   let breakdown: DerivedBreakdown | null = null;
   if (r.source !== 'requests') {
     const bpt = r.model ? modelFacts(r.model, profile).bytesPerToken : 4;
-    breakdown = derivedBreakdown(r.leadingRecords, r.turnRecords, 1 / bpt);
+    breakdown = derivedBreakdown(r.leadingRecords, r.turnLedgers, 1 / bpt);
   }
   return { cost: acc.cost, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings([r.leadingRecords, ...r.turnRecords], r.requests), breakdown };
 }

@@ -7,49 +7,11 @@
 // which nothing but a lost cache explains (a new layer adds to the creation, it does not lose the read),
 // with the likely cause the transcript shows.
 //
-// Incremental: a turn's records are read from where the last read of the same turn ended.
+// Incremental: a turn's records are taken one by one as they arrive (TurnLedger), and not kept.
 import type { ClaudeProfile } from '../profiles.js';
 import { costOf, priceOf, type PricedUsage, type PricingOverride } from './pricing.js';
 import { num, obj, str, type ParsedRecord } from './records.js';
 import type { LiveRequest } from './replay.js';
-
-export interface ApiRequest {
-  /** `message.id` (else `requestId`, else the record's line) */
-  id: string;
-  model?: string;
-  line: number;
-  /** when it was sent: the time of the last record before its answer (the prompt, a tool result) */
-  sentAt?: string;
-  /** its answer's last record */
-  answeredAt?: string;
-  usage: PricedUsage;
-  /** the api-request it answers (2.1.328 on) */
-  requestRef?: string;
-  /** a compaction came between the previous request and this one: `manual` (/compact) or `auto` */
-  compactedBefore?: string;
-}
-
-interface TurnState {
-  done: number;
-  list: ApiRequest[];
-  /** the requests by id, once there are more than BY_ID_AFTER (a short turn looks through its list: a session of many
-   *  turns holds no map for each) */
-  byId?: Map<string, ApiRequest>;
-  lastOther?: string;
-  compacted?: string;
-  compactions: number;
-  /** the compactions among the records: trigger and preTokens */
-  boundaries: { trigger: string; preTokens?: number }[];
-}
-
-const states = new WeakMap<readonly ParsedRecord[], TurnState>();
-const BY_ID_AFTER = 8;
-
-function requestById(st: TurnState, id: string): ApiRequest | undefined {
-  if (st.byId) return st.byId.get(id);
-  for (const q of st.list) if (q.id === id) return q;
-  return undefined;
-}
 
 export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undefined {
   const u = obj(obj(rec.message)?.usage);
@@ -67,38 +29,218 @@ export function pricedUsageOf(rec: Record<string, unknown>): PricedUsage | undef
   };
 }
 
-/** the API requests among a turn's records (the same array read again continues where it ended) */
-export function turnRequests(records: readonly ParsedRecord[]): { requests: readonly ApiRequest[]; compactions: number; boundaries: readonly { trigger: string; preTokens?: number }[]; pendingCompaction?: string } {
-  let st = states.get(records);
-  if (!st || st.done > records.length) states.set(records, (st = { done: 0, list: [], compactions: 0, boundaries: [] }));
-  for (; st.done < records.length; st.done++) {
-    const pr = records[st.done]!;
+/** requests of a turn still open to a later record of the same answer (its blocks are written one record each, close
+ *  together): past this many newer ones, a request's figures are final */
+const OPEN_REQUESTS = 64;
+/** the most compactions of one turn kept with their figures (past it they are counted only) */
+const MAX_BOUNDARIES = 1000;
+const NONE = -1;
+const F32 = 10;
+const F64 = 2;
+const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+/** what the breakdown (attachment-layers.ts) reads of a turn, summed as its records arrive */
+export interface LedgerStretch {
+  layers: Map<string, number>;
+  /** characters before its first request's answer (all of them when it has none) */
+  beforeFirst: number;
+  /** index of its first request, NONE without one */
+  first: number;
+}
+
+const ms = (t: string | undefined) => (t ? Date.parse(t) : NaN);
+
+/**
+ * A turn's API requests and what the figures read of its records, taken record by record as they arrive (the records
+ * themselves are not kept: a turn of a million answers holds a few numbers per request, in columns). The same reading
+ * as before, one answer per distinct `message.id`: an id seen again among the last OPEN_REQUESTS requests is the same
+ * answer (its last usage counts).
+ */
+export class TurnLedger {
+  /** records taken */
+  count = 0;
+  /** requests so far */
+  n = 0;
+  /** the requests' numbers, F32 a request: input, cache read, cache creation, output, the 5-minute and 1-hour writes
+   *  (NaN: the answer recorded no split), model, request ref and compaction before it (indexes into `strings`, NONE when
+   *  absent), the characters recorded between the previous request's answer and this one's (breakdown; 0 when no
+   *  previous one in the stretch). Token counts and indexes are exact in 32 bits (below 2^24) */
+  private f32 = new Float32Array(F32 * 2);
+  /** when it was sent (the last record before its answer) and its answer's last record, ms since the epoch (NaN: not recorded) */
+  private f64 = new Float64Array(F64 * 2);
+  /** models, request refs and compaction triggers, once each */
+  private readonly strings: string[] = [];
+  private stringIx: Map<string, number> | undefined;
+  /** the open requests by id (see OPEN_REQUESTS) */
+  private open = new Map<string, number>();
+  private lastOther: string | undefined;
+  private compacted: string | undefined;
+  compactions = 0;
+  /** the compactions among the records: trigger and preTokens (the first MAX_BOUNDARIES) */
+  readonly boundaries: { trigger: string; preTokens?: number }[] = [];
+  // ---- the breakdown, as attachment-layers.ts read it
+  /** the last request since the last compaction (NONE) */
+  bdPrev = NONE;
+  private bdBetween = 0;
+  /** a compaction came in the turn */
+  bdCompacted = false;
+  tail: LedgerStretch = { layers: new Map(), beforeFirst: 0, first: NONE };
+
+  constructor(private readonly recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null) {}
+
+  private intern(v: string | undefined): number {
+    if (v === undefined) return NONE;
+    // a short turn looks through its few strings (a session of many turns holds no map for each)
+    let k = this.stringIx ? this.stringIx.get(v) : this.strings.indexOf(v);
+    if (k === undefined || k < 0) {
+      k = this.strings.length;
+      this.strings.push(v);
+      if (this.stringIx) this.stringIx.set(v, k);
+      else if (this.strings.length > 8) this.stringIx = new Map(this.strings.map((x, i) => [x, i]));
+    }
+    return k;
+  }
+
+  private setUsage(i: number, u: PricedUsage | undefined): void {
+    const f = this.f32;
+    const at = i * F32;
+    f[at + INPUT] = u?.input ?? 0;
+    f[at + READ] = u?.cacheRead ?? 0;
+    f[at + CREATION] = u?.cacheCreation ?? 0;
+    f[at + OUTPUT] = u?.output ?? 0;
+    f[at + W5M] = u?.cacheWrite5m ?? NaN;
+    f[at + W1H] = u?.cacheWrite1h ?? NaN;
+  }
+
+  /** room for request i (doubling) */
+  private room(i: number): void {
+    if ((i + 1) * F32 <= this.f32.length) return;
+    const f32 = new Float32Array(this.f32.length * 2);
+    f32.set(this.f32);
+    this.f32 = f32;
+    const f64 = new Float64Array(this.f64.length * 2);
+    f64.set(this.f64);
+    this.f64 = f64;
+  }
+
+  private get32(i: number, k: number): number {
+    return this.f32[i * F32 + k]!;
+  }
+
+  /** one record of the turn, in order */
+  add(pr: ParsedRecord): void {
+    this.count++;
     const r = pr.rec;
     const ts = str(r.timestamp);
+    let started = NONE;
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
-      st.compactions++;
-      st.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
-      st.boundaries.push({ trigger: st.compacted, preTokens: num(obj(r.compactMetadata)?.preTokens) });
+      this.compactions++;
+      this.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
+      if (this.boundaries.length < MAX_BOUNDARIES) this.boundaries.push({ trigger: this.compacted, preTokens: num(obj(r.compactMetadata)?.preTokens) });
     }
     if (pr.type !== 'assistant' || r.isSidechain === true) {
-      if (ts && (pr.type === 'user' || pr.type === 'attachment')) st.lastOther = ts;
-      continue;
+      if (ts && (pr.type === 'user' || pr.type === 'attachment')) this.lastOther = ts;
+    } else {
+      const m = obj(r.message);
+      if (str(m?.model) !== '<synthetic>' && r.isApiErrorMessage !== true) {
+        const id = str(m?.id) ?? str(r.requestId) ?? `line ${pr.line}`;
+        const u = pricedUsageOf(r);
+        let q = this.open.get(id);
+        if (q === undefined) {
+          q = started = this.n++;
+          this.room(q);
+          this.setUsage(q, u);
+          this.f32[q * F32 + MODEL] = this.intern(str(m?.model));
+          this.f32[q * F32 + REF] = this.intern(str(r.requestRef));
+          this.f32[q * F32 + COMPACTED] = this.intern(this.compacted);
+          this.f32[q * F32 + BETWEEN] = 0;
+          this.f64[q * F64] = ms(this.lastOther);
+          this.f64[q * F64 + 1] = NaN;
+          this.compacted = undefined;
+          this.open.set(id, q);
+          if (this.open.size > 2 * OPEN_REQUESTS) this.open = new Map([...this.open].slice(-OPEN_REQUESTS));
+        } else if (u) this.setUsage(q, u);
+        if (ts) this.f64[q * F64 + 1] = ms(ts);
+      }
     }
-    const m = obj(r.message);
-    if (str(m?.model) === '<synthetic>' || r.isApiErrorMessage === true) continue;
-    const id = str(m?.id) ?? str(r.requestId) ?? `line ${pr.line}`;
-    const u = pricedUsageOf(r);
-    let q = requestById(st, id);
-    if (!q) {
-      q = { id, model: str(m?.model), line: pr.line, sentAt: st.lastOther, usage: u ?? { input: 0, cacheRead: 0, cacheCreation: 0, output: 0, cacheWrite5m: null, cacheWrite1h: null }, requestRef: str(r.requestRef), ...(st.compacted && { compactedBefore: st.compacted }) };
-      st.compacted = undefined;
-      st.list.push(q);
-      if (st.byId) st.byId.set(id, q);
-      else if (st.list.length > BY_ID_AFTER) st.byId = new Map(st.list.map((x) => [x.id, x]));
-    } else if (u) q.usage = u;
-    if (ts) q.answeredAt = ts;
+    // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
+    if (pr.type === 'system' && r.subtype === 'compact_boundary') {
+      this.bdPrev = NONE;
+      this.bdBetween = 0;
+      this.bdCompacted = true;
+      this.tail = { layers: new Map(), beforeFirst: 0, first: NONE };
+      return;
+    }
+    if (started !== NONE) {
+      if (this.bdPrev !== NONE) this.f32[started * F32 + BETWEEN] = this.bdBetween;
+      this.bdPrev = started;
+      this.bdBetween = 0;
+      if (this.tail.first === NONE) this.tail.first = started;
+    }
+    const c = this.recordChars(pr);
+    if (!c || !c.chars) return;
+    this.bdBetween += c.chars;
+    this.tail.layers.set(c.layer, (this.tail.layers.get(c.layer) ?? 0) + c.chars);
+    if (this.tail.first === NONE) this.tail.beforeFirst += c.chars;
   }
-  return { requests: st.list, compactions: st.compactions, boundaries: st.boundaries, ...(st.compacted && { pendingCompaction: st.compacted }) };
+
+  /** a compaction after the turn's last request (`/compact`): the next request comes after it */
+  get pendingCompaction(): string | undefined {
+    return this.compacted;
+  }
+
+  usage(i: number): PricedUsage {
+    const w5 = this.get32(i, W5M);
+    const w1 = this.get32(i, W1H);
+    return { input: this.get32(i, INPUT), cacheRead: this.get32(i, READ), cacheCreation: this.get32(i, CREATION), output: this.get32(i, OUTPUT), cacheWrite5m: Number.isNaN(w5) ? null : w5, cacheWrite1h: Number.isNaN(w1) ? null : w1 };
+  }
+
+  /** input + cache read + cache creation of request i */
+  context(i: number): number {
+    return this.get32(i, INPUT) + this.get32(i, READ) + this.get32(i, CREATION);
+  }
+
+  /** characters recorded between request i - 1's answer and request i's (0: none, or no request before it in its stretch) */
+  charsBefore(i: number): number {
+    return this.get32(i, BETWEEN);
+  }
+
+  private string(k: number): string | undefined {
+    return k === NONE ? undefined : this.strings[k];
+  }
+
+  modelOf(i: number): string | undefined {
+    return this.string(this.get32(i, MODEL));
+  }
+
+  /** request i as the accounting reads it */
+  request(i: number): RequestView {
+    return { model: this.string(this.get32(i, MODEL)), usage: this.usage(i), requestRef: this.string(this.get32(i, REF)), compactedBefore: this.string(this.get32(i, COMPACTED)), sentAt: this.f64[i * F64]!, answeredAt: this.f64[i * F64 + 1]! };
+  }
+
+  /** a 1-hour cache write among its answers */
+  hasHourWrite(): boolean {
+    for (let i = 0; i < this.n; i++) if ((this.get32(i, W1H) || 0) > 0) return true;
+    return false;
+  }
+}
+
+/** what the accounting reads of one request */
+export interface RequestView {
+  model?: string;
+  usage: PricedUsage;
+  requestRef?: string;
+  compactedBefore?: string;
+  /** ms since the epoch (NaN: not recorded): the last record before its answer, and its answer's last record */
+  sentAt: number;
+  answeredAt: number;
+}
+
+/** the API requests among a turn's records, at once (the replayer keeps a TurnLedger per turn and feeds it as they come) */
+export function ledgerOf(records: readonly ParsedRecord[], recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null = () => null): TurnLedger {
+  const l = new TurnLedger(recordChars);
+  for (const pr of records) l.add(pr);
+  return l;
 }
 
 // ------------------------------------------------------------------------------ per turn, per session
@@ -168,7 +310,7 @@ function fmtDuration(ms: number): string {
 }
 
 interface TurnInput {
-  records: readonly ParsedRecord[];
+  ledger: TurnLedger;
   /** the turn starts a new process on the session (LiveTurn.resumed) */
   resumed?: boolean;
 }
@@ -176,9 +318,8 @@ interface TurnInput {
 /** every turn's requests, usage, cost and cache state, in order (`requests`: the session's rebuilt api-requests, whose
  *  system and tool characters show a changed tool list or system prompt) */
 export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfile, requests: readonly LiveRequest[] = [], override?: PricingOverride): SessionAccounting {
-  const perTurn = turns.map((t) => turnRequests(t.records));
-  const all = perTurn.flatMap((p) => p.requests);
-  const cacheLife = all.some((q) => (q.usage.cacheWrite1h ?? 0) > 0) ? '1h' : '5m';
+  const perTurn = turns.map((t) => t.ledger);
+  const cacheLife = perTurn.some((p) => p.hasHourWrite()) ? '1h' : '5m';
   const shape = new Map<string, string>();
   for (const r of requests) if (r.chars) shape.set(r.id, `${r.chars.system}:${r.chars.tools}:${JSON.stringify(r.chars.mcp)}`);
   const unpriced = new Set<string>();
@@ -186,7 +327,7 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   let total = 0;
   let priced = 0;
   let maxContext = 0;
-  let prev: ApiRequest | undefined;
+  let prev: { ledger: TurnLedger; index: number; usage: PricedUsage } | undefined;
   /** a compaction after the last request of a turn (`/compact`): the next request comes after it */
   let carry: string | undefined;
   // one price per model, not one per request (a long session asks for the same few models again and again)
@@ -199,17 +340,19 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
     const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
     let cost: number | null = 0;
     let brk: CacheBreak | undefined;
-    p.requests.forEach((q, i) => {
-      const u = q.usage;
+    for (let i = 0; i < p.n; i++) {
+      // the figures straight from the columns; a request as an object only where the cache broke
+      const u = p.usage(i);
+      const model = p.modelOf(i);
       usage.input += u.input;
       usage.cacheRead += u.cacheRead;
       usage.cacheCreation += u.cacheCreation;
       usage.output += u.output;
       maxContext = Math.max(maxContext, contextOf(u));
-      const price = priceFor(q.model);
+      const price = priceFor(model);
       if (!price) {
         if (contextOf(u) + u.output > 0) {
-          unpriced.add(q.model ?? 'model not recorded');
+          unpriced.add(model ?? 'model not recorded');
           cost = null;
         }
       } else {
@@ -219,14 +362,17 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
         total += c;
         priced++;
       }
-      const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
-      if (prev && !brk) brk = cacheBreak(prev, q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape) ?? undefined;
-      prev = q;
-    });
-    if (p.requests.length) carry = undefined;
+      if (prev && !brk && lostCache(prev.usage, u)) {
+        const q = p.request(i);
+        const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
+        brk = cacheBreak(prev.ledger.request(prev.index), q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape) ?? undefined;
+      }
+      prev = { ledger: p, index: i, usage: u };
+    }
+    if (p.n) carry = undefined;
     carry = p.pendingCompaction ?? carry;
     const ctx = usage.input + usage.cacheRead + usage.cacheCreation;
-    return { requests: p.requests.length + p.compactions, usage, cost, cache: { hitRatio: ctx > 0 ? usage.cacheRead / ctx : null, ...(brk && { break: brk }) } };
+    return { requests: p.n + p.compactions, usage, cost, cache: { hitRatio: ctx > 0 ? usage.cacheRead / ctx : null, ...(brk && { break: brk }) } };
   });
   return {
     turns: out,
@@ -238,20 +384,25 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   };
 }
 
+/** the read fell by a fifth or more of what was cached, and the request wrote at least as much as it read */
+function lostCache(prev: PricedUsage, q: PricedUsage): boolean {
+  const had = prev.cacheRead + prev.cacheCreation;
+  const lost = had - q.cacheRead;
+  return !(had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.cacheCreation < Math.max(1024, q.cacheRead));
+}
+
 /** whether `q` lost what `prev` had cached, and the likely cause */
-function cacheBreak(prev: ApiRequest, q: ApiRequest, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
-  const had = prev.usage.cacheRead + prev.usage.cacheCreation;
-  const lost = had - q.usage.cacheRead;
-  // the read fell by a fifth or more of what was cached, and the request wrote at least as much as it read
-  if (had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.usage.cacheCreation < Math.max(1024, q.usage.cacheRead)) return null;
+function cacheBreak(prev: RequestView, q: RequestView, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
+  const lost = prev.usage.cacheRead + prev.usage.cacheCreation - q.usage.cacheRead;
+  if (!lostCache(prev.usage, q.usage)) return null;
   const causes: { cause: CacheBreak['cause']; why: string }[] = [];
   if (compacted) causes.push({ cause: 'compaction', why: compacted === 'auto' ? 'Claude Code compacted the conversation on its own' : 'the conversation was compacted (/compact)' });
   if (prev.model && q.model && prev.model !== q.model) causes.push({ cause: 'model', why: `the model changed from ${prev.model} to ${q.model} (each model has its own cache)` });
   const ps = prev.requestRef ? shape.get(prev.requestRef) : undefined;
   const qs = q.requestRef ? shape.get(q.requestRef) : undefined;
   if (ps && qs && ps !== qs) causes.push({ cause: 'tools-or-system', why: 'the tool list or the system prompt changed between the two requests' });
-  const t0 = prev.answeredAt ? Date.parse(prev.answeredAt) : NaN;
-  const t1 = q.sentAt ? Date.parse(q.sentAt) : q.answeredAt ? Date.parse(q.answeredAt) : NaN;
+  const t0 = prev.answeredAt;
+  const t1 = Number.isNaN(q.sentAt) ? q.answeredAt : q.sentAt;
   const ttl = life === '1h' ? ONE_HOUR : FIVE_MIN;
   if (Number.isFinite(t0) && Number.isFinite(t1) && t1 - t0 > ttl) causes.push({ cause: 'pause', why: `${fmtDuration(t1 - t0)} without a request, longer than the cache's life (${life === '1h' ? '1 hour' : '5 minutes'})` });
   if (resumed) causes.push({ cause: 'resumed', why: 'a new claude process went on with the session (--continue, --resume)' });
