@@ -57,16 +57,20 @@ export function lintPrepare(
   deadline?: { at: number; now: () => number },
   /** answer from the index over the caller's FileAccess too (diff's view of a commit, exact and case-sensitive) */
   indexGivenFs = false,
+  /** the launch directory's index, already built over `options.fs` (diff's head, derived from its base's) */
+  built?: WorkspaceIndex,
 ): { options: EngineOptions; index?: WorkspaceIndex } {
-  let index: WorkspaceIndex | undefined;
-  try {
-    // the engine works in the launch directory's real path (environment.ts): index that
-    const given = path.resolve(options.cwd);
-    const real = (options.fs ?? nodeFileAccess).realpath(given);
-    // a caller's FileAccess (diff's view of a commit) is crawled as it is
-    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline, options.fs);
-  } catch {
-    return { options };
+  let index: WorkspaceIndex | undefined = built;
+  if (!index) {
+    try {
+      // the engine works in the launch directory's real path (environment.ts): index that
+      const given = path.resolve(options.cwd);
+      const real = (options.fs ?? nodeFileAccess).realpath(given);
+      // a caller's FileAccess (diff's view of a commit) is crawled as it is
+      index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline, options.fs);
+    } catch {
+      return { options };
+    }
   }
   const inner: FileAccess = options.fs ?? nodeFileAccess;
   if (index.truncated || (options.fs && !indexGivenFs) || (!options.fs && !caseSensitive(index.root))) return { options, index };

@@ -13,7 +13,7 @@ import { displayPath, lintPrepare, lintWorkspace } from '../checks/index.js';
 import type { Inventory } from '../checks/inventory.js';
 import { locateBase } from '../checks/workspace.js';
 import { skillsView } from '../checks/skills-check.js';
-import { compilePatterns, listMatches } from '../globs/glob-count.js';
+import { compilePatterns, listMatches, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
 import { renderStartupBlock } from '../instructions/render.js';
 import { MAX_INSTRUCTION_BYTES } from '../instructions/content.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
@@ -99,7 +99,31 @@ export interface RevisionOptions {
   treeFs?: boolean;
   /** the whole run's deadline */
   deadline?: { at: number; now: () => number };
+  /** the launch directory's index, already built over `options.fs` (diff's head: derived from the base's) */
+  index?: WorkspaceIndex;
+  /**
+   * the other revision's facts and the files that differ from it (absolute paths; every file of a folder
+   * added or removed, as `git diff-tree -r` lists them): a rule whose base folder and patterns are the same
+   * there and that matches none of those files reaches the same files, and its reach is not walked again.
+   * Only when the two indexes differ by those files alone (no .gitignore changed, no crawl cut short).
+   */
+  prior?: { facts: RevisionFacts; changed: readonly string[] };
 }
+
+/** what one revision's facts keep for the other's (revisionIndex, RevisionOptions.prior) */
+interface Kept {
+  index?: WorkspaceIndex;
+  /** each conditional rule's reach, by absolute path */
+  reach: Map<string, { base: string; patterns: readonly string[]; matches: number; sample: string[] }>;
+}
+const kept = new WeakMap<RevisionFacts, Kept>();
+
+/** the workspace index a revision's facts were made over (the start of the other revision's: WorkspaceIndex.derive) */
+export function revisionIndex(facts: RevisionFacts): WorkspaceIndex | undefined {
+  return kept.get(facts)?.index;
+}
+
+const samePatterns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
 
 const NUL_PROBE = 8000;
 
@@ -123,7 +147,7 @@ function unreadable(a: Analysis, inv: Inventory, display: (p: string) => string)
 }
 
 export async function revisionFacts(options: EngineOptions, o: RevisionOptions = {}): Promise<RevisionFacts> {
-  const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true);
+  const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true, o.index);
   const a = analyze(opts);
   const env = a.env;
   const display = (p: string) => displayPath(p, env.cwd, env.home);
@@ -149,25 +173,33 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   const session = a.session();
   const rules: RuleFact[] = [];
   const nested: NestedFact[] = [];
+  const reach: Kept['reach'] = new Map();
+  const prior = o.prior && kept.get(o.prior.facts);
   if (index) {
     for (const r of lint.gated ?? []) {
       const at = locateBase(index.tree, index.root, r.base);
       const compiled = compilePatterns(r.patterns);
       let matches = 0;
       let sample: string[] = [];
-      if (at?.node) {
+      const before = prior?.reach.get(r.path);
+      if (before && !at?.at && before.base === r.base && samePatterns(before.patterns, r.patterns) && !reachesAny(compiled, r.base, o.prior!.changed)) {
+        // the same files as in the other revision: none that differs is one it matches
+        matches = before.matches;
+        sample = before.sample;
+      } else if (at?.node) {
         // one walk: the count, and the first 50 as examples
         const m = listMatches(at.node, compiled, 50, at.at);
         matches = m.total;
         sample = m.files.map((f) => display(path.join(r.base, ...f.split('/'))));
       }
+      reach.set(r.path, { base: r.base, patterns: r.patterns, matches, sample });
       const text = env.fs.readFile(r.path, MAX_INSTRUCTION_BYTES);
       const chars = text.ok ? session.processText(r.path, Buffer.from(text.value).toString('utf8')).content.trim().length : 0;
       rules.push({ path: display(r.path), paths: r.rawPatterns, chars, matches, sample });
     }
     nested.push(...nestedFacts(a, inv, index, display));
   }
-  return {
+  const facts: RevisionFacts = {
     version: a.version.shown,
     charsPerToken: a.model.bytesPerToken,
     startup: block.length,
@@ -181,6 +213,18 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
     analysis: a,
     files: lint.filesScanned,
   };
+  kept.set(facts, { index, reach });
+  return facts;
+}
+
+/** does the rule (patterns relative to `base`) match any of the files (absolute paths)? */
+function reachesAny(compiled: CompiledPatterns, base: string, files: readonly string[]): boolean {
+  const under = base.endsWith(path.sep) ? base : base + path.sep;
+  for (const f of files) {
+    if (!f.startsWith(under)) continue;
+    if (matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) return true;
+  }
+  return false;
 }
 
 /** each nested CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md below the launch directory, with what

@@ -11,7 +11,8 @@ import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, prefetchBlob
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
-import { revisionFacts, type RevisionFacts } from './revision.js';
+import { revisionFacts, revisionIndex, type RevisionFacts, type RevisionOptions } from './revision.js';
+import type { DerivedChange } from '../files/workspace-index.js';
 
 export const BUDGET_FILE = path.join('.claude', 'context-budget.json');
 
@@ -26,6 +27,8 @@ export interface DiffRequest {
   /** budgets from flags (merged over the budget file's, key by key) */
   budgets?: (file: Budgets | undefined) => Budgets | undefined;
   deadline?: { at: number; now: () => number };
+  /** analyse the head revision on its own, sharing nothing with the base's analysis (the reference the tests hold the shared path to) */
+  fromScratch?: boolean;
 }
 
 export interface DiffOutcome {
@@ -77,6 +80,30 @@ function bothCommits(git: GitRunner, base: string, head: string): { top: string;
   return lines.length === 3 && oid.test(lines[1]!) && oid.test(lines[2]!) ? { top: lines[0]!, base: lines[1]!, head: lines[2]! } : undefined;
 }
 
+/** past this many changed paths the head is crawled rather than derived (each removal looks through the instruction files) */
+const MAX_DERIVED_CHANGES = 20_000;
+
+const modeKind = (mode: string): DerivedChange['after'] => (mode === '000000' ? 'absent' : mode === '040000' || mode === '160000' ? 'dir' : mode === '120000' ? 'symlink' : 'file');
+
+/**
+ * What the head's analysis takes from the base's when the head is a commit derived from the base's tree: its
+ * workspace index (the base's, with the paths `git diff-tree` names applied: no second crawl) and the reach of
+ * the rules that the changed files do not touch (no second walk; not when a .gitignore changed, which moves
+ * files in or out of the index beyond the changed paths).
+ */
+function sharedWithBase(before: RevisionFacts, head: GitTree, headFs: FileAccess, root: string, cwd: string): Pick<RevisionOptions, 'index' | 'prior'> | undefined {
+  const baseIndex = revisionIndex(before);
+  if (!baseIndex || !head.changes || head.changes.paths.length > MAX_DERIVED_CHANGES) return undefined;
+  // the head's launch directory is the base's (a symbolic link on the way that changed would move it)
+  const real = headFs.realpath(cwd);
+  if (!real.ok || real.value !== baseIndex.root) return undefined;
+  const changes: DerivedChange[] = head.changes.paths.map((c) => ({ path: path.join(root, ...c.rel.split('/')), before: modeKind(c.oldMode), after: modeKind(c.newMode) }));
+  const index = baseIndex.derive(headFs, changes);
+  if (!index) return undefined;
+  if (changes.some((c) => path.basename(c.path) === '.gitignore')) return { index };
+  return { index, prior: { facts: before, changed: changes.filter((c) => c.before !== 'dir' || c.after !== 'dir').map((c) => c.path) } };
+}
+
 export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
   // the work tree's root and both commits in one git run when both revisions are named (else one by one)
   const named = req.base !== undefined && req.head !== undefined && !req.base.startsWith('-') && !req.head.startsWith('-') ? bothCommits(git, req.base, req.head) : undefined;
@@ -108,12 +135,13 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   // and Markdown files in one pair of git runs
   const store = blobStore();
   prefetchBlobs(git, ht ? [bt.tree, ht] : [bt.tree], store);
-  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store });
-  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store }) : undefined;
+  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store, prefetched: true });
+  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store, prefetched: true }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
   const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
-  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs });
+  const shared = ht && headFs && !req.fromScratch ? sharedWithBase(before, ht, headFs, root, cwdReal) : undefined;
+  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs, ...shared });
 
   const bad = unreadableFiles(before, after);
   if (bad.length)

@@ -34,6 +34,15 @@ export interface GitTree {
   entries: Map<string, TreeEntry>;
   /** each folder's entries, by root-relative folder path */
   dirs: Map<string, DirEntry[]>;
+  /** for a tree derived from another (deriveTree): what `git diff-tree` said differs from it, in its order */
+  changes?: { from: GitTree; paths: TreeChange[] };
+}
+
+/** one path of `git diff-tree -r -t` between two trees: its modes before and after ('000000': absent) */
+export interface TreeChange {
+  rel: string;
+  oldMode: string;
+  newMode: string;
 }
 
 /** the most `ls-tree` output held: 512 MiB (a 100,000-file tree lists in about 10 MiB) */
@@ -124,6 +133,7 @@ export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?
     return list!;
   };
   const parts = Buffer.from(d.stdout).toString('utf8').split('\0');
+  const changes: TreeChange[] = [];
   // `:<old mode> <new mode> <old oid> <new oid> <status>` NUL `<path>` NUL
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const head = parts[i]!;
@@ -135,6 +145,7 @@ export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?
     const parent = slash < 0 ? '' : rel.slice(0, slash);
     const name = rel.slice(slash + 1);
     const list = listOf(parent);
+    changes.push({ rel, oldMode, newMode });
     // the old entry goes (a folder replaced by a file of its name may come in either order: only the old one)
     if (oldMode !== '000000') {
       const oldKind = listKind(oldMode);
@@ -154,7 +165,7 @@ export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?
     if (k !== 'dir' && k !== 'submodule') dirs.delete(p);
     else dirs.get(p)!.sort(gitOrder(entries, p));
   }
-  return { ok: true, tree: { rev, commit, entries, dirs } };
+  return { ok: true, tree: { rev, commit, entries, dirs, changes: { from: base, paths: changes } } };
 }
 
 /** instruction files, settings, .gitignore and .mcp.json: read by every analysis */
@@ -209,6 +220,8 @@ export interface GitTreeAccessOptions {
   /** blobs and sizes already read from the same repository (the other side of a diff): an object id names one
    *  content, so a file the two revisions share is read from git once */
   store?: BlobStore;
+  /** the caller has run prefetchBlobs for this tree into `store` already (diff does it for both revisions at once) */
+  prefetched?: boolean;
 }
 
 /** objects read from git, by id: shared by the FileAccesses of one repository's revisions */
@@ -275,7 +288,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
   const root = o.root;
   const store = o.store ?? blobStore();
   const blobs = store.blobs;
-  let read = prefetchBlobs(git, [tree], store);
+  let read = o.prefetched ? 0 : prefetchBlobs(git, [tree], store);
   let sizeAsked = 0;
   /** a blob's size, asked of git once when the listing did not say */
   const sizeOf = (e: TreeEntry): number => {
