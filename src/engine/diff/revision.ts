@@ -34,10 +34,28 @@ export interface RuleFact {
   paths: string[];
   /** the rule's text as injected, UTF-16 units */
   chars: number;
-  /** files of the workspace it matches (git-ignored ones aside) */
-  matches: number;
+  /** files of the workspace it matches (git-ignored ones aside); walked for on first read (ruleFact) */
+  readonly matches: number;
   /** up to 50 of them, workspace-relative */
-  sample: string[];
+  readonly sample: string[];
+}
+
+/** rules of a head whose reach is the base's rule's, known without a walk (sameReach) */
+const reachOf = new WeakMap<RuleFact, RuleFact>();
+
+/** does `after` reach the same files as `before`, known without walking either (the head's rule took the base's reach)? */
+export function sameReach(before: RuleFact, after: RuleFact): boolean {
+  return reachOf.get(after) === before;
+}
+
+/** a rule's fact whose reach (`matches`, `sample`) is walked for on first read: a diff reads only the reach that can have changed */
+function ruleFact(fixed: { path: string; paths: string[]; chars: number }, reach: () => { matches: number; sample: string[] }): RuleFact {
+  let r: { matches: number; sample: string[] } | undefined;
+  const get = () => (r ??= reach());
+  return Object.defineProperties({ ...fixed } as RuleFact, {
+    matches: { get: () => get().matches, enumerable: true },
+    sample: { get: () => get().sample, enumerable: true },
+  });
 }
 
 export interface NestedFact {
@@ -113,8 +131,8 @@ export interface RevisionOptions {
 /** what one revision's facts keep for the other's (revisionIndex, RevisionOptions.prior) */
 interface Kept {
   index?: WorkspaceIndex;
-  /** each conditional rule's reach, by absolute path */
-  reach: Map<string, { base: string; patterns: readonly string[]; matches: number; sample: string[] }>;
+  /** each conditional rule with its fact, by absolute path */
+  reach: Map<string, { base: string; patterns: readonly string[]; fact: RuleFact }>;
 }
 const kept = new WeakMap<RevisionFacts, Kept>();
 
@@ -177,25 +195,28 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   const prior = o.prior && kept.get(o.prior.facts);
   if (index) {
     for (const r of lint.gated ?? []) {
-      const at = locateBase(index.tree, index.root, r.base);
       const compiled = compilePatterns(r.patterns);
-      let matches = 0;
-      let sample: string[] = [];
-      const before = prior?.reach.get(r.path);
-      if (before && !at?.at && before.base === r.base && samePatterns(before.patterns, r.patterns) && !reachesAny(compiled, r.base, o.prior!.changed)) {
-        // the same files as in the other revision: none that differs is one it matches
-        matches = before.matches;
-        sample = before.sample;
-      } else if (at?.node) {
-        // one walk: the count, and the first 50 as examples
-        const m = listMatches(at.node, compiled, 50, at.at);
-        matches = m.total;
-        sample = m.files.map((f) => display(path.join(r.base, ...f.split('/'))));
-      }
-      reach.set(r.path, { base: r.base, patterns: r.patterns, matches, sample });
       const text = env.fs.readFile(r.path, MAX_INSTRUCTION_BYTES);
       const chars = text.ok ? session.processText(r.path, Buffer.from(text.value).toString('utf8')).content.trim().length : 0;
-      rules.push({ path: display(r.path), paths: r.rawPatterns, chars, matches, sample });
+      const fixed = { path: display(r.path), paths: r.rawPatterns, chars };
+      const before = prior?.reach.get(r.path);
+      let fact: RuleFact;
+      if (before && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns) && !reachesAny(compiled, r.base, o.prior!.changed)) {
+        // the same files as in the other revision: none that differs is one it matches
+        const same = before.fact;
+        fact = ruleFact(fixed, () => ({ matches: same.matches, sample: same.sample }));
+        reachOf.set(fact, same);
+      } else {
+        fact = ruleFact(fixed, () => {
+          const at = locateBase(index.tree, index.root, r.base);
+          if (!at?.node) return { matches: 0, sample: [] };
+          // one walk: the count, and the first 50 as examples
+          const m = listMatches(at.node, compiled, 50, at.at);
+          return { matches: m.total, sample: m.files.map((f) => display(path.join(r.base, ...f.split('/')))) };
+        });
+      }
+      reach.set(r.path, { base: r.base, patterns: r.patterns, fact });
+      rules.push(fact);
     }
     nested.push(...nestedFacts(a, inv, index, display));
   }
