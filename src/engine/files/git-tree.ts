@@ -274,7 +274,16 @@ const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code:
  */
 export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: BlobStore): number {
   const candidates: TreeEntry[] = [];
-  for (const tree of trees) for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
+  const wanted = (rel: string, e: TreeEntry | undefined) => e && (e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'));
+  for (const tree of trees) {
+    // a tree derived from one listed here shares its entries but for the changed paths
+    if (tree.changes && trees.includes(tree.changes.from)) {
+      for (const c of tree.changes.paths) {
+        const e = tree.entries.get(c.rel);
+        if (wanted(c.rel, e)) candidates.push(e!);
+      }
+    } else for (const [rel, e] of tree.entries) if (wanted(rel, e)) candidates.push(e);
+  }
   const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
   for (const [k, v] of blobSizes(git, unknown)) store.sizes.set(k, v);
   const want = new Set<string>();
