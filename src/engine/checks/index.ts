@@ -85,6 +85,8 @@ export interface LintResult {
   inventory?: Inventory;
   /** the conditional rules checked: the analysis' and the nested ones below the launch directory */
   gated?: GatedRule[];
+  /** what the session's touches injected (each file once, as its first touch injected it), by path: for `diff` */
+  injected?: Map<string, string>;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -249,7 +251,9 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   phase('secrets');
   // the analysis' own diagnostics, read after the touches so nested files' problems are in
   const diagnostics = merge(a.diagnostics, located(checks, env.cwd));
-  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated };
+  const injected = new Map<string, string>();
+  for (const r of reachable) if (r.text !== undefined && !injected.has(r.path)) injected.set(r.path, r.text);
+  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated, injected };
 }
 
 /** stable order for output: by path, then line, then severity */

@@ -17,6 +17,7 @@ import { compilePatterns, listMatches, matchesPath, type CompiledPatterns } from
 import { renderStartupBlock } from '../instructions/render.js';
 import { MAX_INSTRUCTION_BYTES } from '../instructions/content.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
+import type { LazyInjection } from '../model.js';
 
 /** a date that stands for "today" in both blocks, so that the date does not differ between them */
 const SAME_DAY = '2000-01-01';
@@ -218,7 +219,7 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
       reach.set(r.path, { base: r.base, patterns: r.patterns, fact });
       rules.push(fact);
     }
-    nested.push(...nestedFacts(a, inv, index, display));
+    nested.push(...nestedFacts(a, inv, index, display, lint.injected));
   }
   const facts: RevisionFacts = {
     version: a.version.shown,
@@ -249,8 +250,10 @@ function reachesAny(compiled: CompiledPatterns, base: string, files: readonly st
 }
 
 /** each nested CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md below the launch directory, with what
- *  the first read below its folder injects for it */
-function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display: (p: string) => string): NestedFact[] {
+ *  the first read below its folder injects for it: as lint's session injected it (`injected`: a file's entry
+ *  is its own text, whichever touch brought it), else from a read of its own (a file that session never
+ *  injected: read before, or past the touches' cap) */
+function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display: (p: string) => string, injected?: ReadonlyMap<string, string>): NestedFact[] {
   const cwd = a.env.cwd;
   const byFolder = new Map<string, string[]>();
   for (const c of inv.candidates) {
@@ -263,13 +266,18 @@ function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display
   }
   const out: NestedFact[] = [];
   for (const [folder, files] of byFolder) {
-    // a Read of a path in the folder (one that need not exist) loads the chain down to it
-    const node = index.node(folder);
-    const probe = path.join(folder, node?.files.find((f) => !/^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/.test(f)) ?? '.claude-layers-probe');
-    const injected = a.lazyFor(probe, 'Read');
+    let own: LazyInjection[] | undefined;
     for (const f of files) {
-      const hit = injected.find((i) => i.path === f);
-      if (hit) out.push({ path: display(f), chars: hit.text.length, folder: display(folder) });
+      let text = injected?.get(f);
+      if (text === undefined) {
+        // a Read of a path in the folder (one that need not exist) loads the chain down to it
+        if (!own) {
+          const node = index.node(folder);
+          own = a.lazyFor(path.join(folder, node?.files.find((n) => !/^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/.test(n)) ?? '.claude-layers-probe'), 'Read');
+        }
+        text = own.find((i) => i.path === f)?.text;
+      }
+      if (text !== undefined) out.push({ path: display(f), chars: text.length, folder: display(folder) });
     }
   }
   return out;
