@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, deriveTree, diffTreeRun, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, startGit, treeFromDiff, type GitResult, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -65,10 +65,14 @@ function missing(git: GitRunner, rev: string): string {
     : `revision ${JSON.stringify(rev)} does not exist in this repository`;
 }
 
+const nulSplit = (r: GitResult): string[] => (r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : []);
+
 function nulList(git: GitRunner, args: string[]): string[] {
-  const r = git.run(args, undefined, 64 * 1024 * 1024);
-  return r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : [];
+  return nulSplit(git.run(args, undefined, 64 * 1024 * 1024));
 }
+
+/** `git diff --raw -M` between the base and the head (the working tree without one) */
+const rawArgs = (base: string, head?: string) => ['diff', '--raw', '-z', '-M', '--no-ext-diff', base, ...(head ? [head] : []), '--'];
 
 /** `git rev-parse --show-toplevel BASE^{commit} HEAD^{commit}`: undefined when git refuses any of them */
 function bothCommits(git: GitRunner, base: string, head: string): { top: string; base: string; head: string } | undefined {
@@ -121,12 +125,14 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     if (!mb) return { ok: false, message: shallow(git) ? `the merge base of HEAD and ${branch} is not in this shallow clone: fetch more history (git fetch --deepen=100 origin ${branch.replace(/^origin\//, '')}) or use fetch-depth: 0` : `HEAD and ${branch} have no common ancestor: name the base revision` };
     baseRev = mb;
   }
+  // with both commits known, what needs only them runs in git while the base's tree is listed and read
+  const early = named && { tree: startGit(git, ...diffTreeRun(named.base, named.head)), raw: startGit(git, rawArgs(named.base, named.head), undefined, 64 * 1024 * 1024) };
   const bt = readTree(git, baseRev, named?.base);
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
     // the head's tree from the base's and what changed between them (a fresh listing when git cannot say)
-    const r = deriveTree(git, bt.tree, req.head, named?.head) ?? readTree(git, req.head, named?.head);
+    const r = (early ? treeFromDiff(bt.tree, req.head, named.head, await early.tree) : deriveTree(git, bt.tree, req.head, named?.head)) ?? readTree(git, req.head, named?.head);
     if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
     ht = r.tree;
   }
@@ -150,7 +156,7 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   // what the change touches, and what the diff does not look into
   const notes: string[] = [];
   // `git diff --raw -M` (one run): each changed path with its modes (160000: a submodule), renames with both paths
-  const raw = nulList(git, ['diff', '--raw', '-z', '-M', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
+  const raw = early ? nulSplit(await early.raw) : nulList(git, rawArgs(bt.tree.commit, ht?.commit));
   const changedRel: string[] = [];
   for (let i = 0; i + 1 < raw.length; ) {
     const [, mode1, mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];

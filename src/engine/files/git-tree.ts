@@ -14,6 +14,13 @@ export type GitResult = { ok: true; stdout: Uint8Array } | { ok: false; message:
 /** runs `git ARGS` in the repository (synchronously), `input` on its stdin; at most `maxBytes` of stdout */
 export interface GitRunner {
   run(args: readonly string[], input?: string, maxBytes?: number): GitResult;
+  /** the same, started in the background: git works while the caller does (diff's runs that wait on nothing) */
+  start?(args: readonly string[], input?: string, maxBytes?: number): Promise<GitResult>;
+}
+
+/** `git ARGS` started in the background where the runner can, else run now */
+export function startGit(git: GitRunner, args: readonly string[], input?: string, maxBytes?: number): Promise<GitResult> {
+  return git.start ? git.start(args, input, maxBytes) : Promise.resolve(git.run(args, input, maxBytes));
 }
 
 export type TreeKind = 'file' | 'dir' | 'symlink' | 'submodule';
@@ -124,7 +131,16 @@ const listKind = (mode: string): DirEntry['kind'] => {
 export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
   const commit = resolved ?? resolveCommit(git, rev);
   if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
-  const d = git.run(['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base.commit, commit], undefined, MAX_LISTING_BYTES);
+  return treeFromDiff(base, rev, commit, git.run(...diffTreeRun(base.commit, commit)));
+}
+
+/** the `git diff-tree` run deriveTree reads (started early by runDiff: it needs only the two commits) */
+export function diffTreeRun(base: string, commit: string): [string[], undefined, number] {
+  return [['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base, commit], undefined, MAX_LISTING_BYTES];
+}
+
+/** deriveTree from the output of its `git diff-tree` run (diffTreeRun) */
+export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitResult): { ok: true; tree: GitTree } | undefined {
   if (!d.ok) return undefined;
   const entries = new Map(base.entries);
   const dirs = new Map(base.dirs);
