@@ -10,7 +10,8 @@ import { runDiff, WorkspaceIndex, type DiffOutcome } from '../../src/engine/inde
 import { revisionIndex, type RevisionFacts } from '../../src/engine/diff/revision.js';
 import type { DirNode } from '../../src/engine/globs/glob-count.js';
 import { nodeGitRunner } from '../../src/cli/git-runner.js';
-import { commitFiles, emptyRepo, fixtureRepo, git, type TempRepo } from '../cli/diff-repos.js';
+import { commitFiles, emptyRepo, FIXTURES, fixtureRepo, git, type TempRepo } from '../cli/diff-repos.js';
+import { blobStore, prefetchBlobs, readTree } from '../../src/engine/files/git-tree.js';
 
 /** every fact of the index a check can see: folders in order, their files, hidden entries, raw listings, lookups */
 function shape(ix: WorkspaceIndex): unknown {
@@ -173,6 +174,36 @@ test('a personal file the base holds and the head no longer does is read from th
     assert.ok(fs.existsSync(path.join(t.repo, 'CLAUDE.local.md')));
     const r = await sameAsFromScratch(t);
     assert.ok(r.after.startupFiles.some((f) => f.path === 'CLAUDE.local.md'));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('the prefetch reads the instruction and Markdown files in one run, and by their sizes first when that run is refused', () => {
+  const t = fixtureRepo('nested');
+  try {
+    const runner = nodeGitRunner(t.repo);
+    const tree = readTree(runner, 'main');
+    assert.ok(tree.ok);
+    const wanted = [...tree.tree.entries].filter(([rel, e]) => e.kind === 'file' && (rel.endsWith('.md') || rel.startsWith('.claude/')));
+    for (const refuseFirst of [false, true]) {
+      const calls: string[] = [];
+      let refused = false;
+      const git = {
+        run: (args: readonly string[], input?: string, max?: number) => {
+          calls.push(args.slice(0, 2).join(' '));
+          if (refuseFirst && !refused && args[1] === '--batch') return (refused = true), { ok: false as const, message: 'output over maxBuffer' };
+          return runner.run(args, input, max);
+        },
+      };
+      const store = blobStore();
+      assert.equal(prefetchBlobs(git, [tree.tree], store), 1);
+      assert.deepEqual(calls, refuseFirst ? ['cat-file --batch', 'cat-file --batch-check', 'cat-file --batch'] : ['cat-file --batch']);
+      for (const [rel, e] of wanted) {
+        assert.equal(Buffer.from(store.blobs.get(e.oid)!).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'base', ...rel.split('/')), 'utf8'), rel);
+        assert.equal(store.sizes.get(e.oid), store.blobs.get(e.oid)!.length);
+      }
+    }
   } finally {
     t.cleanup();
   }

@@ -56,6 +56,10 @@ export interface TreeChange {
 const MAX_LISTING_BYTES = 512 * 1024 * 1024;
 /** blobs read up front in one `cat-file --batch` run, at most this many bytes in all */
 const MAX_PREFETCH_BYTES = 256 * 1024 * 1024;
+/** and none larger than this */
+const MAX_PREFETCH_FILE_BYTES = 8 * 1024 * 1024;
+/** the prefetch's blobs read without asking their sizes first when their output stays within this */
+const ONE_RUN_BYTES = 32 * 1024 * 1024;
 
 /** the commit `rev` names, or undefined (an option-like `rev` is never passed to git as one) */
 export function resolveCommit(git: GitRunner, rev: string): string | undefined {
@@ -213,10 +217,15 @@ export function blobSizes(git: GitRunner, oids: readonly string[]): Map<string, 
 
 /** Reads blobs in one `git cat-file --batch` run: oid → bytes. */
 export function readBlobs(git: GitRunner, oids: readonly string[]): Map<string, Uint8Array> {
+  return readBlobsWithin(git, oids, MAX_PREFETCH_BYTES + oids.length * 64) ?? new Map<string, Uint8Array>();
+}
+
+/** readBlobs, undefined when the run fails (its output over `maxBytes`, among others) */
+function readBlobsWithin(git: GitRunner, oids: readonly string[], maxBytes: number): Map<string, Uint8Array> | undefined {
   const out = new Map<string, Uint8Array>();
   if (!oids.length) return out;
-  const r = git.run(['cat-file', '--batch'], oids.join('\n') + '\n', MAX_PREFETCH_BYTES + oids.length * 64);
-  if (!r.ok) return out;
+  const r = git.run(['cat-file', '--batch'], oids.join('\n') + '\n', maxBytes);
+  if (!r.ok) return undefined;
   const buf = r.stdout;
   let at = 0;
   while (at < buf.length) {
@@ -284,9 +293,10 @@ const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
 /**
- * The instruction-like and Markdown files of `trees`, into `store` up front: their sizes in one `cat-file
- * --batch-check` run, then those within bounds in one `--batch` run (what the store holds is not asked
- * again: the revisions of a diff share it). Returns the number of `--batch` runs (0 or 1).
+ * The instruction-like and Markdown files of `trees`, into `store` up front: in one `cat-file --batch` run
+ * when they come to at most 32 MiB, else their sizes in one `--batch-check` run, then those within bounds
+ * in one `--batch` run (what the store holds is not asked again: the revisions of a diff share it).
+ * Returns the number of `--batch` runs that read (0 or 1).
  */
 export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: BlobStore): number {
   const candidates: TreeEntry[] = [];
@@ -301,12 +311,23 @@ export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: 
     } else for (const [rel, e] of tree.entries) if (wanted(rel, e)) candidates.push(e);
   }
   const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
+  // most repositories' instruction and Markdown files are a few MiB in all: read them in one run, sizes
+  // included; past ONE_RUN_BYTES, their sizes first and only those within bounds
+  const all = readBlobsWithin(git, unknown, ONE_RUN_BYTES);
+  if (all) {
+    for (const [k, v] of all) {
+      store.sizes.set(k, v.length);
+      if (v.length <= MAX_PREFETCH_FILE_BYTES) store.blobs.set(k, v);
+    }
+    for (const e of candidates) e.size = store.sizes.get(e.oid) ?? -1;
+    return unknown.length ? 1 : 0;
+  }
   for (const [k, v] of blobSizes(git, unknown)) store.sizes.set(k, v);
   const want = new Set<string>();
   let bytes = 0;
   for (const e of candidates) {
     e.size = store.sizes.get(e.oid) ?? -1;
-    if (e.size >= 0 && !store.blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+    if (e.size >= 0 && !store.blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= MAX_PREFETCH_FILE_BYTES) {
       want.add(e.oid);
       bytes += e.size;
     }
