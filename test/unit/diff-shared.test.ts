@@ -154,8 +154,10 @@ test('a nested CLAUDE.md added and one removed, a folder emptied, a file turned 
   });
 });
 
-test('a rename of a rule and of files it reaches, a symbolic link added', async () => {
+test('a rename of a rule and of files it reaches, a symbolic link added, files a rule reaches edited', async () => {
   await caseOf((t) => {
+    fs.writeFileSync(path.join(t.repo, 'src', 'web', 'a.tsx'), 'export const edited = 1;\n');
+    fs.writeFileSync(path.join(t.repo, 'docs', 'guide.md'), '# Guide, edited\n');
     git(t.repo, 'mv', '.claude/rules/api.md', '.claude/rules/server.md');
     git(t.repo, 'mv', 'src/api/routes.ts', 'src/web/routes.tsx');
     fs.symlinkSync('handler.ts', path.join(t.repo, 'src', 'api', 'link.ts'));

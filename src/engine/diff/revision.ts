@@ -121,8 +121,8 @@ export interface RevisionOptions {
   /** the launch directory's index, already built over `options.fs` (diff's head: derived from the base's) */
   index?: WorkspaceIndex;
   /**
-   * the other revision's facts and the files that differ from it (absolute paths; every file of a folder
-   * added or removed, as `git diff-tree -r` lists them): a rule whose base folder and patterns are the same
+   * the other revision's facts and the paths that came, went or changed kind since it (absolute; every file of a
+   * folder added or removed, as `git diff-tree -r` lists them): a rule whose base folder and patterns are the same
    * there and that matches none of those files reaches the same files, and its reach is not walked again.
    * Only when the two indexes differ by those files alone (no .gitignore changed, no crawl cut short).
    */

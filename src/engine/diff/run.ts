@@ -105,7 +105,8 @@ function sharedWithBase(before: RevisionFacts, head: GitTree, headFs: FileAccess
   const index = baseIndex.derive(headFs, changes);
   if (!index) return undefined;
   if (changes.some((c) => path.basename(c.path) === '.gitignore')) return { index };
-  return { index, prior: { facts: before, changed: changes.filter((c) => c.before !== 'dir' || c.after !== 'dir').map((c) => c.path) } };
+  // a rule's reach moves only with files that came or went (or changed kind): new content leaves it as it was
+  return { index, prior: { facts: before, changed: changes.filter((c) => c.before !== c.after).map((c) => c.path) } };
 }
 
 export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
