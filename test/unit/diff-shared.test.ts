@@ -210,3 +210,11 @@ test('the prefetch reads the instruction and Markdown files in one run, and by t
     t.cleanup();
   }
 });
+
+test("the head's settings exclude a nested CLAUDE.md the base loads: nothing the base read for it is taken over", async () => {
+  const r = await caseOf((t) => {
+    commitFiles(t.repo, { '.claude/settings.json': JSON.stringify({ claudeMdExcludes: ['**/packages/a/CLAUDE.md'] }) });
+  });
+  assert.ok(r.before.nested.some((n) => n.path === path.join('packages', 'a', 'CLAUDE.md')));
+  assert.ok(!r.after.nested.some((n) => n.path === path.join('packages', 'a', 'CLAUDE.md')), 'excluded in the head');
+});

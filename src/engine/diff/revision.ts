@@ -127,6 +127,9 @@ export interface RevisionOptions {
    * Only when the two indexes differ by those files alone (no .gitignore changed, no crawl cut short).
    */
   prior?: { facts: RevisionFacts; changed: readonly string[] };
+  /** the other revision's facts and every path whose content or existence differs from it (absolute; a folder
+   *  for all below it): the analysis takes over what that one's read and processed for the other paths */
+  shared?: { facts: RevisionFacts; changed: readonly string[] };
 }
 
 /** what one revision's facts keep for the other's (revisionIndex, RevisionOptions.prior) */
@@ -167,7 +170,8 @@ function unreadable(a: Analysis, inv: Inventory, display: (p: string) => string)
 
 export async function revisionFacts(options: EngineOptions, o: RevisionOptions = {}): Promise<RevisionFacts> {
   const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true, o.index);
-  const a = analyze(opts);
+  // the other revision's texts, read and processed, but for what differs (`shared`)
+  const a = analyze(opts, o.shared && { analysis: o.shared.facts.analysis, changed: o.shared.changed });
   const env = a.env;
   const display = (p: string) => displayPath(p, env.cwd, env.home);
   const lint = await lintWorkspace(a, { index, secrets: o.secrets !== false, runDeadline: o.deadline });

@@ -95,7 +95,7 @@ const modeKind = (mode: string): DerivedChange['after'] => (mode === '000000' ? 
  * the rules that the changed files do not touch (no second walk; not when a .gitignore changed, which moves
  * files in or out of the index beyond the changed paths).
  */
-function sharedWithBase(before: RevisionFacts, head: GitTree, headFs: FileAccess, root: string, cwd: string): Pick<RevisionOptions, 'index' | 'prior'> | undefined {
+function sharedWithBase(before: RevisionFacts, head: GitTree, headFs: FileAccess, root: string, cwd: string): Pick<RevisionOptions, 'index' | 'prior' | 'shared'> | undefined {
   const baseIndex = revisionIndex(before);
   if (!baseIndex || !head.changes || head.changes.paths.length > MAX_DERIVED_CHANGES) return undefined;
   // the head's launch directory is the base's (a symbolic link on the way that changed would move it)
@@ -104,9 +104,11 @@ function sharedWithBase(before: RevisionFacts, head: GitTree, headFs: FileAccess
   const changes: DerivedChange[] = head.changes.paths.map((c) => ({ path: path.join(root, ...c.rel.split('/')), before: modeKind(c.oldMode), after: modeKind(c.newMode) }));
   const index = baseIndex.derive(headFs, changes);
   if (!index) return undefined;
-  if (changes.some((c) => path.basename(c.path) === '.gitignore')) return { index };
+  // the texts: every path that changed, but a folder that stayed one (its entries that changed are listed too)
+  const shared = { facts: before, changed: changes.filter((c) => c.before !== 'dir' || c.after !== 'dir').map((c) => c.path) };
+  if (changes.some((c) => path.basename(c.path) === '.gitignore')) return { index, shared };
   // a rule's reach moves only with files that came or went (or changed kind): new content leaves it as it was
-  return { index, prior: { facts: before, changed: changes.filter((c) => c.before !== c.after).map((c) => c.path) } };
+  return { index, shared, prior: { facts: before, changed: changes.filter((c) => c.before !== c.after).map((c) => c.path) } };
 }
 
 export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
