@@ -99,6 +99,7 @@ const BASE: Record<string, string> = {
   '.claude/rules/web.md': '---\npaths:\n  - "src/web/*.tsx"\n---\nWeb rules.\n',
   '.claude/rules/all.md': 'Everywhere.\n',
   '.claude/rules/gen.md': '---\npaths: "src/gen/**"\n---\nGenerated code.\n',
+  '.claude/rules/multi.md': '---\npaths:\n  - "src/api/**"\n  - "tools/*.ts"\n  - "!tools/x.ts"\n---\nTools, and the API.\n',
   'turns/file.md': 'a file that becomes a folder\n',
   'z-last.ts': 'export {};\n',
 };
@@ -135,8 +136,13 @@ test("a rule's paths: widened, another narrowed, files added where a rule reache
       'docs/more/deep.md': '# Deep\n',
       'elsewhere/new/file.ts': 'export {};\n',
       'a.ts': 'export {};\n',
+      // matched by one of multi.md's patterns alone (the list as a whole leaves it out)
+      'tools/x.ts': 'export {};\n',
     });
   });
+  const multi = (f: RevisionFacts) => f.findings.filter((x) => x.path.endsWith('multi.md')).map((x) => x.message);
+  assert.equal(multi(r.before).length, 1, 'the base: "tools/*.ts" matches no file');
+  assert.deepEqual(multi(r.after), [], 'the head: it matches tools/x.ts');
   const api = r.after.rules.find((x) => x.path.endsWith('api.md'));
   assert.ok(api && api.matches > 2, 'the widened rule reaches more');
 });

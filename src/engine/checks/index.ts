@@ -8,7 +8,7 @@ import type { Analysis } from '../analysis.js';
 import { grouped, type Diagnostic, type Severity } from '../diagnostics.js';
 import { isInside } from '../environment.js';
 import { fileChecks, nameChecks, readText } from './file-checks.js';
-import { globCheck, type GatedRule } from './glob-check.js';
+import { globCheck, type GatedRule, type RuleVerdict } from './glob-check.js';
 import { buildInventory, type Inventory } from './inventory.js';
 import { mcpCheck } from './mcp-check.js';
 import { memoryCheck, memoryReport } from './memory-check.js';
@@ -43,6 +43,8 @@ export interface LintOptions {
   deadline?: { at: number; now: () => number };
   /** the whole run's limit: past it, the checks not yet run are skipped (scan-truncated says which) */
   runDeadline?: { at: number; now: () => number };
+  /** a rule's glob verdict known from another revision (diff's head; see globCheck's `reuse`) */
+  globReuse?: (r: GatedRule) => RuleVerdict | undefined;
 }
 
 /**
@@ -87,6 +89,8 @@ export interface LintResult {
   gated?: GatedRule[];
   /** what the session's touches injected (each file once, as its first touch injected it), by path: for `diff` */
   injected?: Map<string, string>;
+  /** each conditional rule's glob verdict, by path: for `diff`'s other revision */
+  globVerdicts?: Map<string, RuleVerdict>;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -204,7 +208,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   };
   const globs = late('the glob, memory, skills, reachability and secrets checks were')
     ? { diagnostics: [], firstMatch: new Map<string, string>() }
-    : guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
+    : guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display, undefined, opts.globReuse));
   checks.push(...globs.diagnostics);
   phase('globs');
 
@@ -253,7 +257,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   const diagnostics = merge(a.diagnostics, located(checks, env.cwd));
   const injected = new Map<string, string>();
   for (const r of reachable) if (r.text !== undefined && !injected.has(r.path)) injected.set(r.path, r.text);
-  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated, injected };
+  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated, injected, ...('perRule' in globs && { globVerdicts: globs.perRule }) };
 }
 
 /** stable order for output: by path, then line, then severity */

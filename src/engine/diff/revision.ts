@@ -12,6 +12,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import { displayPath, lintPrepare, lintWorkspace } from '../checks/index.js';
 import type { Inventory } from '../checks/inventory.js';
 import { locateBase } from '../checks/workspace.js';
+import type { GatedRule, RuleVerdict } from '../checks/glob-check.js';
+import { rulePatterns } from '../globs/globs.js';
 import { skillsView } from '../checks/skills-check.js';
 import { compilePatterns, listMatches, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
 import { renderStartupBlock } from '../instructions/render.js';
@@ -135,6 +137,9 @@ export interface RevisionOptions {
 /** what one revision's facts keep for the other's (revisionIndex, RevisionOptions.prior) */
 interface Kept {
   index?: WorkspaceIndex;
+  /** the conditional rules lint checked, and its glob verdict of each, by path */
+  gated: Map<string, GatedRule>;
+  globs?: Map<string, RuleVerdict>;
   /** each conditional rule with its fact, by absolute path */
   reach: Map<string, { base: string; patterns: readonly string[]; fact: RuleFact }>;
 }
@@ -174,7 +179,22 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   const a = analyze(opts, o.shared && { analysis: o.shared.facts.analysis, changed: o.shared.changed });
   const env = a.env;
   const display = (p: string) => displayPath(p, env.cwd, env.home);
-  const lint = await lintWorkspace(a, { index, secrets: o.secrets !== false, runDeadline: o.deadline });
+  const prior = o.prior && kept.get(o.prior.facts);
+  const changed = o.prior?.changed ?? [];
+  // a rule that matched in the other revision and that no file that came or went can match, with its
+  // patterns one by one (a finding names a pattern that matches nothing), keeps its verdict there
+  const globReuse = prior?.globs && ((r: GatedRule): RuleVerdict | undefined => {
+    const v = prior.globs!.get(r.path);
+    const g = prior.gated.get(r.path);
+    if (!v || v.first === undefined || !g || g.base !== r.base || g.type !== r.type || g.line !== r.line) return undefined;
+    if (!samePatterns(g.patterns, r.patterns) || !samePatterns(g.rawPatterns, r.rawPatterns) || reachesAny(compilePatterns(r.patterns), r.base, changed)) return undefined;
+    for (const raw of r.rawPatterns) {
+      const pats = rulePatterns(raw);
+      if (pats && reachesAny(compilePatterns(pats), r.base, changed)) return undefined;
+    }
+    return v;
+  });
+  const lint = await lintWorkspace(a, { index, secrets: o.secrets !== false, runDeadline: o.deadline, ...(globReuse && { globReuse }) });
   const findings: FindingFact[] = lint.diagnostics.map((d) => ({ rule: d.rule, severity: d.severity, path: display(d.path), ...(d.line !== undefined && { line: d.line }), message: d.message }));
 
   const block = renderStartupBlock(a.profile, a.startup, SAME_DAY) ?? '';
@@ -197,7 +217,6 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   const rules: RuleFact[] = [];
   const nested: NestedFact[] = [];
   const reach: Kept['reach'] = new Map();
-  const prior = o.prior && kept.get(o.prior.facts);
   if (index) {
     for (const r of lint.gated ?? []) {
       const compiled = compilePatterns(r.patterns);
@@ -239,7 +258,7 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
     analysis: a,
     files: lint.filesScanned,
   };
-  kept.set(facts, { index, reach });
+  kept.set(facts, { index, reach, gated: new Map((lint.gated ?? []).map((r) => [r.path, r])), globs: lint.globVerdicts });
   return facts;
 }
 
