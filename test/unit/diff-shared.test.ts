@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runDiff, WorkspaceIndex, type DiffOutcome } from '../../src/engine/index.js';
 import { revisionIndex, type RevisionFacts } from '../../src/engine/diff/revision.js';
-import type { DirNode } from '../../src/engine/globs/glob-count.js';
+import { compilePatterns, firstMatches, listMatches, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
 import { nodeGitRunner } from '../../src/cli/git-runner.js';
 import { commitFiles, emptyRepo, FIXTURES, fixtureRepo, git, type TempRepo } from '../cli/diff-repos.js';
 import { blobStore, prefetchBlobs, readTree } from '../../src/engine/files/git-tree.js';
@@ -223,4 +223,15 @@ test("the head's settings exclude a nested CLAUDE.md the base loads: nothing the
   });
   assert.ok(r.before.nested.some((n) => n.path === path.join('packages', 'a', 'CLAUDE.md')));
   assert.ok(!r.after.nested.some((n) => n.path === path.join('packages', 'a', 'CLAUDE.md')), 'excluded in the head');
+});
+
+test("firstMatches is listMatches' list, the walk stopped at the limit", () => {
+  const paths: string[] = [];
+  for (let i = 0; i < 30; i++) paths.push(`src/m${i % 4}/f${i}.ts`, `docs/d${i % 3}/p${i}.md`, `r${i}.md`);
+  const tree = treeFromPaths(paths);
+  for (const pats of [['*.md'], ['src/**/*.ts'], ['docs'], ['**/*', '!docs/**'], ['src/m1/*.ts', 'r1*.md']])
+    for (const limit of [1, 5, 50]) {
+      const c = compilePatterns(pats);
+      assert.deepEqual(firstMatches(tree, c, limit), listMatches(tree, c, limit).files, `${pats.join(', ')} / ${limit}`);
+    }
 });

@@ -15,7 +15,7 @@ import { locateBase } from '../checks/workspace.js';
 import type { GatedRule, RuleVerdict } from '../checks/glob-check.js';
 import { rulePatterns } from '../globs/globs.js';
 import { skillsView } from '../checks/skills-check.js';
-import { compilePatterns, listMatches, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
+import { compilePatterns, firstMatches, listMatches, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
 import { renderStartupBlock } from '../instructions/render.js';
 import { MAX_INSTRUCTION_BYTES } from '../instructions/content.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
@@ -230,6 +230,17 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
         const same = before.fact;
         fact = ruleFact(fixed, () => ({ matches: same.matches, sample: same.sample }));
         reachOf.set(fact, same);
+      } else if (before && prior?.index && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns)) {
+        // the same patterns from the same folder, and files that came or went that it matches: the other
+        // revision's count moved by those files, the examples from a walk that stops at the 50th
+        const same = before.fact;
+        const was = prior.index;
+        fact = ruleFact(fixed, () => {
+          const at = locateBase(index.tree, index.root, r.base);
+          if (!at?.node) return { matches: 0, sample: [] };
+          const moved = countIn(index, compiled, r.base, o.prior!.changed) - countIn(was, compiled, r.base, o.prior!.changed);
+          return { matches: same.matches + moved, sample: firstMatches(at.node, compiled, 50).map((f) => display(path.join(r.base, ...f.split('/')))) };
+        });
       } else {
         fact = ruleFact(fixed, () => {
           const at = locateBase(index.tree, index.root, r.base);
@@ -260,6 +271,21 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   };
   kept.set(facts, { index, reach, gated: new Map((lint.gated ?? []).map((r) => [r.path, r])), globs: lint.globVerdicts });
   return facts;
+}
+
+/** how many of the files (absolute paths) are files of the index's tree (not git-ignored) that the rule matches */
+function countIn(index: WorkspaceIndex, compiled: CompiledPatterns, base: string, files: readonly string[]): number {
+  const under = base.endsWith(path.sep) ? base : base + path.sep;
+  let n = 0;
+  for (const f of files) {
+    if (!f.startsWith(under)) continue;
+    const rel = index.rel(f);
+    if (rel === undefined || rel === '') continue;
+    const cut = rel.lastIndexOf('/');
+    if (!index.tree.find(cut < 0 ? '' : rel.slice(0, cut))?.files.includes(rel.slice(cut + 1))) continue;
+    if (matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) n++;
+  }
+  return n;
 }
 
 /** does the rule (patterns relative to `base`) match any of the files (absolute paths)? */
