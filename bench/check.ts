@@ -38,8 +38,8 @@ const TMP = path.join(__dirname, 'tmp');
  */
 const LINT_GUARD = 7;
 /** diff's target (2 × one lint) is not met: the guard is the level reached with room for noise. Since the head is
- *  analysed from what it shares with the base (issue 35, 2026-12-04): 20,000 files 2.3 to 2.7 × (fastest runs) on 2
- *  cores at load 1.5 to 3.5 (it was 4.2 to 4.5 ×, 5.0 × in the full npm test of the merged main, where 6 × left too
+ *  analysed from what it shares with the base (issue 35, 2026-12-04): 20,000 files 2.2 to 2.7 × (fastest runs) on 2
+ *  cores at load 1.5 to 3.5 with bench/diff.ts, 3.0 × in a whole `npm run bench:check` (it was 4.2 to 4.5 ×, 5.0 × in the full npm test of the merged main, where 6 × left too
  *  little room above 4.5: hence about twice the level reached) */
 const DIFF_GUARD = 5;
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 9;
