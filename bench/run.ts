@@ -959,7 +959,7 @@ async function parent(): Promise<number> {
           ? [
               '## The diff of two revisions (issue 35)',
               '',
-              'bench/diff.ts: the generated tree made a git repository of two commits (the head grows the root CLAUDE.md and adds a rule without paths), `runDiff` of them (both read from git: the base listed, the head derived from it and `git diff-tree`, one store of objects) against one lint of the same tree (secrets off), in one process, fastest and median of the runs:',
+              'bench/diff.ts: the generated tree made a git repository of two commits (the head grows the root CLAUDE.md and adds a rule without paths), `runDiff` of them (both read from git: the base listed, the head derived from it and `git diff-tree`, one store of objects; the head analysed from what it shares with the base: its workspace index, texts and recorded loads, the reach of the rules no changed file touches) against one lint of the same tree (secrets off), in one process, fastest and median of the runs:',
               '',
               '| files | one lint | diff of two revisions | ratio (fastest) | ratio (medians) | target |',
               '|---|---|---|---|---|---|',

@@ -1,25 +1,34 @@
 // The Node side of the engine's GitRunner (src/engine/files/git-tree.ts): git run synchronously in
 // one folder, with a timeout and a bound on its output; never a shell, never the user's pager or
 // external diff drivers, never an interactive prompt.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import type { GitRunner, GitResult } from '../engine/index.js';
 
 const TIMEOUT_MS = 120_000;
 
+const failed = (error: Error | null | undefined, status: number | null | undefined, signal: string | null | undefined, stderr: Buffer | undefined): GitResult | undefined => {
+  if (error && typeof status !== 'number') return { ok: false, message: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed (or not on PATH)' : error.message };
+  if (status !== 0) return { ok: false, message: (stderr?.toString('utf8').trim().split('\n')[0] ?? '') || `git exited with ${status ?? signal}` };
+  return undefined;
+};
+
 export function nodeGitRunner(cwd: string, git = 'git'): GitRunner {
+  const argv = (args: readonly string[]) => ['-c', 'core.quotepath=off', '--no-pager', ...args];
+  const env = () => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' });
   return {
     run(args, input, maxBytes = 64 * 1024 * 1024): GitResult {
-      const r = spawnSync(git, ['-c', 'core.quotepath=off', '--no-pager', ...args], {
-        cwd,
-        input,
-        maxBuffer: maxBytes,
-        timeout: TIMEOUT_MS,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-        stdio: ['pipe', 'pipe', 'pipe'],
+      const r = spawnSync(git, argv(args), { cwd, input, maxBuffer: maxBytes, timeout: TIMEOUT_MS, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+      return failed(r.error, r.error ? undefined : r.status, r.signal, r.stderr) ?? { ok: true, stdout: r.stdout };
+    },
+    start(args, input, maxBytes = 64 * 1024 * 1024): Promise<GitResult> {
+      return new Promise((resolve) => {
+        const child = execFile(git, argv(args), { cwd, encoding: 'buffer', maxBuffer: maxBytes, timeout: TIMEOUT_MS, env: env() }, (error, stdout, stderr) => {
+          const code = error ? (error as { code?: unknown }).code : 0;
+          resolve(failed(error, typeof code === 'number' ? code : error ? undefined : 0, error?.signal, stderr) ?? { ok: true, stdout });
+        });
+        child.stdin?.on('error', () => undefined);
+        child.stdin?.end(input);
       });
-      if (r.error) return { ok: false, message: (r.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed (or not on PATH)' : r.error.message };
-      if (r.status !== 0) return { ok: false, message: (r.stderr?.toString('utf8').trim().split('\n')[0] ?? '') || `git exited with ${r.status ?? r.signal}` };
-      return { ok: true, stdout: r.stdout };
     },
   };
 }

@@ -68,12 +68,22 @@ function toEntry(f: LoadedFile): InstructionEntry {
   return { path: f.path, type: f.type, content, text: entryText(f.path, SUFFIX[f.type], content), origin: f.origin, parent: f.parent };
 }
 
-export function analyze(options: EngineOptions): Analysis {
+/** each analysis' text cache, for an analysis of another view of the same files (analyze's `from`) */
+const textsOf = new WeakMap<Analysis, TextCache>();
+
+/**
+ * The analysis of a launch directory. `from`: an analysis of another view of the same files (diff's base
+ * revision, for its head) and the paths whose content or existence differs between the two (absolute; a
+ * folder stands for everything below it): the texts read, processed and loaded there are taken over but for
+ * those paths. The options must be the same but for the FileAccess.
+ */
+export function analyze(options: EngineOptions, from?: { analysis: Analysis; changed: readonly string[] }): Analysis {
   const choice = chooseProfile(options.claudeVersion);
   const base = resolveEnvironment(options);
   const snapshot = new SnapshotFileAccess(base.fs);
   const env: Environment = { ...base, fs: snapshot };
-  const texts = new TextCache(env);
+  const prior = from && textsOf.get(from.analysis);
+  const texts = prior ? prior.derive(env, from.changed) : new TextCache(env);
   return build(env, choice, snapshot, texts);
 }
 
@@ -142,7 +152,7 @@ function build(env: Environment, choice: ProfileChoice, snapshot: SnapshotFileAc
       if (!startupResult.worktreeSkipped.has(d)) addRules(quietLoader.walkRules(path.join(d, '.claude', 'rules'), 'Project', new Set(), d, true));
 
   const session = () => new LazySession(loader, startupResult, startupPaths);
-  return {
+  const analysis: Analysis = {
     profile,
     version: choice,
     env,
@@ -169,4 +179,6 @@ function build(env: Environment, choice: ProfileChoice, snapshot: SnapshotFileAc
       return snapshot.diskOps;
     },
   };
+  textsOf.set(analysis, texts);
+  return analysis;
 }

@@ -19,11 +19,23 @@ export interface GlobCheckResult {
   diagnostics: Diagnostic[];
   /** for each rule, the first workspace file it matches (to reach it in a session) */
   firstMatch: Map<string, string>;
+  /** each rule's own verdict (its first match and its findings), by the rule's path: for `diff`'s other revision */
+  perRule?: Map<string, RuleVerdict>;
 }
 
-export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p: string) => string, truncated = index.truncated): GlobCheckResult {
+export interface RuleVerdict {
+  first?: string;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `reuse`: a rule's verdict known from elsewhere (diff's head: the base's, for a rule whose patterns, base and
+ * line are the same and that no file that came or went can match), taken as it is rather than walked for.
+ */
+export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p: string) => string, truncated = index.truncated, reuse?: (r: GatedRule) => RuleVerdict | undefined): GlobCheckResult {
   const diagnostics: Diagnostic[] = [];
   const firstMatch = new Map<string, string>();
+  const perRule = new Map<string, RuleVerdict>();
   // the names in the workspace: a pattern list that needs a name no file or folder has is not walked
   let names: NameIndex | undefined;
   // the index's tree holds the files git would list, root-relative; a rule's patterns are matched
@@ -45,9 +57,22 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
     return hit === undefined ? undefined : path.join(base, ...hit.split('/'));
   };
   for (const r of rules) {
+    const known = reuse?.(r);
+    if (known) {
+      if (known.first !== undefined) firstMatch.set(r.path, known.first);
+      diagnostics.push(...known.diagnostics);
+      perRule.set(r.path, known);
+      continue;
+    }
+    const own: RuleVerdict = { diagnostics: [] };
+    perRule.set(r.path, own);
+    const pushOwn = (d: Diagnostic) => {
+      diagnostics.push(d);
+      own.diagnostics.push(d);
+    };
     const whole = compilePatterns(r.patterns);
     const hit = first(index.tree, r.base, whole);
-    if (hit !== undefined) firstMatch.set(r.path, path.join(r.base, ...hit.split('/')));
+    if (hit !== undefined) firstMatch.set(r.path, (own.first = path.join(r.base, ...hit.split('/'))));
     if (truncated || r.type !== 'Project') continue; // user and managed rules serve many repositories
     const atRoot = display(r.base) === '.';
     const where = atRoot ? 'the workspace' : display(r.base) + '/';
@@ -55,7 +80,7 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
     if (hit === undefined) {
       const example = ignoredExample(r.base, whole);
       const ig = example !== undefined ? ` (only git-ignored files match, such as ${display(example)})` : '';
-      diagnostics.push({
+      pushOwn({
         path: r.path, line: r.line, severity: 'warning', rule: 'glob-matches-nothing',
         message: `paths ${r.rawPatterns.map((p) => JSON.stringify(p)).join(', ')} match${r.rawPatterns.length === 1 ? 'es' : ''} no file in ${where}${ig}: this rule never loads${relNote}`,
       });
@@ -66,11 +91,11 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
       if (raw.trim().startsWith('!')) continue;
       const pats = rulePatterns(raw);
       if (!pats || first(index.tree, r.base, compilePatterns(pats)) !== undefined) continue;
-      diagnostics.push({
+      pushOwn({
         path: r.path, line: r.line, severity: 'warning', rule: 'glob-matches-nothing',
         message: `pattern ${JSON.stringify(raw)} matches no file in ${where} (the rule's other patterns do)${relNote}`,
       });
     }
   }
-  return { diagnostics, firstMatch };
+  return { diagnostics, firstMatch, perRule };
 }

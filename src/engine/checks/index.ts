@@ -8,7 +8,7 @@ import type { Analysis } from '../analysis.js';
 import { grouped, type Diagnostic, type Severity } from '../diagnostics.js';
 import { isInside } from '../environment.js';
 import { fileChecks, nameChecks, readText } from './file-checks.js';
-import { globCheck, type GatedRule } from './glob-check.js';
+import { globCheck, type GatedRule, type RuleVerdict } from './glob-check.js';
 import { buildInventory, type Inventory } from './inventory.js';
 import { mcpCheck } from './mcp-check.js';
 import { memoryCheck, memoryReport } from './memory-check.js';
@@ -43,6 +43,8 @@ export interface LintOptions {
   deadline?: { at: number; now: () => number };
   /** the whole run's limit: past it, the checks not yet run are skipped (scan-truncated says which) */
   runDeadline?: { at: number; now: () => number };
+  /** a rule's glob verdict known from another revision (diff's head; see globCheck's `reuse`) */
+  globReuse?: (r: GatedRule) => RuleVerdict | undefined;
 }
 
 /**
@@ -57,16 +59,20 @@ export function lintPrepare(
   deadline?: { at: number; now: () => number },
   /** answer from the index over the caller's FileAccess too (diff's view of a commit, exact and case-sensitive) */
   indexGivenFs = false,
+  /** the launch directory's index, already built over `options.fs` (diff's head, derived from its base's) */
+  built?: WorkspaceIndex,
 ): { options: EngineOptions; index?: WorkspaceIndex } {
-  let index: WorkspaceIndex | undefined;
-  try {
-    // the engine works in the launch directory's real path (environment.ts): index that
-    const given = path.resolve(options.cwd);
-    const real = (options.fs ?? nodeFileAccess).realpath(given);
-    // a caller's FileAccess (diff's view of a commit) is crawled as it is
-    index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline, options.fs);
-  } catch {
-    return { options };
+  let index: WorkspaceIndex | undefined = built;
+  if (!index) {
+    try {
+      // the engine works in the launch directory's real path (environment.ts): index that
+      const given = path.resolve(options.cwd);
+      const real = (options.fs ?? nodeFileAccess).realpath(given);
+      // a caller's FileAccess (diff's view of a commit) is crawled as it is
+      index = indexWorkspace(real.ok ? real.value : given, maxFiles, deadline, options.fs);
+    } catch {
+      return { options };
+    }
   }
   const inner: FileAccess = options.fs ?? nodeFileAccess;
   if (index.truncated || (options.fs && !indexGivenFs) || (!options.fs && !caseSensitive(index.root))) return { options, index };
@@ -81,6 +87,10 @@ export interface LintResult {
   inventory?: Inventory;
   /** the conditional rules checked: the analysis' and the nested ones below the launch directory */
   gated?: GatedRule[];
+  /** what the session's touches injected (each file once, as its first touch injected it), by path: for `diff` */
+  injected?: Map<string, string>;
+  /** each conditional rule's glob verdict, by path: for `diff`'s other revision */
+  globVerdicts?: Map<string, RuleVerdict>;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -198,7 +208,7 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   };
   const globs = late('the glob, memory, skills, reachability and secrets checks were')
     ? { diagnostics: [], firstMatch: new Map<string, string>() }
-    : guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display));
+    : guard('glob', { diagnostics: [], firstMatch: new Map<string, string>() }, checks, () => globCheck(gated, index, display, undefined, opts.globReuse));
   checks.push(...globs.diagnostics);
   phase('globs');
 
@@ -245,7 +255,9 @@ export async function lintWorkspace(a: Analysis, opts: LintOptions = {}): Promis
   phase('secrets');
   // the analysis' own diagnostics, read after the touches so nested files' problems are in
   const diagnostics = merge(a.diagnostics, located(checks, env.cwd));
-  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated };
+  const injected = new Map<string, string>();
+  for (const r of reachable) if (r.text !== undefined && !injected.has(r.path)) injected.set(r.path, r.text);
+  return { diagnostics, filesScanned: inv.files, truncated: index.truncated, inventory: inv, gated, injected, ...('perRule' in globs && { globVerdicts: globs.perRule }) };
 }
 
 /** stable order for output: by path, then line, then severity */

@@ -15,6 +15,8 @@ export interface ReachableText {
   path: string;
   content: string;
   how: string;
+  /** for what a touch injected: the entry as injected (framing included) */
+  text?: string;
 }
 
 const MAX_TOUCHES = 5000;
@@ -76,7 +78,7 @@ export function reachableTexts(a: Analysis, index: WorkspaceIndex, inv: Inventor
       continue;
     }
     const rel = path.relative(cwd, t) || t;
-    for (const i of injected) out.push({ path: i.path, content: i.content, how: `injected after a Read of ${path.basename(t) === '.claude-layers-probe' ? `a file in ${path.dirname(rel)}/` : rel}` });
+    for (const i of injected) out.push({ path: i.path, content: i.content, text: i.text, how: `injected after a Read of ${path.basename(t) === '.claude-layers-probe' ? `a file in ${path.dirname(rel)}/` : rel}` });
   }
   return out;
 }

@@ -3,7 +3,7 @@
 import type { Analysis } from '../analysis.js';
 import { displayPath } from '../checks/index.js';
 import { readAdds } from '../figures.js';
-import type { FindingFact, RevisionFacts, Unreadable } from './revision.js';
+import { sameReach, type FindingFact, type RevisionFacts, type Unreadable } from './revision.js';
 
 export type Change = 'added' | 'removed' | 'grown' | 'shrunk';
 
@@ -67,7 +67,8 @@ export function compareRevisions(before: RevisionFacts, after: RevisionFacts, o:
   for (const r of after.rules) {
     const b = bRules.get(r.path);
     const samePaths = b && b.paths.join('\0') === r.paths.join('\0');
-    if (b && samePaths && b.matches === r.matches) continue;
+    // (a rule that took the base's reach is not walked on either side)
+    if (b && samePaths && (sameReach(b, r) || b.matches === r.matches)) continue;
     const was = new Set(b?.sample ?? []);
     const fresh = r.sample.filter((f) => !was.has(f));
     rules.push({

@@ -12,11 +12,14 @@ import type { Diagnostic } from '../diagnostics.js';
 import { displayPath, lintPrepare, lintWorkspace } from '../checks/index.js';
 import type { Inventory } from '../checks/inventory.js';
 import { locateBase } from '../checks/workspace.js';
+import type { GatedRule, RuleVerdict } from '../checks/glob-check.js';
+import { rulePatterns } from '../globs/globs.js';
 import { skillsView } from '../checks/skills-check.js';
-import { compilePatterns, listMatches } from '../globs/glob-count.js';
+import { compilePatterns, firstMatches, listMatches, matchesPath, type CompiledPatterns } from '../globs/glob-count.js';
 import { renderStartupBlock } from '../instructions/render.js';
 import { MAX_INSTRUCTION_BYTES } from '../instructions/content.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
+import type { LazyInjection } from '../model.js';
 
 /** a date that stands for "today" in both blocks, so that the date does not differ between them */
 const SAME_DAY = '2000-01-01';
@@ -34,10 +37,28 @@ export interface RuleFact {
   paths: string[];
   /** the rule's text as injected, UTF-16 units */
   chars: number;
-  /** files of the workspace it matches (git-ignored ones aside) */
-  matches: number;
+  /** files of the workspace it matches (git-ignored ones aside); walked for on first read (ruleFact) */
+  readonly matches: number;
   /** up to 50 of them, workspace-relative */
-  sample: string[];
+  readonly sample: string[];
+}
+
+/** rules of a head whose reach is the base's rule's, known without a walk (sameReach) */
+const reachOf = new WeakMap<RuleFact, RuleFact>();
+
+/** does `after` reach the same files as `before`, known without walking either (the head's rule took the base's reach)? */
+export function sameReach(before: RuleFact, after: RuleFact): boolean {
+  return reachOf.get(after) === before;
+}
+
+/** a rule's fact whose reach (`matches`, `sample`) is walked for on first read: a diff reads only the reach that can have changed */
+function ruleFact(fixed: { path: string; paths: string[]; chars: number }, reach: () => { matches: number; sample: string[] }): RuleFact {
+  let r: { matches: number; sample: string[] } | undefined;
+  const get = () => (r ??= reach());
+  return Object.defineProperties({ ...fixed } as RuleFact, {
+    matches: { get: () => get().matches, enumerable: true },
+    sample: { get: () => get().sample, enumerable: true },
+  });
 }
 
 export interface NestedFact {
@@ -99,7 +120,37 @@ export interface RevisionOptions {
   treeFs?: boolean;
   /** the whole run's deadline */
   deadline?: { at: number; now: () => number };
+  /** the launch directory's index, already built over `options.fs` (diff's head: derived from the base's) */
+  index?: WorkspaceIndex;
+  /**
+   * the other revision's facts and the paths that came, went or changed kind since it (absolute; every file of a
+   * folder added or removed, as `git diff-tree -r` lists them): a rule whose base folder and patterns are the same
+   * there and that matches none of those files reaches the same files, and its reach is not walked again.
+   * Only when the two indexes differ by those files alone (no .gitignore changed, no crawl cut short).
+   */
+  prior?: { facts: RevisionFacts; changed: readonly string[] };
+  /** the other revision's facts and every path whose content or existence differs from it (absolute; a folder
+   *  for all below it): the analysis takes over what that one's read and processed for the other paths */
+  shared?: { facts: RevisionFacts; changed: readonly string[] };
 }
+
+/** what one revision's facts keep for the other's (revisionIndex, RevisionOptions.prior) */
+interface Kept {
+  index?: WorkspaceIndex;
+  /** the conditional rules lint checked, and its glob verdict of each, by path */
+  gated: Map<string, GatedRule>;
+  globs?: Map<string, RuleVerdict>;
+  /** each conditional rule with its fact, by absolute path */
+  reach: Map<string, { base: string; patterns: readonly string[]; fact: RuleFact }>;
+}
+const kept = new WeakMap<RevisionFacts, Kept>();
+
+/** the workspace index a revision's facts were made over (the start of the other revision's: WorkspaceIndex.derive) */
+export function revisionIndex(facts: RevisionFacts): WorkspaceIndex | undefined {
+  return kept.get(facts)?.index;
+}
+
+const samePatterns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
 
 const NUL_PROBE = 8000;
 
@@ -123,11 +174,27 @@ function unreadable(a: Analysis, inv: Inventory, display: (p: string) => string)
 }
 
 export async function revisionFacts(options: EngineOptions, o: RevisionOptions = {}): Promise<RevisionFacts> {
-  const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true);
-  const a = analyze(opts);
+  const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true, o.index);
+  // the other revision's texts, read and processed, but for what differs (`shared`)
+  const a = analyze(opts, o.shared && { analysis: o.shared.facts.analysis, changed: o.shared.changed });
   const env = a.env;
   const display = (p: string) => displayPath(p, env.cwd, env.home);
-  const lint = await lintWorkspace(a, { index, secrets: o.secrets !== false, runDeadline: o.deadline });
+  const prior = o.prior && kept.get(o.prior.facts);
+  const changed = o.prior?.changed ?? [];
+  // a rule that matched in the other revision and that no file that came or went can match, with its
+  // patterns one by one (a finding names a pattern that matches nothing), keeps its verdict there
+  const globReuse = prior?.globs && ((r: GatedRule): RuleVerdict | undefined => {
+    const v = prior.globs!.get(r.path);
+    const g = prior.gated.get(r.path);
+    if (!v || v.first === undefined || !g || g.base !== r.base || g.type !== r.type || g.line !== r.line) return undefined;
+    if (!samePatterns(g.patterns, r.patterns) || !samePatterns(g.rawPatterns, r.rawPatterns) || reachesAny(compilePatterns(r.patterns), r.base, changed)) return undefined;
+    for (const raw of r.rawPatterns) {
+      const pats = rulePatterns(raw);
+      if (pats && reachesAny(compilePatterns(pats), r.base, changed)) return undefined;
+    }
+    return v;
+  });
+  const lint = await lintWorkspace(a, { index, secrets: o.secrets !== false, runDeadline: o.deadline, ...(globReuse && { globReuse }) });
   const findings: FindingFact[] = lint.diagnostics.map((d) => ({ rule: d.rule, severity: d.severity, path: display(d.path), ...(d.line !== undefined && { line: d.line }), message: d.message }));
 
   const block = renderStartupBlock(a.profile, a.startup, SAME_DAY) ?? '';
@@ -149,25 +216,46 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   const session = a.session();
   const rules: RuleFact[] = [];
   const nested: NestedFact[] = [];
+  const reach: Kept['reach'] = new Map();
   if (index) {
     for (const r of lint.gated ?? []) {
-      const at = locateBase(index.tree, index.root, r.base);
       const compiled = compilePatterns(r.patterns);
-      let matches = 0;
-      let sample: string[] = [];
-      if (at?.node) {
-        // one walk: the count, and the first 50 as examples
-        const m = listMatches(at.node, compiled, 50, at.at);
-        matches = m.total;
-        sample = m.files.map((f) => display(path.join(r.base, ...f.split('/'))));
-      }
       const text = env.fs.readFile(r.path, MAX_INSTRUCTION_BYTES);
       const chars = text.ok ? session.processText(r.path, Buffer.from(text.value).toString('utf8')).content.trim().length : 0;
-      rules.push({ path: display(r.path), paths: r.rawPatterns, chars, matches, sample });
+      const fixed = { path: display(r.path), paths: r.rawPatterns, chars };
+      const before = prior?.reach.get(r.path);
+      let fact: RuleFact;
+      if (before && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns) && !reachesAny(compiled, r.base, o.prior!.changed)) {
+        // the same files as in the other revision: none that differs is one it matches
+        const same = before.fact;
+        fact = ruleFact(fixed, () => ({ matches: same.matches, sample: same.sample }));
+        reachOf.set(fact, same);
+      } else if (before && prior?.index && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns)) {
+        // the same patterns from the same folder, and files that came or went that it matches: the other
+        // revision's count moved by those files, the examples from a walk that stops at the 50th
+        const same = before.fact;
+        const was = prior.index;
+        fact = ruleFact(fixed, () => {
+          const at = locateBase(index.tree, index.root, r.base);
+          if (!at?.node) return { matches: 0, sample: [] };
+          const moved = countIn(index, compiled, r.base, o.prior!.changed) - countIn(was, compiled, r.base, o.prior!.changed);
+          return { matches: same.matches + moved, sample: firstMatches(at.node, compiled, 50).map((f) => display(path.join(r.base, ...f.split('/')))) };
+        });
+      } else {
+        fact = ruleFact(fixed, () => {
+          const at = locateBase(index.tree, index.root, r.base);
+          if (!at?.node) return { matches: 0, sample: [] };
+          // one walk: the count, and the first 50 as examples
+          const m = listMatches(at.node, compiled, 50, at.at);
+          return { matches: m.total, sample: m.files.map((f) => display(path.join(r.base, ...f.split('/')))) };
+        });
+      }
+      reach.set(r.path, { base: r.base, patterns: r.patterns, fact });
+      rules.push(fact);
     }
-    nested.push(...nestedFacts(a, inv, index, display));
+    nested.push(...nestedFacts(a, inv, index, display, lint.injected));
   }
-  return {
+  const facts: RevisionFacts = {
     version: a.version.shown,
     charsPerToken: a.model.bytesPerToken,
     startup: block.length,
@@ -181,11 +269,40 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
     analysis: a,
     files: lint.filesScanned,
   };
+  kept.set(facts, { index, reach, gated: new Map((lint.gated ?? []).map((r) => [r.path, r])), globs: lint.globVerdicts });
+  return facts;
+}
+
+/** how many of the files (absolute paths) are files of the index's tree (not git-ignored) that the rule matches */
+function countIn(index: WorkspaceIndex, compiled: CompiledPatterns, base: string, files: readonly string[]): number {
+  const under = base.endsWith(path.sep) ? base : base + path.sep;
+  let n = 0;
+  for (const f of files) {
+    if (!f.startsWith(under)) continue;
+    const rel = index.rel(f);
+    if (rel === undefined || rel === '') continue;
+    const cut = rel.lastIndexOf('/');
+    if (!index.tree.find(cut < 0 ? '' : rel.slice(0, cut))?.files.includes(rel.slice(cut + 1))) continue;
+    if (matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) n++;
+  }
+  return n;
+}
+
+/** does the rule (patterns relative to `base`) match any of the files (absolute paths)? */
+function reachesAny(compiled: CompiledPatterns, base: string, files: readonly string[]): boolean {
+  const under = base.endsWith(path.sep) ? base : base + path.sep;
+  for (const f of files) {
+    if (!f.startsWith(under)) continue;
+    if (matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) return true;
+  }
+  return false;
 }
 
 /** each nested CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md below the launch directory, with what
- *  the first read below its folder injects for it */
-function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display: (p: string) => string): NestedFact[] {
+ *  the first read below its folder injects for it: as lint's session injected it (`injected`: a file's entry
+ *  is its own text, whichever touch brought it), else from a read of its own (a file that session never
+ *  injected: read before, or past the touches' cap) */
+function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display: (p: string) => string, injected?: ReadonlyMap<string, string>): NestedFact[] {
   const cwd = a.env.cwd;
   const byFolder = new Map<string, string[]>();
   for (const c of inv.candidates) {
@@ -198,13 +315,18 @@ function nestedFacts(a: Analysis, inv: Inventory, index: WorkspaceIndex, display
   }
   const out: NestedFact[] = [];
   for (const [folder, files] of byFolder) {
-    // a Read of a path in the folder (one that need not exist) loads the chain down to it
-    const node = index.node(folder);
-    const probe = path.join(folder, node?.files.find((f) => !/^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/.test(f)) ?? '.claude-layers-probe');
-    const injected = a.lazyFor(probe, 'Read');
+    let own: LazyInjection[] | undefined;
     for (const f of files) {
-      const hit = injected.find((i) => i.path === f);
-      if (hit) out.push({ path: display(f), chars: hit.text.length, folder: display(folder) });
+      let text = injected?.get(f);
+      if (text === undefined) {
+        // a Read of a path in the folder (one that need not exist) loads the chain down to it
+        if (!own) {
+          const node = index.node(folder);
+          own = a.lazyFor(path.join(folder, node?.files.find((n) => !/^(CLAUDE\.md|CLAUDE\.local\.md|AGENTS\.md)$/.test(n)) ?? '.claude-layers-probe'), 'Read');
+        }
+        text = own.find((i) => i.path === f)?.text;
+      }
+      if (text !== undefined) out.push({ path: display(f), chars: text.length, folder: display(folder) });
     }
   }
   return out;

@@ -7,11 +7,12 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { blobStore, deriveTree, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, deriveTree, diffTreeRun, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, startGit, treeFromDiff, type GitResult, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
-import { revisionFacts, type RevisionFacts } from './revision.js';
+import { revisionFacts, revisionIndex, type RevisionFacts, type RevisionOptions } from './revision.js';
+import type { DerivedChange } from '../files/workspace-index.js';
 
 export const BUDGET_FILE = path.join('.claude', 'context-budget.json');
 
@@ -26,6 +27,8 @@ export interface DiffRequest {
   /** budgets from flags (merged over the budget file's, key by key) */
   budgets?: (file: Budgets | undefined) => Budgets | undefined;
   deadline?: { at: number; now: () => number };
+  /** analyse the head revision on its own, sharing nothing with the base's analysis (the reference the tests hold the shared path to) */
+  fromScratch?: boolean;
 }
 
 export interface DiffOutcome {
@@ -62,10 +65,14 @@ function missing(git: GitRunner, rev: string): string {
     : `revision ${JSON.stringify(rev)} does not exist in this repository`;
 }
 
+const nulSplit = (r: GitResult): string[] => (r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : []);
+
 function nulList(git: GitRunner, args: string[]): string[] {
-  const r = git.run(args, undefined, 64 * 1024 * 1024);
-  return r.ok ? decodeUtf8(r.stdout).split('\0').filter(Boolean) : [];
+  return nulSplit(git.run(args, undefined, 64 * 1024 * 1024));
 }
+
+/** `git diff --raw -M` between the base and the head (the working tree without one) */
+const rawArgs = (base: string, head?: string) => ['diff', '--raw', '-z', '-M', '--no-ext-diff', base, ...(head ? [head] : []), '--'];
 
 /** `git rev-parse --show-toplevel BASE^{commit} HEAD^{commit}`: undefined when git refuses any of them */
 function bothCommits(git: GitRunner, base: string, head: string): { top: string; base: string; head: string } | undefined {
@@ -75,6 +82,33 @@ function bothCommits(git: GitRunner, base: string, head: string): { top: string;
   const lines = text(r.stdout).split('\n').filter((l) => l !== '--end-of-options');
   const oid = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
   return lines.length === 3 && oid.test(lines[1]!) && oid.test(lines[2]!) ? { top: lines[0]!, base: lines[1]!, head: lines[2]! } : undefined;
+}
+
+/** past this many changed paths the head is crawled rather than derived (each removal looks through the instruction files) */
+const MAX_DERIVED_CHANGES = 20_000;
+
+const modeKind = (mode: string): DerivedChange['after'] => (mode === '000000' ? 'absent' : mode === '040000' || mode === '160000' ? 'dir' : mode === '120000' ? 'symlink' : 'file');
+
+/**
+ * What the head's analysis takes from the base's when the head is a commit derived from the base's tree: its
+ * workspace index (the base's, with the paths `git diff-tree` names applied: no second crawl) and the reach of
+ * the rules that the changed files do not touch (no second walk; not when a .gitignore changed, which moves
+ * files in or out of the index beyond the changed paths).
+ */
+function sharedWithBase(before: RevisionFacts, head: GitTree, headFs: FileAccess, root: string, cwd: string): Pick<RevisionOptions, 'index' | 'prior' | 'shared'> | undefined {
+  const baseIndex = revisionIndex(before);
+  if (!baseIndex || !head.changes || head.changes.paths.length > MAX_DERIVED_CHANGES) return undefined;
+  // the head's launch directory is the base's (a symbolic link on the way that changed would move it)
+  const real = headFs.realpath(cwd);
+  if (!real.ok || real.value !== baseIndex.root) return undefined;
+  const changes: DerivedChange[] = head.changes.paths.map((c) => ({ path: path.join(root, ...c.rel.split('/')), before: modeKind(c.oldMode), after: modeKind(c.newMode) }));
+  const index = baseIndex.derive(headFs, changes);
+  if (!index) return undefined;
+  // the texts: every path that changed, but a folder that stayed one (its entries that changed are listed too)
+  const shared = { facts: before, changed: changes.filter((c) => c.before !== 'dir' || c.after !== 'dir').map((c) => c.path) };
+  if (changes.some((c) => path.basename(c.path) === '.gitignore')) return { index, shared };
+  // a rule's reach moves only with files that came or went (or changed kind): new content leaves it as it was
+  return { index, shared, prior: { facts: before, changed: changes.filter((c) => c.before !== c.after).map((c) => c.path) } };
 }
 
 export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffResult> {
@@ -94,12 +128,14 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     if (!mb) return { ok: false, message: shallow(git) ? `the merge base of HEAD and ${branch} is not in this shallow clone: fetch more history (git fetch --deepen=100 origin ${branch.replace(/^origin\//, '')}) or use fetch-depth: 0` : `HEAD and ${branch} have no common ancestor: name the base revision` };
     baseRev = mb;
   }
+  // with both commits known, what needs only them runs in git while the base's tree is listed and read
+  const early = named && { tree: startGit(git, ...diffTreeRun(named.base, named.head)), raw: startGit(git, rawArgs(named.base, named.head), undefined, 64 * 1024 * 1024) };
   const bt = readTree(git, baseRev, named?.base);
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
     // the head's tree from the base's and what changed between them (a fresh listing when git cannot say)
-    const r = deriveTree(git, bt.tree, req.head, named?.head) ?? readTree(git, req.head, named?.head);
+    const r = (early ? treeFromDiff(bt.tree, req.head, named.head, await early.tree) : deriveTree(git, bt.tree, req.head, named?.head)) ?? readTree(git, req.head, named?.head);
     if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
     ht = r.tree;
   }
@@ -108,12 +144,13 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   // and Markdown files in one pair of git runs
   const store = blobStore();
   prefetchBlobs(git, ht ? [bt.tree, ht] : [bt.tree], store);
-  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store });
-  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store }) : undefined;
+  const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store, prefetched: true });
+  const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store, prefetched: true }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
   const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
-  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs });
+  const shared = ht && headFs && !req.fromScratch ? sharedWithBase(before, ht, headFs, root, cwdReal) : undefined;
+  const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs, ...shared });
 
   const bad = unreadableFiles(before, after);
   if (bad.length)
@@ -122,7 +159,7 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   // what the change touches, and what the diff does not look into
   const notes: string[] = [];
   // `git diff --raw -M` (one run): each changed path with its modes (160000: a submodule), renames with both paths
-  const raw = nulList(git, ['diff', '--raw', '-z', '-M', '--no-ext-diff', bt.tree.commit, ...(ht ? [ht.commit] : []), '--']);
+  const raw = early ? nulSplit(await early.raw) : nulList(git, rawArgs(bt.tree.commit, ht?.commit));
   const changedRel: string[] = [];
   for (let i = 0; i + 1 < raw.length; ) {
     const [, mode1, mode2, , , status] = /^:(\d+) (\d+) (\S+) (\S+) ([A-Z])/.exec(raw[i]!) ?? [];

@@ -14,6 +14,13 @@ export type GitResult = { ok: true; stdout: Uint8Array } | { ok: false; message:
 /** runs `git ARGS` in the repository (synchronously), `input` on its stdin; at most `maxBytes` of stdout */
 export interface GitRunner {
   run(args: readonly string[], input?: string, maxBytes?: number): GitResult;
+  /** the same, started in the background: git works while the caller does (diff's runs that wait on nothing) */
+  start?(args: readonly string[], input?: string, maxBytes?: number): Promise<GitResult>;
+}
+
+/** `git ARGS` started in the background where the runner can, else run now */
+export function startGit(git: GitRunner, args: readonly string[], input?: string, maxBytes?: number): Promise<GitResult> {
+  return git.start ? git.start(args, input, maxBytes) : Promise.resolve(git.run(args, input, maxBytes));
 }
 
 export type TreeKind = 'file' | 'dir' | 'symlink' | 'submodule';
@@ -34,14 +41,25 @@ export interface GitTree {
   entries: Map<string, TreeEntry>;
   /** each folder's entries, by root-relative folder path */
   dirs: Map<string, DirEntry[]>;
+  /** for a tree derived from another (deriveTree): what `git diff-tree` said differs from it, in its order */
+  changes?: { from: GitTree; paths: TreeChange[] };
+}
+
+/** one path of `git diff-tree -r -t` between two trees: its modes before and after ('000000': absent) */
+export interface TreeChange {
+  rel: string;
+  oldMode: string;
+  newMode: string;
 }
 
 /** the most `ls-tree` output held: 512 MiB (a 100,000-file tree lists in about 10 MiB) */
 const MAX_LISTING_BYTES = 512 * 1024 * 1024;
 /** blobs read up front in one `cat-file --batch` run, at most this many bytes in all */
 const MAX_PREFETCH_BYTES = 256 * 1024 * 1024;
-
-const KIND: Record<string, TreeKind> = { blob: 'file', tree: 'dir', commit: 'submodule' };
+/** and none larger than this */
+const MAX_PREFETCH_FILE_BYTES = 8 * 1024 * 1024;
+/** the prefetch's blobs read without asking their sizes first when their output stays within this */
+const ONE_RUN_BYTES = 32 * 1024 * 1024;
 
 /** the commit `rev` names, or undefined (an option-like `rev` is never passed to git as one) */
 export function resolveCommit(git: GitRunner, rev: string): string | undefined {
@@ -59,30 +77,39 @@ export function readTree(git: GitRunner, rev: string, resolved?: string): { ok: 
   const entries = new Map<string, TreeEntry>();
   const dirs = new Map<string, DirEntry[]>([['', []]]);
   const text = Buffer.from(ls.stdout).toString('utf8');
+  // the folder the last entry was in: `ls-tree -r -t` lists a folder's entries together (a sub-folder's
+  // between them), so most entries find their folder's list without a look-up
+  let cur = '';
+  let curList = dirs.get('')!;
   let at = 0;
   while (at < text.length) {
-    const end = text.indexOf('\0', at);
-    const rec = text.slice(at, end < 0 ? text.length : end);
-    at = end < 0 ? text.length : end + 1;
-    // `<mode> SP <type> SP <object>\t<path>`
-    const tab = rec.indexOf('\t');
-    if (tab < 0) continue;
-    // (split by hand: a regular expression per entry cost a third of a 100,000-file listing)
-    const s1 = rec.indexOf(' ');
-    const s2 = rec.indexOf(' ', s1 + 1);
-    const mode = rec.slice(0, s1);
-    const type = rec.slice(s1 + 1, s2);
-    const oid = rec.slice(s2 + 1, tab);
-    const rel = rec.slice(tab + 1);
-    let kind = KIND[type ?? ''];
-    if (!kind || !oid) continue;
-    if (kind === 'file' && mode === '120000') kind = 'symlink';
+    let end = text.indexOf('\0', at);
+    if (end < 0) end = text.length;
+    // `<mode> SP <type> SP <object>\t<path>` (split by hand on the whole text: a regular expression or a
+    // string per field cost a third of a 100,000-file listing)
+    const tab = text.indexOf('\t', at);
+    const s1 = text.indexOf(' ', at);
+    const s2 = s1 < 0 ? -1 : text.indexOf(' ', s1 + 1);
+    const start = at;
+    at = end + 1;
+    if (tab < 0 || tab > end || s2 < 0 || s2 > tab || s2 + 1 === tab) continue;
+    const t = text.charCodeAt(s1 + 1);
+    // blob, tree, commit (a submodule)
+    let kind: TreeKind | undefined = t === 98 ? 'file' : t === 116 ? 'dir' : t === 99 ? 'submodule' : undefined;
+    if (!kind) continue;
+    // mode 120000: a symbolic link
+    if (kind === 'file' && text.startsWith('120000 ', start)) kind = 'symlink';
+    const oid = text.slice(s2 + 1, tab);
+    const rel = text.slice(tab + 1, end);
     entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
     const slash = rel.lastIndexOf('/');
-    const parent = slash < 0 ? '' : rel.slice(0, slash);
-    let list = dirs.get(parent);
-    if (!list) dirs.set(parent, (list = []));
-    list.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind === 'symlink' ? 'symlink' : kind });
+    if (slash < 0 ? cur !== '' : cur.length !== slash || !rel.startsWith(cur)) {
+      cur = slash < 0 ? '' : rel.slice(0, slash);
+      let list = dirs.get(cur);
+      if (!list) dirs.set(cur, (list = []));
+      curList = list;
+    }
+    curList.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind });
     if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
   }
   return { ok: true, tree: { rev, commit, entries, dirs } };
@@ -108,7 +135,16 @@ const listKind = (mode: string): DirEntry['kind'] => {
 export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
   const commit = resolved ?? resolveCommit(git, rev);
   if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
-  const d = git.run(['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base.commit, commit], undefined, MAX_LISTING_BYTES);
+  return treeFromDiff(base, rev, commit, git.run(...diffTreeRun(base.commit, commit)));
+}
+
+/** the `git diff-tree` run deriveTree reads (started early by runDiff: it needs only the two commits) */
+export function diffTreeRun(base: string, commit: string): [string[], undefined, number] {
+  return [['diff-tree', '-r', '-t', '-z', '--no-renames', '--no-commit-id', '--no-ext-diff', base, commit], undefined, MAX_LISTING_BYTES];
+}
+
+/** deriveTree from the output of its `git diff-tree` run (diffTreeRun) */
+export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitResult): { ok: true; tree: GitTree } | undefined {
   if (!d.ok) return undefined;
   const entries = new Map(base.entries);
   const dirs = new Map(base.dirs);
@@ -124,6 +160,7 @@ export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?
     return list!;
   };
   const parts = Buffer.from(d.stdout).toString('utf8').split('\0');
+  const changes: TreeChange[] = [];
   // `:<old mode> <new mode> <old oid> <new oid> <status>` NUL `<path>` NUL
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const head = parts[i]!;
@@ -135,6 +172,7 @@ export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?
     const parent = slash < 0 ? '' : rel.slice(0, slash);
     const name = rel.slice(slash + 1);
     const list = listOf(parent);
+    changes.push({ rel, oldMode, newMode });
     // the old entry goes (a folder replaced by a file of its name may come in either order: only the old one)
     if (oldMode !== '000000') {
       const oldKind = listKind(oldMode);
@@ -154,7 +192,7 @@ export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?
     if (k !== 'dir' && k !== 'submodule') dirs.delete(p);
     else dirs.get(p)!.sort(gitOrder(entries, p));
   }
-  return { ok: true, tree: { rev, commit, entries, dirs } };
+  return { ok: true, tree: { rev, commit, entries, dirs, changes: { from: base, paths: changes } } };
 }
 
 /** instruction files, settings, .gitignore and .mcp.json: read by every analysis */
@@ -179,10 +217,15 @@ export function blobSizes(git: GitRunner, oids: readonly string[]): Map<string, 
 
 /** Reads blobs in one `git cat-file --batch` run: oid → bytes. */
 export function readBlobs(git: GitRunner, oids: readonly string[]): Map<string, Uint8Array> {
+  return readBlobsWithin(git, oids, MAX_PREFETCH_BYTES + oids.length * 64) ?? new Map<string, Uint8Array>();
+}
+
+/** readBlobs, undefined when the run fails (its output over `maxBytes`, among others) */
+function readBlobsWithin(git: GitRunner, oids: readonly string[], maxBytes: number): Map<string, Uint8Array> | undefined {
   const out = new Map<string, Uint8Array>();
   if (!oids.length) return out;
-  const r = git.run(['cat-file', '--batch'], oids.join('\n') + '\n', MAX_PREFETCH_BYTES + oids.length * 64);
-  if (!r.ok) return out;
+  const r = git.run(['cat-file', '--batch'], oids.join('\n') + '\n', maxBytes);
+  if (!r.ok) return undefined;
   const buf = r.stdout;
   let at = 0;
   while (at < buf.length) {
@@ -209,6 +252,8 @@ export interface GitTreeAccessOptions {
   /** blobs and sizes already read from the same repository (the other side of a diff): an object id names one
    *  content, so a file the two revisions share is read from git once */
   store?: BlobStore;
+  /** the caller has run prefetchBlobs for this tree into `store` already (diff does it for both revisions at once) */
+  prefetched?: boolean;
 }
 
 /** objects read from git, by id: shared by the FileAccesses of one repository's revisions */
@@ -248,20 +293,41 @@ const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
 /**
- * The instruction-like and Markdown files of `trees`, into `store` up front: their sizes in one `cat-file
- * --batch-check` run, then those within bounds in one `--batch` run (what the store holds is not asked
- * again: the revisions of a diff share it). Returns the number of `--batch` runs (0 or 1).
+ * The instruction-like and Markdown files of `trees`, into `store` up front: in one `cat-file --batch` run
+ * when they come to at most 32 MiB, else their sizes in one `--batch-check` run, then those within bounds
+ * in one `--batch` run (what the store holds is not asked again: the revisions of a diff share it).
+ * Returns the number of `--batch` runs that read (0 or 1).
  */
 export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: BlobStore): number {
   const candidates: TreeEntry[] = [];
-  for (const tree of trees) for (const [rel, e] of tree.entries) if ((e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) candidates.push(e);
+  const wanted = (rel: string, e: TreeEntry | undefined) => e && (e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'));
+  for (const tree of trees) {
+    // a tree derived from one listed here shares its entries but for the changed paths
+    if (tree.changes && trees.includes(tree.changes.from)) {
+      for (const c of tree.changes.paths) {
+        const e = tree.entries.get(c.rel);
+        if (wanted(c.rel, e)) candidates.push(e!);
+      }
+    } else for (const [rel, e] of tree.entries) if (wanted(rel, e)) candidates.push(e);
+  }
   const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
+  // most repositories' instruction and Markdown files are a few MiB in all: read them in one run, sizes
+  // included; past ONE_RUN_BYTES, their sizes first and only those within bounds
+  const all = readBlobsWithin(git, unknown, ONE_RUN_BYTES);
+  if (all) {
+    for (const [k, v] of all) {
+      store.sizes.set(k, v.length);
+      if (v.length <= MAX_PREFETCH_FILE_BYTES) store.blobs.set(k, v);
+    }
+    for (const e of candidates) e.size = store.sizes.get(e.oid) ?? -1;
+    return unknown.length ? 1 : 0;
+  }
   for (const [k, v] of blobSizes(git, unknown)) store.sizes.set(k, v);
   const want = new Set<string>();
   let bytes = 0;
   for (const e of candidates) {
     e.size = store.sizes.get(e.oid) ?? -1;
-    if (e.size >= 0 && !store.blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= 8 * 1024 * 1024) {
+    if (e.size >= 0 && !store.blobs.has(e.oid) && !want.has(e.oid) && bytes + e.size <= MAX_PREFETCH_BYTES && e.size <= MAX_PREFETCH_FILE_BYTES) {
       want.add(e.oid);
       bytes += e.size;
     }
@@ -275,7 +341,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
   const root = o.root;
   const store = o.store ?? blobStore();
   const blobs = store.blobs;
-  let read = prefetchBlobs(git, [tree], store);
+  let read = o.prefetched ? 0 : prefetchBlobs(git, [tree], store);
   let sizeAsked = 0;
   /** a blob's size, asked of git once when the listing did not say */
   const sizeOf = (e: TreeEntry): number => {

@@ -52,6 +52,14 @@ export interface IndexChange {
   path: string;
 }
 
+/** a path of diff's head that differs from the base (WorkspaceIndex.derive): what it was and what it is */
+export interface DerivedChange {
+  /** absolute */
+  path: string;
+  before: 'dir' | 'file' | 'symlink' | 'absent';
+  after: 'dir' | 'file' | 'symlink' | 'absent';
+}
+
 export interface ApplyResult {
   /** an instruction file (or a folder holding some) was created, changed or deleted */
   instructions: boolean;
@@ -178,12 +186,12 @@ export class WorkspaceIndex {
   private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude' | 'deadline' | 'now' | 'fs'>> & { exclude?: (rel: string) => boolean; deadline?: number; now: () => number };
   private files = 0;
 
-  private constructor(root: string, options: WorkspaceIndexOptions) {
+  private constructor(root: string, options: WorkspaceIndexOptions, like?: WorkspaceIndex) {
     this.root = path.resolve(root);
     this.tree = new DirNode('', undefined);
     this.fs = options.fs ?? nodeFileAccess;
     const ex = options.exclude?.filter(Boolean) ?? [];
-    this.opts = {
+    this.opts = like?.opts ?? {
       gitignore: options.gitignore ?? true,
       skipDirs: options.skipDirs ?? ['.git'],
       maxFiles: options.maxFiles ?? 1_000_000,
@@ -552,6 +560,82 @@ export class WorkspaceIndex {
     parent.addFile(name);
     if (kind === 'symlink') (meta.links ??= new Set()).add(name);
     res.files = true;
+  }
+
+  /**
+   * The index of another state of the same folder, seen through `fs` (diff's head revision over its base's
+   * index): a copy of this one brought up to date with the paths that differ (`changes`: absolute, with
+   * what each was and is: a folder, a file or a symbolic link, or absent), each folder whose entries changed
+   * put back in its listing's order. The same index a crawl of `fs` would build (the unchanged folders are
+   * not listed again); undefined when this one cannot be the start (a crawl cut short, or the copy over the
+   * file cap). This index is left as it was.
+   */
+  derive(fs: FileAccess, changes: readonly DerivedChange[]): WorkspaceIndex | undefined {
+    if (this.truncated) return undefined;
+    const ix = new WorkspaceIndex(this.root, { fs }, this);
+    const copyMeta = (m: Meta): Meta => ({
+      ...m,
+      ...(m.hidden && { hidden: new Map(m.hidden) }),
+      ...(m.raw && { raw: m.raw.slice() }),
+      ...(m.links && { links: new Set(m.links) }),
+      fileSet: undefined,
+    });
+    const copy = (src: DirNode, parent: DirNode | undefined): DirNode => {
+      const d = parent ? new DirNode(src.name, parent) : ix.tree;
+      const files = src.files;
+      for (let i = 0; i < files.length; i++) d.files.push(files[i]!);
+      d.total = src.total;
+      for (const c of src.dirs) d.dirs.push(copy(c, d));
+      const m = this.meta.get(src);
+      if (m) ix.meta.set(d, copyMeta(m));
+      return d;
+    };
+    copy(this.tree, undefined);
+    for (const [k, v] of this.instructions) ix.instructions.set(k, v);
+    ix.unreadableDirs.push(...this.unreadableDirs);
+    ix.dirsListed = this.dirsListed;
+    ix.files = this.files;
+    // what went or changed kind first (a file that became a folder goes before the folder comes), then what came
+    const res: ApplyResult = { instructions: false, recrawled: false, files: false };
+    for (const c of changes) if (c.before !== 'absent' && c.before !== c.after) ix.applyOne({ type: 'deleted', path: c.path }, res);
+    for (const c of changes) {
+      // gone from the revision but there all the same: a personal file the view reads from the disk
+      if (c.after === 'absent') {
+        if (c.before !== 'absent' && fs.lstat(c.path).ok) ix.applyOne({ type: 'created', path: c.path }, res);
+        continue;
+      }
+      if (c.before !== c.after) ix.applyOne({ type: 'created', path: c.path }, res);
+      // a file's new content: only a .gitignore's changes the index (its folder is crawled again)
+      else if (c.after !== 'dir') ix.applyOne({ type: 'changed', path: c.path }, res);
+    }
+    if (ix.files > ix.opts.maxFiles) return undefined;
+    // each folder whose entries changed, in its listing's order, as the crawl puts them
+    const touched = new Set<DirNode>();
+    for (const c of changes) {
+      const r = ix.rel(c.path);
+      if (!r) continue;
+      const parent = ix.tree.find(r.slice(0, Math.max(0, r.lastIndexOf('/'))));
+      if (parent && ix.meta.has(parent)) touched.add(parent);
+    }
+    for (const d of touched) ix.reorder(d);
+    return ix;
+  }
+
+  /** put a crawled folder's files, sub-folders and hidden entries in its listing's order (the crawl's) */
+  private reorder(d: DirNode): void {
+    const meta = this.meta.get(d)!;
+    const rel = d.rel;
+    const abs = this.abs(rel);
+    const inClaude = rel.split('/').includes('.claude');
+    const r = inClaude ? this.fs.readDir(abs) : listEntries(this.fs, abs);
+    if (!r.ok) return;
+    const at = new Map<string, number>();
+    r.value.forEach((e, i) => at.set(e.name, i));
+    const pos = (name: string) => at.get(name) ?? at.size;
+    d.files.sort((a, b) => pos(a) - pos(b));
+    d.dirs.sort((a, b) => pos(a.name) - pos(b.name));
+    if (meta.hidden) meta.hidden = new Map([...meta.hidden].sort((a, b) => pos(a[0]) - pos(b[0])));
+    meta.fileSet = undefined;
   }
 
   private forget(x: DirNode): void {

@@ -697,6 +697,8 @@ interface WalkState {
   guard: boolean;
   /** stop at the first match (existence queries) */
   first?: boolean;
+  /** stop once `limit` files are listed (the count is then partial) */
+  enough?: boolean;
   /** some positive rule can match a file itself (not only a folder, like `docs/`) */
   filesCanMatch: boolean;
   /** a tree listed on demand: fills a folder's files and folders before they are read (first-match walks only) */
@@ -747,11 +749,12 @@ function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
     if (verdict(rules, pre, f, false, st) === 1) {
       w.count++;
       if (w.list && w.list.length < w.limit) w.list.push(pre + f);
-      if (w.first) return;
+      if (w.first || (w.enough && w.list!.length >= w.limit)) return;
     }
   }
   for (const c of d.dirs) {
     if (w.first && w.count > 0) return;
+    if (w.enough && w.list!.length >= w.limit) return;
     if (top && w.guard && c.name.startsWith('..')) continue;
     if (verdict(rules, pre, c.name, true, st) === 1) {
       matchedFolder(w, c, pre + c.name);
@@ -762,7 +765,7 @@ function walk(w: WalkState, d: DirNode, rel: string, st: FolderState): void {
   }
 }
 
-function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, limit: number, at: string | undefined, first = false, expand?: (d: DirNode) => void): number {
+function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, limit: number, at: string | undefined, first = false, expand?: (d: DirNode) => void, enough = false): number {
   const mount = at ? at.split('/').filter(Boolean) : [];
   const pre0 = mount.length ? `${mount.join('/')}/` : '';
   if (!c.rules) {
@@ -772,7 +775,7 @@ function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, lim
       if (c.fallback!(f)) {
         n++;
         if (list && list.length < limit) list.push(f);
-        if (first) break;
+        if (first || (enough && list!.length >= limit)) break;
       }
     }
     return n;
@@ -782,7 +785,7 @@ function run(base: DirNode, c: CompiledPatterns, list: string[] | undefined, lim
   rules.forEach((r, i) => !r.negative && positives.push(i));
   if (positives.length === 0) return 0;
   const filesCanMatch = positives.some((i) => !rules[i]!.dirOnly);
-  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first, filesCanMatch, ...(expand && { expand }) };
+  const w: WalkState = { c, rules, positives, count: 0, list, limit, guard: c.dotDotGuard, first, filesCanMatch, ...(expand && { expand }), ...(enough && list && { enough }) };
   // the tree may sit below the patterns' base (`at`): settle the folders on the way first
   let st = rootState(c);
   let pre = '';
@@ -890,6 +893,13 @@ export function mayMatch(idx: NameIndex, patterns: readonly string[]): boolean {
 }
 
 /** The first `limit` files below `base` the list matches, relative to the patterns' base, and the total. */
+/** listMatches' files without its total: the walk stops at the `limit`-th match */
+export function firstMatches(base: DirNode, compiled: CompiledPatterns, limit = 50, at?: string): string[] {
+  const files: string[] = [];
+  run(base, compiled, files, limit, at, false, undefined, true);
+  return files;
+}
+
 export function listMatches(base: DirNode, compiled: CompiledPatterns, limit = 50, at?: string): { files: string[]; total: number } {
   const files: string[] = [];
   const total = run(base, compiled, files, limit, at);

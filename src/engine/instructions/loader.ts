@@ -111,6 +111,15 @@ export class UnitCache {
     return this.units.size;
   }
 
+  /** a copy (the other revision of a diff starts from it; each then records and forgets on its own) */
+  copy(): UnitCache {
+    const c = new UnitCache();
+    for (const [k, u] of this.units) c.units.set(k, u);
+    for (const [from, to] of [[this.byDep, c.byDep], [this.byDir, c.byDir]] as const) for (const [k, keys] of from) to.set(k, new Set(keys));
+    c.ctxKey = this.ctxKey;
+    return c;
+  }
+
   /** forget the units a change at `p` (a file or folder, created, changed or deleted) can alter */
   invalidate(changed: string): void {
     if (this.units.size === 0) return;
@@ -147,8 +156,25 @@ export class TextCache {
   /** processed forms of cached texts, keyed by path and whether includes were collected */
   readonly processed = new Map<string, ProcessedFile>();
   /** recorded loads (lazy plans), kept across refreshes and invalidated with the texts */
-  readonly units = new UnitCache();
-  constructor(private readonly env: Environment) {}
+  readonly units: UnitCache;
+  constructor(
+    private readonly env: Environment,
+    units?: UnitCache,
+  ) {
+    this.units = units ?? new UnitCache();
+  }
+
+  /**
+   * The cache of another view of the same files (diff's head revision over its base's): what this one read,
+   * processed and recorded, but for the `changed` paths (and whatever lies below them), which `env` reads anew.
+   */
+  derive(env: Environment, changed: readonly string[]): TextCache {
+    const c = new TextCache(env, this.units.copy());
+    for (const [k, v] of this.texts) c.texts.set(k, v);
+    for (const [k, v] of this.processed) c.processed.set(k, v);
+    for (const p of changed) c.invalidate(p);
+    return c;
+  }
 
   read(p: string): FileRead {
     const hit = this.texts.get(p);
