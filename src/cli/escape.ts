@@ -12,13 +12,14 @@ import { safe } from './style.js';
 const CONTROL_BUT_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 
-/** JSON text of `value` (indented as given) with no raw control character: C0 is escaped by JSON itself, DEL and C1 here */
-export function jsonText(value: unknown, indent = 2, replacer?: (key: string, v: unknown) => unknown): string {
-  return JSON.stringify(value, replacer, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
+/** DEL and C1, which JSON.stringify leaves raw, as `\\u007f`…`\\u009f` (jsonText, jsonWrite) */
 const C1 = /[\u007f-\u009f]/g;
 const c1 = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** JSON text of `value` (indented as given) with no raw control character: C0 is escaped by JSON itself, DEL and C1 here */
+export function jsonText(value: unknown, indent = 2, replacer?: (key: string, v: unknown) => unknown): string {
+  return JSON.stringify(value, replacer, indent).replace(C1, c1);
+}
 /** arrays and objects down to OBJECT_DEPTH are written entry by entry (a session's turns, a turn's keys), longer arrays
  *  below it PIECE_ENTRIES entries at a time (a turn's calls); the rest in one piece */
 const PIECE_ENTRIES = 64;

@@ -224,21 +224,21 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
       const chars = text.ok ? session.processText(r.path, Buffer.from(text.value).toString('utf8')).content.trim().length : 0;
       const fixed = { path: display(r.path), paths: r.rawPatterns, chars };
       const before = prior?.reach.get(r.path);
+      // the same patterns from the same folder as in the other revision (a folder inside the tree)
+      const same = before && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns) ? before.fact : undefined;
       let fact: RuleFact;
-      if (before && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns) && !reachesAny(compiled, r.base, o.prior!.changed)) {
+      if (same && !reachesAny(compiled, r.base, changed)) {
         // the same files as in the other revision: none that differs is one it matches
-        const same = before.fact;
         fact = ruleFact(fixed, () => ({ matches: same.matches, sample: same.sample }));
         reachOf.set(fact, same);
-      } else if (before && prior?.index && !locateBase(index.tree, index.root, r.base)?.at && before.base === r.base && samePatterns(before.patterns, r.patterns)) {
-        // the same patterns from the same folder, and files that came or went that it matches: the other
-        // revision's count moved by those files, the examples from a walk that stops at the 50th
-        const same = before.fact;
+      } else if (same && prior?.index) {
+        // files that came or went that it matches: the other revision's count moved by those files, the examples
+        // from a walk that stops at the 50th
         const was = prior.index;
         fact = ruleFact(fixed, () => {
           const at = locateBase(index.tree, index.root, r.base);
           if (!at?.node) return { matches: 0, sample: [] };
-          const moved = countIn(index, compiled, r.base, o.prior!.changed) - countIn(was, compiled, r.base, o.prior!.changed);
+          const moved = countIn(index, compiled, r.base, changed) - countIn(was, compiled, r.base, changed);
           return { matches: same.matches + moved, sample: firstMatches(at.node, compiled, 50).map((f) => display(path.join(r.base, ...f.split('/')))) };
         });
       } else {
@@ -273,29 +273,27 @@ export async function revisionFacts(options: EngineOptions, o: RevisionOptions =
   return facts;
 }
 
+/** the files (absolute paths) below `base` that the rule (patterns relative to `base`) matches */
+function* matchedBelow(compiled: CompiledPatterns, base: string, files: readonly string[]): Generator<string> {
+  const under = base.endsWith(path.sep) ? base : base + path.sep;
+  for (const f of files) if (f.startsWith(under) && matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) yield f;
+}
+
 /** how many of the files (absolute paths) are files of the index's tree (not git-ignored) that the rule matches */
 function countIn(index: WorkspaceIndex, compiled: CompiledPatterns, base: string, files: readonly string[]): number {
-  const under = base.endsWith(path.sep) ? base : base + path.sep;
   let n = 0;
-  for (const f of files) {
-    if (!f.startsWith(under)) continue;
+  for (const f of matchedBelow(compiled, base, files)) {
     const rel = index.rel(f);
     if (rel === undefined || rel === '') continue;
     const cut = rel.lastIndexOf('/');
-    if (!index.tree.find(cut < 0 ? '' : rel.slice(0, cut))?.files.includes(rel.slice(cut + 1))) continue;
-    if (matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) n++;
+    if (index.tree.find(cut < 0 ? '' : rel.slice(0, cut))?.files.includes(rel.slice(cut + 1))) n++;
   }
   return n;
 }
 
 /** does the rule (patterns relative to `base`) match any of the files (absolute paths)? */
 function reachesAny(compiled: CompiledPatterns, base: string, files: readonly string[]): boolean {
-  const under = base.endsWith(path.sep) ? base : base + path.sep;
-  for (const f of files) {
-    if (!f.startsWith(under)) continue;
-    if (matchesPath(compiled, f.slice(under.length).split(path.sep).join('/'))) return true;
-  }
-  return false;
+  return !matchedBelow(compiled, base, files).next().done;
 }
 
 /** each nested CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md below the launch directory, with what

@@ -892,7 +892,6 @@ export function mayMatch(idx: NameIndex, patterns: readonly string[]): boolean {
   return false;
 }
 
-/** The first `limit` files below `base` the list matches, relative to the patterns' base, and the total. */
 /** listMatches' files without its total: the walk stops at the `limit`-th match */
 export function firstMatches(base: DirNode, compiled: CompiledPatterns, limit = 50, at?: string): string[] {
   const files: string[] = [];
@@ -900,6 +899,7 @@ export function firstMatches(base: DirNode, compiled: CompiledPatterns, limit = 
   return files;
 }
 
+/** The first `limit` files below `base` the list matches, relative to the patterns' base, and the total. */
 export function listMatches(base: DirNode, compiled: CompiledPatterns, limit = 50, at?: string): { files: string[]; total: number } {
   const files: string[] = [];
   const total = run(base, compiled, files, limit, at);

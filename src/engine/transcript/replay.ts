@@ -9,7 +9,7 @@ import type { ClaudeProfile } from '../profiles.js';
 import { numberLines } from '../session/changed-notes.js';
 import { restoreSkills } from '../session/compaction.js';
 import { arr, blocksOf, LINK_TYPE, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
-import { rebuildRequests, RequestIndex, resultLength, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
+import { rebuildRequests, RequestIndex, resultLength, resultText, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
 import { TurnLedger, type TurnCache, type TurnUsage } from './usage.js';
@@ -862,7 +862,7 @@ export class SessionReplayer {
       const c = typeof b.tool_use_id === 'string' ? s.callById.get(b.tool_use_id) : undefined;
       if (!c) continue;
       s.callById.delete(c.id);
-      const text = typeof b.content === 'string' ? b.content : arr(b.content).map((x) => str(obj(x)?.text) ?? '').join('');
+      const text = resultText(b.content);
       c.result = true;
       c.isError = b.is_error === true;
       c.error = c.isError ? text.slice(0, 2000) : null;

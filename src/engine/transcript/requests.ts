@@ -73,7 +73,8 @@ export function resultLength(b: Block & { droppedLength?: number }): number {
   return arr(content).reduce<number>((n, x) => n + (str(obj(x)?.text)?.length ?? 0), 0);
 }
 
-function resultText(content: unknown): string {
+/** a tool result's text: its string, or its text blocks joined */
+export function resultText(content: unknown): string {
   return typeof content === 'string' ? content : arr(content).map((x) => str(obj(x)?.text) ?? '').join('');
 }
 

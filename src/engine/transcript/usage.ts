@@ -137,6 +137,12 @@ export class TurnLedger {
       this.compactions++;
       this.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
       if (this.boundaries.length < MAX_BOUNDARIES) this.boundaries.push({ trigger: this.compacted, preTokens: num(obj(r.compactMetadata)?.preTokens) });
+      // the breakdown (a version that records no request) starts over after it
+      this.bdPrev = NONE;
+      this.bdBetween = 0;
+      this.bdCompacted = true;
+      this.tail = { layers: new Map(), beforeFirst: 0, first: NONE };
+      return;
     }
     if (pr.type !== 'assistant' || r.isSidechain === true) {
       if (ts && (pr.type === 'user' || pr.type === 'attachment')) this.lastOther = ts;
@@ -164,13 +170,6 @@ export class TurnLedger {
       }
     }
     // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
-    if (pr.type === 'system' && r.subtype === 'compact_boundary') {
-      this.bdPrev = NONE;
-      this.bdBetween = 0;
-      this.bdCompacted = true;
-      this.tail = { layers: new Map(), beforeFirst: 0, first: NONE };
-      return;
-    }
     if (started !== NONE) {
       if (this.bdPrev !== NONE) this.f32[started * F32 + BETWEEN] = this.bdBetween;
       this.bdPrev = started;
@@ -236,12 +235,6 @@ export interface RequestView {
   answeredAt: number;
 }
 
-/** the API requests among a turn's records, at once (the replayer keeps a TurnLedger per turn and feeds it as they come) */
-export function ledgerOf(records: readonly ParsedRecord[], recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null = () => null): TurnLedger {
-  const l = new TurnLedger(recordChars);
-  for (const pr of records) l.add(pr);
-  return l;
-}
 
 // ------------------------------------------------------------------------------ per turn, per session
 
@@ -365,7 +358,7 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
       if (prev && !brk && lostCache(prev.usage, u)) {
         const q = p.request(i);
         const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
-        brk = cacheBreak(prev.ledger.request(prev.index), q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape) ?? undefined;
+        brk = cacheBreak(prev.ledger.request(prev.index), q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape);
       }
       prev = { ledger: p, index: i, usage: u };
     }
@@ -391,10 +384,10 @@ function lostCache(prev: PricedUsage, q: PricedUsage): boolean {
   return !(had <= 0 || lost < Math.max(MIN_LOST, had * 0.2) || q.cacheCreation < Math.max(1024, q.cacheRead));
 }
 
-/** whether `q` lost what `prev` had cached, and the likely cause */
-function cacheBreak(prev: RequestView, q: RequestView, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak | null {
+/** the break where `q` lost what `prev` had cached (lostCache holds: the caller asks it first, before making the two
+ *  requests' objects), and the likely cause */
+function cacheBreak(prev: RequestView, q: RequestView, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak {
   const lost = prev.usage.cacheRead + prev.usage.cacheCreation - q.usage.cacheRead;
-  if (!lostCache(prev.usage, q.usage)) return null;
   const causes: { cause: CacheBreak['cause']; why: string }[] = [];
   if (compacted) causes.push({ cause: 'compaction', why: compacted === 'auto' ? 'Claude Code compacted the conversation on its own' : 'the conversation was compacted (/compact)' });
   if (prev.model && q.model && prev.model !== q.model) causes.push({ cause: 'model', why: `the model changed from ${prev.model} to ${q.model} (each model has its own cache)` });
