@@ -103,13 +103,13 @@ const requestsAre = (k: number, scripted: number): ReadBack => (s, o) => {
 /** the hooks of read-back turn `k`, each with the text that reached the model, found in that turn's first request after
  *  its label (`UserPromptSubmit hook success`, `SessionStart:startup hook success`, `… hook additional context`); `label`
  *  null: nothing of it reached the model (`text` is what it printed, counted as dropped) */
-type WantHook = { event: string; command: string; text: string; label: string | null };
+type WantHook = { event: string; command: string; text: string; label: string | null; commandFrom?: 'settings' };
 const hooksAre = (k: number, scripted: number, ...want: WantHook[]): ReadBack => (s, o) => {
   const t = at(s, k);
   if (!t) return [`no read-back turn ${k + 1}`];
   const errs: string[] = [];
-  const got = (t.hooks ?? []).map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
-  const exp = want.map((w) => ({ event: w.event, command: w.command, chars: w.label ? w.text.length : 0, dropped: !w.label }));
+  const got = (t.hooks ?? []).map((h) => ({ event: h.event, command: h.command, commandFrom: h.commandFrom, chars: h.chars, dropped: h.dropped }));
+  const exp = want.map((w) => ({ event: w.event, command: w.command, commandFrom: w.commandFrom, chars: w.label ? w.text.length : 0, dropped: !w.label }));
   if (JSON.stringify(got) !== JSON.stringify(exp)) errs.push(`turn ${k + 1}: hooks ${JSON.stringify(got)}, expected ${JSON.stringify(exp)}`);
   const first = sent(o, scripted)[0];
   const wire = first ? wireText(first) : '';
@@ -218,9 +218,10 @@ export const turnEventScenarios: SessionScenario[] = [
     turns: [T('turn one', [read('src/a.ts')]), T('turn two')],
     readBack: all(
       (s) => turnsAre(s, ['turn one', 'turn two']),
-      // a JSON additionalContext of UserPromptSubmit is written as a hook_additional_context alone, which names no command
-      hooksAre(0, 0, { event: 'SessionStart', command: SSP, text: SSP_TEXT, label: 'SessionStart:startup hook success' }, { event: 'UserPromptSubmit', command: '', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }, { event: 'PostToolUse', command: PTU, text: PTU_TEXT, label: null }),
-      hooksAre(1, 1, { event: 'UserPromptSubmit', command: '', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }),
+      // a JSON additionalContext of UserPromptSubmit is written as a hook_additional_context alone, which names no command:
+      // the reader names it from the settings' one UserPromptSubmit hook (commandFrom "settings")
+      hooksAre(0, 0, { event: 'SessionStart', command: SSP, text: SSP_TEXT, label: 'SessionStart:startup hook success' }, { event: 'UserPromptSubmit', command: UPJ, commandFrom: 'settings', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }, { event: 'PostToolUse', command: PTU, text: PTU_TEXT, label: null }),
+      hooksAre(1, 1, { event: 'UserPromptSubmit', command: UPJ, commandFrom: 'settings', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }),
     ),
   },
 ];
