@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorText } from './escape.js';
 import { diffCommand } from './diff-command.js';
-import { COMMENT_MARKER } from './diff-format.js';
+import { COMMENT_MARKER, md } from './diff-format.js';
 import { nodeGitRunner } from './git-runner.js';
 import { makeStyle } from './style.js';
 
@@ -150,6 +150,8 @@ export async function runAction(env: Env, log: ActionLog = consoleLog): Promise<
   const version = input(env, 'claude-version');
   if (version) argv.push('--claude-version', version);
   if (input(env, 'secrets') === 'false') argv.push('--no-secrets');
+  if (input(env, 'allow-renames') === 'true') argv.push('--allow-renames');
+  if (input(env, 'allow-submodules') === 'true') argv.push('--allow-submodules');
   const home = input(env, 'home');
   if (home) argv.push('--home', home);
   argv.push(base, headSha);
@@ -161,7 +163,10 @@ export async function runAction(env: Env, log: ActionLog = consoleLog): Promise<
     return 2;
   }
   if (r.exitCode === 2 || r.markdown === undefined) {
-    for (const l of r.details.trim().split('\n')) log.annotate('error', l);
+    const lines = r.details.trim().split('\n');
+    for (const l of lines) log.annotate('error', l);
+    // the job summary says why as well (the annotations are easy to miss on a pull request)
+    if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `**Claude Context Layers could not compare this change.**\n\n${lines.map((l) => `- ${md(l)}`).join('\n')}\n`);
     return 2;
   }
   log.info(r.output.trimEnd());

@@ -9,7 +9,7 @@ import { nodeGitRunner } from './git-runner.js';
 import { checkPathFlags } from './path-flags.js';
 import type { Style } from './style.js';
 
-export const DIFF_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, budget: { value: true }, 'fail-on-growth': { value: true }, 'no-secrets': {} };
+export const DIFF_FLAGS = { ...ENGINE_FLAGS, format: { value: true }, budget: { value: true }, 'fail-on-growth': { value: true }, 'no-secrets': {}, 'allow-renames': {}, 'allow-submodules': {} };
 
 /** the whole run's limit (ms): both sides' lint */
 const RUN_BUDGET_MS = 60_000;
@@ -46,6 +46,7 @@ export async function diffCommand(argv: string[], style: Style, git?: GitRunner)
     base,
     head,
     secrets: !has(p, 'no-secrets'),
+    allow: { renames: has(p, 'allow-renames'), submodules: has(p, 'allow-submodules') },
     budgets: (file) => mergeBudgets(file, parsedBudget, growth),
     deadline: { at: started + RUN_BUDGET_MS, now: Date.now },
   });

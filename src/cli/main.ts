@@ -28,7 +28,7 @@ const COMMANDS: Record<string, { synopsis: string; what: string }> = {
     what: 'every finding; exit 0 clean, 1 findings at or above --fail-on (default error), 2 usage error;\n--verbose prints the stack of a check that crashed and the time of each phase (to stderr)',
   },
   diff: {
-    synopsis: `diff     [BASE] [HEAD] ${COMMON}\n           [--format text|json|markdown|sarif] [--budget KEY=LIMIT,...] [--fail-on-growth N%] [--no-secrets]`,
+    synopsis: `diff     [BASE] [HEAD] ${COMMON}\n           [--format text|json|markdown|sarif] [--budget KEY=LIMIT,...] [--fail-on-growth N%] [--no-secrets]\n           [--allow-renames] [--allow-submodules]`,
     what: 'what a change does to Claude Code\'s context: BASE (default: the merge base with the default branch) against\nHEAD (default: the working tree), both read from git without a checkout, with the same HOME; budgets\nfrom .claude/context-budget.json and --budget (startup, listing, file, rule, nested, import: characters,\nor tokens as 3000t); exit 0 fine, 1 a budget exceeded, 2 usage error or a revision it cannot compare',
   },
   render: {

@@ -149,6 +149,8 @@ test('the action: fetches the base of a shallow checkout, posts one sticky comme
     // (the first run fetched the whole two-commit history: the clone is no longer shallow)
     assert.match(third.stdout, /^::error::claude-layers diff: revision "f{40}" does not exist in this repository$/m);
     assert.equal(api.comments.find((c) => c.id === 100)!.body, updated);
+    // the job summary says why, in inert Markdown, after what the earlier runs wrote there
+    assert.match(fs.readFileSync(summary, 'utf8'), /\*\*Claude Context Layers could not compare this change\.\*\*\n\n- claude-layers diff: revision "f{40}" does not exist in this repository\n$/);
     assert.doesNotMatch(third.stderr, /\n\s+at /, 'no stack trace');
   } finally {
     api.close();

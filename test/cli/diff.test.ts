@@ -218,7 +218,7 @@ test('exit 2 with one clear line: a missing revision, a shallow clone without th
   }
 });
 
-test('a rename and a submodule are compared around, with a note saying so', async () => {
+test('a renamed instruction file and a submodule: exit 2 naming each and the flag that compares around it; allowed, each a note', async () => {
   const t = fixtureRepo('startup');
   const sub = emptyRepo();
   try {
@@ -226,12 +226,40 @@ test('a rename and a submodule are compared around, with a note saying so', asyn
     commitFiles(sub.repo, { 'CLAUDE.md': 'inside the submodule\n' }, 'sub');
     git(t.repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub.repo, 'vendor/lib');
     git(t.repo, 'commit', '-q', '-m', 'rename and submodule');
-    const { r, code } = await json(t, 'main', 'pr');
+
+    // refused, both named, one line each, no report
+    const refused = await diff(t, 'pr~1', 'pr');
+    assert.equal(refused.exitCode, 2);
+    assert.equal(refused.output, '');
+    const lines = refused.details.trim().split('\n');
+    assert.equal(lines.length, 2, refused.details);
+    assert.match(lines[0]!, /^claude-layers diff: \.claude\/rules\/backend\.md is renamed to \.claude\/rules\/server\.md between pr~1 and pr: .*--allow-renames/);
+    assert.match(lines[1]!, /^claude-layers diff: vendor\/lib is a submodule added between pr~1 and pr: .*--allow-submodules/);
+    // one allowed, the other still refused
+    const half = await diff(t, '--allow-renames', 'pr~1', 'pr');
+    assert.equal(half.exitCode, 2);
+    assert.doesNotMatch(half.details, /renamed/);
+    assert.match(half.details, /vendor\/lib is a submodule added/);
+
+    // allowed: compared around, each a note
+    const { r, code } = await json(t, '--allow-submodules', 'main', 'pr');
     assert.equal(code, 0);
     assert.ok(r.notes.some((n) => /^submodule vendor\/lib added: diff does not read inside submodules/.test(n)), r.notes.join('\n'));
-    const { r: r2 } = await json(t, 'pr~1', 'pr');
+    const { r: r2, code: code2 } = await json(t, '--allow-renames', '--allow-submodules', 'pr~1', 'pr');
+    assert.equal(code2, 0);
     assert.ok(r2.notes.some((n) => n.startsWith('renamed: .claude/rules/backend.md → .claude/rules/server.md')), r2.notes.join('\n'));
     assert.deepEqual(r2.startup.files.map((f) => [f.path, f.change]).sort(), [['.claude/rules/backend.md', 'removed'], ['.claude/rules/server.md', 'added']]);
+
+    // a rename of a file that is not an instruction file, and edits inside the submodule's checkout: nothing refused
+    git(path.join(t.repo, 'vendor/lib'), 'config', 'user.email', 't@t');
+    fs.writeFileSync(path.join(t.repo, 'vendor/lib/CLAUDE.md'), 'edited in the checkout\n');
+    fs.mkdirSync(path.join(t.repo, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(t.repo, 'src/moved-from.ts'), 'export const a = 1;\n'.repeat(20));
+    git(t.repo, 'add', 'src/moved-from.ts');
+    git(t.repo, 'commit', '-q', '-m', 'a source file');
+    git(t.repo, 'mv', 'src/moved-from.ts', 'src/moved-to.ts');
+    const wt = await diff(t, 'HEAD');
+    assert.equal(wt.exitCode, 0, wt.details);
   } finally {
     t.cleanup();
     sub.cleanup();

@@ -29,6 +29,9 @@ export interface DiffRequest {
   deadline?: { at: number; now: () => number };
   /** analyse the head revision on its own, sharing nothing with the base's analysis (the reference the tests hold the shared path to) */
   fromScratch?: boolean;
+  /** what the diff otherwise refuses (exit 2): a renamed instruction file compared as one removed and one added
+   *  (`--allow-renames`); a submodule added, removed or moved, left unread (`--allow-submodules`) */
+  allow?: { renames?: boolean; submodules?: boolean };
 }
 
 export interface DiffOutcome {
@@ -72,7 +75,8 @@ function nulList(git: GitRunner, args: string[]): string[] {
 }
 
 /** `git diff --raw -M` between the base and the head (the working tree without one) */
-const rawArgs = (base: string, head?: string) => ['diff', '--raw', '-z', '-M', '--no-ext-diff', base, ...(head ? [head] : []), '--'];
+// (a submodule counts when its commit changes, not when its checkout has edits)
+const rawArgs = (base: string, head?: string) => ['diff', '--raw', '-z', '-M', '--no-ext-diff', '--ignore-submodules=dirty', base, ...(head ? [head] : []), '--'];
 
 /** `git rev-parse --show-toplevel BASE^{commit} HEAD^{commit}`: undefined when git refuses any of them */
 function bothCommits(git: GitRunner, base: string, head: string): { top: string; base: string; head: string } | undefined {
@@ -158,6 +162,9 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
 
   // what the change touches, and what the diff does not look into
   const notes: string[] = [];
+  // what the diff cannot compare as asked: refused (exit 2) unless allowed
+  const refused: string[] = [];
+  const headName = req.head ?? 'the working tree';
   // `git diff --raw -M` (one run): each changed path with its modes (160000: a submodule), renames with both paths
   const raw = early ? nulSplit(await early.raw) : nulList(git, rawArgs(bt.tree.commit, ht?.commit));
   const changedRel: string[] = [];
@@ -166,15 +173,24 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     if (status === 'R' || status === 'C') {
       const [from, to] = [raw[i + 1]!, raw[i + 2] ?? ''];
       i += 3;
-      if (status === 'R' && (instructionLike(from) || instructionLike(to))) notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
+      if (status === 'R' && (instructionLike(from) || instructionLike(to))) {
+        notes.push(`renamed: ${from} → ${to} (compared as one file removed and one added)`);
+        if (!req.allow?.renames)
+          refused.push(`${from} is renamed to ${to} between ${baseRev} and ${headName}: Claude Code loads an instruction file by its path, so the diff would show one file removed and one added; --allow-renames compares it so`);
+      }
       if (to) changedRel.push(to);
       continue;
     }
     const rel = raw[i + 1]!;
     i += 2;
-    if (mode2 === '160000' || (status === 'D' && mode1 === '160000')) notes.push(`submodule ${rel} ${status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed'}: diff does not read inside submodules`);
-    else if (status !== 'D') changedRel.push(rel);
+    if (mode2 === '160000' || (status === 'D' && mode1 === '160000')) {
+      const what = status === 'A' ? 'added' : status === 'D' ? 'removed' : 'changed';
+      notes.push(`submodule ${rel} ${what}: diff does not read inside submodules`);
+      if (!req.allow?.submodules)
+        refused.push(`${rel} is a submodule ${what} between ${baseRev} and ${headName}: the diff does not read inside submodules, so instruction files in it would be missed; --allow-submodules compares the rest without it`);
+    } else if (status !== 'D') changedRel.push(rel);
   }
+  if (refused.length) return { ok: false, message: refused.join('\n') };
   if (!ht) changedRel.push(...nulList(git, ['ls-files', '-z', '--others', '--exclude-standard']));
 
   const report = compareRevisions(before, after, {
