@@ -289,8 +289,8 @@ export interface BundledSkill {
 
 /** every suite holds the same scenarios for every version (2026-12-01; the six sess_reinvoke_* sessions were added
  *  and passed on each on 2026-12-03, then the seven sess_event_* sessions: commands, local commands, interrupts and
- *  hooks); `npm test` runs them all on each */
-const CHECKED_2026_12_01: Checked = { on: '2026-12-03', suites: { instructions: 98, 'memory-skills': 73, sessions: 85, 'fixed-sizes': 1 } };
+ *  hooks; on 2026-12-04 sess_event_steer, a message typed while a Bash call runs); `npm test` runs them all on each */
+const CHECKED_2026_12_01: Checked = { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 86, 'fixed-sizes': 1 } };
 
 const V2_1_235: ClaudeProfile = {
   version: '2.1.235',
@@ -436,7 +436,7 @@ const V2_1_333: ClaudeProfile = {
 const V2_1_334: ClaudeProfile = {
   ...V2_1_333,
   version: '2.1.334',
-  checked: { on: '2026-12-03', suites: { instructions: 98, 'memory-skills': 73, sessions: 85, 'fixed-sizes': 1 } },
+  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 86, 'fixed-sizes': 1 } },
   request: { ...V2_1_333.request, tools: 35_028 },
 };
 
@@ -447,7 +447,7 @@ const V2_1_334: ClaudeProfile = {
 const V2_1_335: ClaudeProfile = {
   ...V2_1_333,
   version: '2.1.335',
-  checked: { on: '2026-12-03', suites: { instructions: 98, 'memory-skills': 73, sessions: 85, 'fixed-sizes': 1 } },
+  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 86, 'fixed-sizes': 1 } },
   request: { ...V2_1_333.request, tools: 35_028, defaultSkillsListing: 6_288 },
   skills: {
     ...V2_1_333.skills,
@@ -455,8 +455,16 @@ const V2_1_335: ClaudeProfile = {
   },
 };
 
+/** 2.1.336 (2026-12-03): 2.1.335 in every measured figure and rule (`npm run profile:check -- --latest` on 2026-12-04
+ *  with 2.1.335's profile: every check agreed, docs/profiles.md). */
+const V2_1_336: ClaudeProfile = {
+  ...V2_1_335,
+  version: '2.1.336',
+  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 86, 'fixed-sizes': 1 } },
+};
+
 /** oldest first */
-export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333, V2_1_334, V2_1_335];
+export const PROFILES: readonly ClaudeProfile[] = [V2_1_235, V2_1_328, V2_1_332, V2_1_333, V2_1_334, V2_1_335, V2_1_336];
 export const NEWEST_PROFILE = PROFILES[PROFILES.length - 1]!;
 
 function parseVersion(v: string): number[] | undefined {
@@ -616,6 +624,8 @@ export const FIRST_REQUESTS: Readonly<Record<string, FirstRequestProfile>> = {
   '2.1.334': FR_334,
   // measured: the same first request as 2.1.334
   '2.1.335': FR_334,
+  // measured (test/conformance/mcp/measure.ts 2.1.336 claude-sonnet-5-5, 2026-12-04): the same as 2.1.335's, figure by figure
+  '2.1.336': FR_334,
 };
 
 /** the first-request profile of a version: its own, else the nearest older (else the oldest) */

@@ -28,6 +28,9 @@ export interface DriverTurn {
   /** a `control_request` of subtype `interrupt` is written to the process's input this long (ms) after the turn's
    *  first main-loop request reached the stand-in (with `delayMs` longer: the user interrupts a model still thinking) */
   interruptAfterMs?: number;
+  /** a second user message written to the process's input this long (ms) after the turn's first main-loop request
+   *  reached the stand-in, while the turn still runs (a Bash call sleeping): the user steering mid-turn */
+  steer?: { afterMs: number; text: string };
 }
 
 export type { RecordedSessionRequest };
@@ -83,6 +86,8 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
   let stamp = 0;
   /** turns whose interrupt is on its way */
   const interrupted = new Set<number>();
+  /** turns whose steering message is on its way */
+  const steered = new Set<number>();
 
   // the main loop's opening user messages (up to the first answer) carry a prompt of this or an earlier turn,
   // or the summary marker (after /compact the summary is the first message; after an auto-compaction it follows
@@ -137,6 +142,14 @@ export async function runSession(o: DriverOptions): Promise<SessionRun> {
         setTimeout(() => {
           if (c.exitCode === null && !c.stdin.writableEnded) c.stdin.write(JSON.stringify({ type: 'control_request', request_id: `interrupt_${k}`, request: { subtype: 'interrupt' } }) + '\n');
         }, interruptIn);
+      }
+      const steer = turns[turn]?.steer;
+      if (kind === 'main' && steer && !steered.has(turn)) {
+        steered.add(turn);
+        const c = child;
+        setTimeout(() => {
+          if (c.exitCode === null && !c.stdin.writableEnded) c.stdin.write(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: steer.text }] } }) + '\n');
+        }, steer.afterMs);
       }
       // an interrupted request's connection is closed by the client while the answer waits
       res.on('error', () => undefined);

@@ -4,7 +4,7 @@
 // `--mcp-config`, `--strict-mcp-config`, a project server nobody approved, servers that crash or lie. Compared: the
 // deferred-tools listing's names and the MCP instructions section byte for byte, the tools sent whole by name, the
 // `tools` array, the system blocks and the whole request within 0.5 %.
-//   node --import tsx --test test/conformance/mcp.test.ts     (MCP_VERSIONS=2.1.335 MCP_FILTER=substring MCP_CONCURRENCY=2)
+//   node --import tsx --test test/conformance/mcp.test.ts     (MCP_VERSIONS=2.1.336 MCP_FILTER=substring MCP_CONCURRENCY=2)
 import { before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -31,7 +31,7 @@ interface McpScenario extends Omit<McpRun, 'version' | 'engine'> {
  *  first request when a short wait ends: on this loaded 2-core machine, with three servers or with failing ones beside
  *  a healthy one, the healthy one was left out in 5 of 6 runs and included in 1 (docs/profiles.md). What it sends
  *  then depends on timing, not on the configuration: those scenarios are compared on the versions that wait. */
-const WAITS = ['2.1.328', '2.1.332', '2.1.333', '2.1.334', '2.1.335'];
+const WAITS = ['2.1.328', '2.1.332', '2.1.333', '2.1.334', '2.1.335', '2.1.336'];
 
 const mcpJson = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
 const demo = fixtureServer({ tools: 5, instructions: 'Use the demo tools for widgets.\nNever guess a widget id.' });

@@ -8,7 +8,7 @@
 
 import { chooseProfile } from '../../src/engine/profiles.js';
 
-export const VERSIONS = ['2.1.335', '2.1.333', '2.1.332', '2.1.328', '2.1.235'] as const;
+export const VERSIONS = ['2.1.336', '2.1.333', '2.1.332', '2.1.328', '2.1.235'] as const;
 export type ClaudeVersion = (typeof VERSIONS)[number];
 
 /** `npm run profile:check -- V` runs the suites on a version outside VERSIONS (PROFILE_CHECK=1), and may

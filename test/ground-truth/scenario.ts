@@ -63,9 +63,9 @@ export function materialise(parent = os.tmpdir()): Workspace {
 }
 
 export const CACHE_DIR = process.env.CLAUDE_LAYERS_CACHE || path.join(process.env.HOME || os.homedir(), '.cache/claude-context-layers');
-export const VERSIONS = ['2.1.335', '2.1.333', '2.1.332', '2.1.328', '2.1.235'] as const;
+export const VERSIONS = ['2.1.336', '2.1.333', '2.1.332', '2.1.328', '2.1.235'] as const;
 /** versions whose transcript records the startup instruction files (and the Edit's lazy load); measured on the fixtures */
-export const RECORDS_STARTUP: ReadonlySet<string> = new Set(['2.1.335', '2.1.333', '2.1.332', '2.1.328']);
+export const RECORDS_STARTUP: ReadonlySet<string> = new Set(['2.1.336', '2.1.333', '2.1.332', '2.1.328']);
 
 export function claudeBin(version: string): string {
   return path.join(CACHE_DIR, 'bin', version, 'node_modules/@anthropic-ai/claude-code-linux-x64/claude');

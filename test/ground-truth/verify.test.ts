@@ -133,14 +133,14 @@ test('verify: a version with no profile is predicted with the nearest older one,
   ensureBinaries();
   const ws = materialise();
   try {
-    const fake = wrapper(path.join(ws.root, 'bin/claude'), '2.1.400', '2.1.335');
+    const fake = wrapper(path.join(ws.root, 'bin/claude'), '2.1.400', '2.1.336');
     const r = await verify({ cwd: ws.repo, file: 'src/api/client.ts', claudePath: fake, home: ws.home, env: baseEnv(ws.home), managedDir: noManaged(ws.root) });
     assert.equal(r.plan.version, '2.1.400');
-    assert.equal(r.plan.profile.version, '2.1.335');
+    assert.equal(r.plan.profile.version, '2.1.336');
     assert.equal(r.plan.profile.exact, false);
-    assert.equal(r.plan.profile.note, "2.1.400: no profile yet; using 2.1.335's; `claude-layers verify` checks it against the installed claude");
+    assert.equal(r.plan.profile.note, "2.1.400: no profile yet; using 2.1.336's; `claude-layers verify` checks it against the installed claude");
     assert.equal(r.verdict, 'match', renderVerify(r));
-    assert.match(renderVerify(r), /the 2\.1\.335 profile matched claude 2\.1\.400/);
+    assert.match(renderVerify(r), /the 2\.1\.336 profile matched claude 2\.1\.400/);
   } finally {
     ws.cleanup();
   }

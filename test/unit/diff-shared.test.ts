@@ -52,11 +52,11 @@ async function sameAsFromScratch(t: TempRepo, base = 'main', head = 'pr'): Promi
   };
   let shared;
   try {
-    shared = await runDiff(nodeGitRunner(t.repo), { options, base, head, secrets: false });
+    shared = await runDiff(nodeGitRunner(t.repo), { options, base, head, secrets: false, allow: { renames: true, submodules: true } });
   } finally {
     proto.derive = derive;
   }
-  const scratch = await runDiff(nodeGitRunner(t.repo), { options, base, head, secrets: false, fromScratch: true });
+  const scratch = await runDiff(nodeGitRunner(t.repo), { options, base, head, secrets: false, fromScratch: true, allow: { renames: true, submodules: true } });
   assert.ok(shared.ok && scratch.ok, `${shared.ok ? '' : shared.message} ${scratch.ok ? '' : scratch.message}`);
   assert.equal(derived.length, 1, 'the head was derived from the base, not crawled');
   assert.ok(derived[0], 'the derivation applied');

@@ -579,7 +579,7 @@ const skillScenarios: MSScenario[] = [
     env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: '1000000' },
     files: fmNameSkills(),
     guardByVersion: {
-      '2.1.335': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
+      '2.1.336': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
       '2.1.333': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
       '2.1.332': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'] },
       '2.1.328': { listing: ['\n- r004: MK background', '\n- r005: MK batch', '\n- r019: MK dataviz', '(later): MK later'] },
@@ -594,7 +594,7 @@ const skillScenarios: MSScenario[] = [
     env: NO_BUNDLED,
     files: fmNameSkills(),
     guardByVersion: {
-      '2.1.335': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
+      '2.1.336': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
       '2.1.333': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'], noListing: ['MK claude-api', 'MK workflow-authoring\n'] },
       '2.1.332': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'] },
       '2.1.328': { listing: ['\n- r004: MK background', '- r005 (batch): MK batch', '- r019 (dataviz): MK dataviz', '\n- r071: MK security-review'] },
@@ -899,7 +899,7 @@ const protectedScenarios: MSScenario[] = [
     },
     guard: { listing: ['- loop: MKP project loop', '- cx: MKP cx'] },
     guardByVersion: {
-      '2.1.335': { noListing: ['MKP project claude-api', 'MKP x-wa'], listing: ['\n- claude-api: ', '\n- workflow-authoring: '] },
+      '2.1.336': { noListing: ['MKP project claude-api', 'MKP x-wa'], listing: ['\n- claude-api: ', '\n- workflow-authoring: '] },
       '2.1.333': { noListing: ['MKP project claude-api', 'MKP x-wa'], listing: ['\n- claude-api: ', '\n- workflow-authoring: '] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- claude-api: MKP project claude-api', '- x-wa (Workflow-Authoring): MKP x-wa', '\n- workflow-authoring: '] }])),
       '2.1.235': { listing: ['- claude-api: MKP project claude-api', '- x-wa: MKP x-wa'] },
@@ -920,7 +920,7 @@ const protectedScenarios: MSScenario[] = [
     },
     guard: { listing: ['- ns:claude-api: MKC ns', '- c-fm: MKC c-fm'] },
     guardByVersion: {
-      '2.1.335': { noListing: ['MKC upper', 'MKC added'], listing: ['\n- workflow-authoring: '] },
+      '2.1.336': { noListing: ['MKC upper', 'MKC added'], listing: ['\n- workflow-authoring: '] },
       '2.1.333': { noListing: ['MKC upper', 'MKC added'], listing: ['\n- workflow-authoring: '] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- CLAUDE-API: MKC upper', '- workflow-authoring: MKC added'] }])),
     },
@@ -938,7 +938,7 @@ const protectedScenarios: MSScenario[] = [
     },
     guard: { listing: ['- claude-api: MKU user claude-api'] },
     guardByVersion: {
-      '2.1.335': { listing: ['- workflow-authoring: MKU user command'], noListing: ['MKP project'] },
+      '2.1.336': { listing: ['- workflow-authoring: MKU user command'], noListing: ['MKP project'] },
       '2.1.333': { listing: ['- workflow-authoring: MKU user command'], noListing: ['MKP project'] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- workflow-authoring: MKP project'], noListing: ['MKU user command'] }])),
     },
@@ -955,7 +955,7 @@ const protectedScenarios: MSScenario[] = [
       'repo/.claude/skills/x-ca/SKILL.md': fm('name: claude-api\ndescription: MKP x-ca fm claude-api'),
     },
     guard: { listing: ['- workflow-authoring: MKP project'] },
-    guardByVersion: { '2.1.335': { noListing: ['MKP x-ca'] }, '2.1.333': { noListing: ['MKP x-ca'] }, ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- x-ca: MKP x-ca'] }])) },
+    guardByVersion: { '2.1.336': { noListing: ['MKP x-ca'] }, '2.1.333': { noListing: ['MKP x-ca'] }, ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- x-ca: MKP x-ca'] }])) },
   },
   {
     name: 'sk_protected_no_bundled',
@@ -972,7 +972,7 @@ const protectedScenarios: MSScenario[] = [
     },
     guard: { listing: ['- keep: MKP keep'] },
     guardByVersion: {
-      '2.1.335': { noListing: ['MKP project claude-api', 'MKA x-wa'] },
+      '2.1.336': { noListing: ['MKP project claude-api', 'MKA x-wa'] },
       '2.1.333': { noListing: ['MKP project claude-api', 'MKA x-wa'] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- claude-api: MKP project claude-api', '- x-wa (workflow-authoring): MKA x-wa'] }])),
     },
@@ -994,7 +994,7 @@ const protectedScenarios: MSScenario[] = [
     },
     guard: { listing: ['- plug:claude-api: MKG plugin claude-api'] },
     guardByVersion: {
-      '2.1.335': { noListing: ['MKA added', 'MKA x-wa'] },
+      '2.1.336': { noListing: ['MKA added', 'MKA x-wa'] },
       '2.1.333': { noListing: ['MKA added', 'MKA x-wa'] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['- claude-api: MKA added claude-api', '- x-wa: MKA x-wa'] }])),
     },
@@ -1053,7 +1053,7 @@ const addDirScenarios: MSScenario[] = [
     },
     guard: { listing: ['- f4: MKA3 f4'] },
     guardByVersion: {
-      '2.1.335': { listing: ['\n- extra:e1: MKA1 e1 folder clash (scoped to extra/', '\n- extra:f1: MKA1 f1 fm clash (from extra/.claude/skills', '\n- sub/inner:e1: ', '\n- sub/inner:f2: ', '\n- side:f3: '] },
+      '2.1.336': { listing: ['\n- extra:e1: MKA1 e1 folder clash (scoped to extra/', '\n- extra:f1: MKA1 f1 fm clash (from extra/.claude/skills', '\n- sub/inner:e1: ', '\n- sub/inner:f2: ', '\n- side:f3: '] },
       '2.1.333': { listing: ['\n- extra:e1: MKA1 e1 folder clash (scoped to extra/', '\n- extra:f1: MKA1 f1 fm clash (from extra/.claude/skills', '\n- sub/inner:e1: ', '\n- sub/inner:f2: ', '\n- side:f3: '] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['\n- f1: MKA1', '\n- extra:e1: MKA1 e1 folder clash (scoped to extra/', '\n- sub/inner:e1: '], noListing: ['extra:f1'] }])),
       '2.1.235': { noListing: ['MKA1 e1', 'MKA2 e1'] },
@@ -1078,7 +1078,7 @@ const addDirScenarios: MSScenario[] = [
     },
     guard: { listing: ['- plug:ps: MKG plugin skill'] },
     guardByVersion: {
-      '2.1.335': { listing: ['\n- extra:g1: MKA g1 fm clash with user (from extra/.claude/skills', '\n- init: '] },
+      '2.1.336': { listing: ['\n- extra:g1: MKA g1 fm clash with user (from extra/.claude/skills', '\n- init: '] },
       '2.1.333': { listing: ['\n- extra:g1: MKA g1 fm clash with user (from extra/.claude/skills', '\n- init: '] },
       ...Object.fromEntries(Object.keys(A332).map((v) => [v, { listing: ['\n- extra:u1: MKA u1 clash with user (scoped to extra/', '\n- init: '] }])),
     },

@@ -22,7 +22,7 @@ export const agents: Scenario[] = [
     },
     touches: [{ tool: 'Read', path: 'repo/pkg/x.ts' }],
     expectByVersion: {
-      '2.1.335': {
+      '2.1.336': {
         startup: ['P AGENTS.md', 'P repo/.claude/rules/r.md', 'P repo/AGENTS.md', 'P repo/inc.md', 'P repo/.claude/AGENTS.md'],
         touches: [['repo/pkg/AGENTS.md']],
         absent: ['MARK_AG_NEVER'],
@@ -101,7 +101,7 @@ export const agents: Scenario[] = [
     },
     touches: [{ tool: 'Read', path: 'repo/pkg/sub/x.ts' }],
     expectByVersion: {
-      '2.1.335': {
+      '2.1.336': {
         startup: ['P repo/AGENTS.md'],
         touches: [['repo/pkg/sub/CLAUDE.md', 'repo/pkg/AGENTS.md', 'repo/pkg/pkg_inc.md', 'repo/pkg/pkg_inc2.md']],
         contains: ['pkg/AGENTS.md:\n\nMARK_AGN_PKG_AGENTS\n@pkg_inc.md\n@pkg_inc2.md\n\n\n', 'pkg_inc.md:\n\nMARK_AGN_PKG_INC_NO_TRAILING_NL'],

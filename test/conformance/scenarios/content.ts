@@ -85,7 +85,7 @@ export const content: Scenario[] = [
     },
     touches: [{ tool: 'Read', path: 'repo/pkg/x.ts' }],
     expectByVersion: {
-      '2.1.335': {
+      '2.1.336': {
         startup: ['P repo/CLAUDE.md', 'P repo/.claude/CLAUDE.md', 'P repo/.claude/rules/bomplain.md', 'L repo/CLAUDE.local.md'],
         touches: [['repo/pkg/CLAUDE.md', 'repo/pkg/.claude/CLAUDE.md', 'repo/.claude/rules/bom.md']],
         absent: ['\uFEFFMARK_BOM_NESTED_FM', 'paths:', 'description: x', ':\n\n\uFEFFMARK_BOM_PLAIN'],

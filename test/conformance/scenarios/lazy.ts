@@ -114,7 +114,7 @@ export const lazy: Scenario[] = [
     cwd: 'repo',
     files: nested('MARK_TE'),
     touches: [{ tool: 'Edit', path: 'repo/pkg/x.ts' }, read('repo/pkg/x.ts')],
-    expectByVersion: { '2.1.335': { touches: [PKG_SET, []] }, '2.1.333': { touches: [PKG_SET, []] }, '2.1.332': { touches: [PKG_SET, []] }, '2.1.328': { touches: [PKG_SET, []] }, '2.1.235': { touches: [[], PKG_SET] } },
+    expectByVersion: { '2.1.336': { touches: [PKG_SET, []] }, '2.1.333': { touches: [PKG_SET, []] }, '2.1.332': { touches: [PKG_SET, []] }, '2.1.328': { touches: [PKG_SET, []] }, '2.1.235': { touches: [[], PKG_SET] } },
   },
   {
     name: 'trig_write',
@@ -125,7 +125,7 @@ export const lazy: Scenario[] = [
     files: nested('MARK_TW'),
     touches: [{ tool: 'Write', path: 'repo/pkg/new_file.ts' }, read('repo/pkg/d/z.ts')],
     expectByVersion: {
-      '2.1.335': { touches: [PKG_SET, ['repo/pkg/d/CLAUDE.md']] },
+      '2.1.336': { touches: [PKG_SET, ['repo/pkg/d/CLAUDE.md']] },
       '2.1.333': { touches: [PKG_SET, ['repo/pkg/d/CLAUDE.md']] },
       '2.1.332': { touches: [PKG_SET, ['repo/pkg/d/CLAUDE.md']] },
       '2.1.328': { touches: [PKG_SET, ['repo/pkg/d/CLAUDE.md']] },
@@ -140,7 +140,7 @@ export const lazy: Scenario[] = [
     cwd: 'repo',
     files: nested('MARK_TB'),
     touches: [{ tool: 'Bash', path: 'repo/pkg/x.ts' }, read('repo/pkg/y.ts')],
-    expectByVersion: { '2.1.335': { touches: [PKG_SET, []] }, '2.1.333': { touches: [PKG_SET, []] }, '2.1.332': { touches: [PKG_SET, []] }, '2.1.328': { touches: [PKG_SET, []] }, '2.1.235': { touches: [[], PKG_SET] } },
+    expectByVersion: { '2.1.336': { touches: [PKG_SET, []] }, '2.1.333': { touches: [PKG_SET, []] }, '2.1.332': { touches: [PKG_SET, []] }, '2.1.328': { touches: [PKG_SET, []] }, '2.1.235': { touches: [[], PKG_SET] } },
   },
   {
     name: 'trig_read_dir',
@@ -242,7 +242,7 @@ export const lazy: Scenario[] = [
     touches: [read('repo/sub/f.ts'), read('repo/pkg/g.ts')],
     expect: { startup: ['P repo/CLAUDE.md', 'P repo/sub/CLAUDE.md', 'P repo/pkg/lazy_target.md'] },
     expectByVersion: {
-      '2.1.335': { touches: [[], ['repo/pkg/CLAUDE.md']] },
+      '2.1.336': { touches: [[], ['repo/pkg/CLAUDE.md']] },
       '2.1.333': { touches: [[], ['repo/pkg/CLAUDE.md']] },
       '2.1.332': { touches: [[], ['repo/pkg/CLAUDE.md']] },
       '2.1.328': { touches: [[], ['repo/pkg/CLAUDE.md']] },
@@ -264,7 +264,7 @@ export const lazy: Scenario[] = [
     touches: [read('repo/pkg/x.ts')],
     expect: { startup: ['P repo/CLAUDE.md', 'P repo/.claude/rules/r.md'] },
     expectByVersion: {
-      '2.1.335': { touches: [['repo/pkg/CLAUDE.md']] },
+      '2.1.336': { touches: [['repo/pkg/CLAUDE.md']] },
       '2.1.333': { touches: [['repo/pkg/CLAUDE.md']] },
       '2.1.332': { touches: [['repo/pkg/CLAUDE.md']] },
       '2.1.328': { touches: [['repo/pkg/CLAUDE.md']] },

@@ -123,6 +123,9 @@ const hooksAre = (k: number, scripted: number, ...want: WantHook[]): ReadBack =>
 
 const all = (...rs: ReadBack[]): ReadBack => (s, o, v) => rs.flatMap((r) => r(s, o, v));
 
+// ---------------------------------------------------------------- typed while the model worked
+const STEER = 'MARK_ST_STEER also look at the README';
+
 // ---------------------------------------------------------------- the hooks
 const UPS_TEXT = 'MARK_HK_UPS the prompt hook printed this';
 const UPS = `echo ${UPS_TEXT}`;
@@ -198,6 +201,32 @@ export const turnEventScenarios: SessionScenario[] = [
       marksAre(2),
       (s) => (s.turns[1]?.calls.map((c) => c.name).join(',') === 'Bash' ? [] : [`turn 2: calls ${JSON.stringify(s.turns[1]?.calls.map((c) => c.name))}, expected the interrupted Bash`]),
       requestsAre(1, 1),
+    ),
+  },
+  {
+    name: 'sess_event_steer',
+    description: 'the user types a message while a Bash call runs (a second user message on the stream-json input): the binary sends it inside the running turn, after that call\'s result, and records it as a queued_command attachment: read back as a queued mark inside that turn (never a turn), the call after it still that turn\'s; the next prompt a turn of its own',
+    files: base('ST'),
+    turns: [
+      T('turn one', [read('src/a.ts')]),
+      T('turn two sleeps', [{ name: 'Bash', input: { command: 'sleep 4', description: 'wait' } }, read('pkg/x.ts')], { steer: { afterMs: 1500, text: STEER } }),
+      T('turn three'),
+    ],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two sleeps', 'turn three']),
+      marksAre(0),
+      marksAre(1, { kind: 'queued', text: STEER }),
+      marksAre(2),
+      (s) => (s.turns[1]?.calls.map((c) => c.name).join(',') === 'Bash,Read' ? [] : [`turn 2: calls ${JSON.stringify(s.turns[1]?.calls.map((c) => c.name))}, expected Bash then Read`]),
+      requestsAre(1, 1),
+      // the binary did send it, inside turn two and in no other turn
+      (_s, o) => {
+        const carries = (k: number) => sent(o, k).some((r) => wireText(r).includes(STEER));
+        return [
+          ...(carries(1) ? [] : ['turn 2: no request carries the message typed while it worked']),
+          ...(carries(0) ? ['turn 1: a request carries the message typed in turn 2'] : []),
+        ];
+      },
     ),
   },
   {
