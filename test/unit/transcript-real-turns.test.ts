@@ -119,6 +119,10 @@ const CASES: Case[] = [
       ["command", "/compact", [], ["compaction"]],
       ["prompt", "continue with the alerts", ["toolu_01Ed14"], []],
     ] },
+  { file: "plan-clear-2.1.37.jsonl", endedAt: "2026-02-09T22:58:35.000Z", marks: ["interrupt"],
+    turns: [
+      ["prompt", "Implement the following plan:\n\n# Plan: tide table on Sundays\n\n1. Keep day 0 in the filter.", ["toolu_01Rd33"], []],
+    ] },
   { file: "plain-1.0.17.jsonl", endedAt: "2025-06-02T10:00:56.000Z",
     turns: [
       ["prompt", "why does the tide table skip Sundays?", ["toolu_01Rd1"], []],
@@ -378,6 +382,12 @@ test('--check compares only what the engine models: plugin, bundled and claude.a
   const f = d.findings.find((x) => x.kind === 'skill');
   assert.ok(f, JSON.stringify(d.findings));
   assert.match(sessionText({ session: d }, repo, plain), /tidy: skill body predicted none, came \d+ chars/);
+});
+
+test('the session is the file\'s own: plan mode\'s "clear context" opens the new file with the previous session\'s last record (2.1.37 to 2.1.39)', () => {
+  const s = read(path.join(DIR, 'plan-clear-2.1.37.jsonl'));
+  assert.equal(s.sessionId, 'c1ea0000-0000-4000-8000-000000000037');
+  assert.equal(s.turns.length, 1);
 });
 
 test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a prompt typed while the model worked, a blocking Stop hook', () => {

@@ -585,6 +585,9 @@ export class SessionReplayer {
   private readonly liveRequests: LiveRequest[] = [];
   private readonly subRequests = new WeakMap<object, RebuiltRequest | undefined>();
   private sessionId: string | undefined;
+  /** the session of the last conversation record: the file's own (a session that plan mode started after clearing the
+   * context opens with the previous session's last record, a forked one with the records it copied) */
+  private ownSessionId: string | undefined;
   private cwd: string | undefined;
   private version: string | undefined;
   private firstTimestamp: string | undefined;
@@ -672,6 +675,7 @@ export class SessionReplayer {
     const side = r.isSidechain === true && !this.sidechainFile;
     if (!side) {
       this.sessionId ??= str(r.sessionId);
+      if (pr.type === 'user' || pr.type === 'assistant') this.ownSessionId = str(r.sessionId) ?? this.ownSessionId;
       this.cwd ??= str(r.cwd);
     }
     const v = str(r.version);
@@ -903,7 +907,7 @@ export class SessionReplayer {
     const warnings: string[] = [];
     const reqs = this.ix.requests;
     const out: Replay = {
-      sessionId: this.sessionId,
+      sessionId: this.ownSessionId ?? this.sessionId,
       cwd: this.cwd,
       version: this.version,
       source: reqs.length ? 'requests' : 'attachments',
