@@ -255,6 +255,10 @@ test('a subagent\'s own transcript says so and shows its turns; its main session
   const sub = read(path.join(DIR, 'a9e7c0de-0000-4000-8000-000000000074/subagents/agent-a3f29c1.jsonl'));
   assert.deepEqual(sub.subagent, { agentId: 'a3f29c1' });
   assert.equal(sub.warnings.filter((w) => /subagent's own transcript \(agent a3f29c1\)/.test(w)).length, 1);
+  // its answers are its requests (2.0.72 and 2.1.1 subagent files read 0 requests and $0 before: their records are all sidechain ones)
+  assert.equal(sub.turns[0]!.requests, 3);
+  assert.deepEqual(sub.turns[0]!.usage, { input: 12, cacheRead: 14300 + 14600 + 14900, cacheCreation: 3600, output: 270 });
+  assert.ok(sub.cost !== null && sub.cost > 0 && sub.turns[0]!.cost === sub.cost);
   const main = read(path.join(DIR, 'inline-subagent-1.0.44.jsonl'));
   assert.equal(main.subagent, undefined);
   assert.equal(main.turns.length, 1, '1.0.x inline sidechain records are not turns');

@@ -672,7 +672,9 @@ export class SessionReplayer {
       this.sidechainFile = r.isSidechain === true;
       if (this.sidechainFile) this.agentId = str(r.agentId);
     }
-    const side = r.isSidechain === true && !this.sidechainFile;
+    // its records are the file's own chain: their requests, usage, hooks and characters count as a session's would
+    if (this.sidechainFile && r.isSidechain === true) r.isSidechain = false;
+    const side = r.isSidechain === true;
     if (!side) {
       this.sessionId ??= str(r.sessionId);
       if (pr.type === 'user' || pr.type === 'assistant') this.ownSessionId = str(r.sessionId) ?? this.ownSessionId;
