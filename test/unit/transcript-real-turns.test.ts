@@ -162,6 +162,11 @@ const CASES: Case[] = [
       ["prompt", "profile the chart rendering", ["toolu_01Bs18"], []],
       ["prompt", "good morning: fix the layout cost", [], []],
     ] },
+  { file: "synthetic-last-2.1.9.jsonl", endedAt: "2026-01-17T20:00:42.000Z",
+    turns: [
+      ["prompt", "list the stations without a tide gauge", ["toolu_01Gr34"], []],
+      ["prompt", "and the ones with two?", [], []],
+    ] },
   { file: "system-local-2.1.12.jsonl", endedAt: "2026-01-16T09:01:10.000Z",
     turns: [
       ["prompt", "explain the build", [], ["local-command","local-command"]],
@@ -392,6 +397,15 @@ test('the session is the file\'s own: plan mode\'s "clear context" opens the new
   const s = read(path.join(DIR, 'plan-clear-2.1.37.jsonl'));
   assert.equal(s.sessionId, 'c1ea0000-0000-4000-8000-000000000037');
   assert.equal(s.turns.length, 1);
+});
+
+test('an answer Claude Code wrote itself (<synthetic>, a rate limit) is no request: the model and the context stay the last real answer\'s', () => {
+  const s = read(path.join(DIR, 'synthetic-last-2.1.9.jsonl'));
+  assert.equal(s.model, 'claude-opus-4-5-20251101');
+  assert.equal(s.next.context?.model, 'claude-opus-4-5-20251101');
+  assert.equal(s.next.context?.tokens, 4 + 1200 + 14000 + 300 * 2);
+  assert.equal(s.next.context?.window, 200000);
+  assert.deepEqual(s.turns.map((t) => t.requests), [2, 0]);
 });
 
 test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a prompt typed while the model worked, a blocking Stop hook', () => {

@@ -739,10 +739,13 @@ export class SessionReplayer {
         if (pr.type === 'assistant') this.converse({ role: 'assistant', content: blocksOf(small) });
         else if (r.isCompactSummary !== true && r.isVisibleInTranscriptOnly !== true && !promptish(r)) this.converse({ role: 'user', content: blocksOf(small) });
       }
-      if (pr.type === 'assistant') {
+      // an answer Claude Code wrote itself (`<synthetic>`: a rate limit, an API error, "No response requested.") sent
+      // no request: the context and the model stay the last real answer's
+      const model = str(obj(r.message)?.model);
+      if (pr.type === 'assistant' && model !== '<synthetic>' && r.isApiErrorMessage !== true) {
         const u = usageOf(r);
         if (u) this.lastUsage = u;
-        this.lastModel = str(obj(r.message)?.model) ?? this.lastModel;
+        this.lastModel = model ?? this.lastModel;
       }
     }
     if (pr.type === 'attachment') {
