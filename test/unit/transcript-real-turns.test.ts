@@ -38,6 +38,11 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "where is the station list loaded?", ["toolu_01Ag26"], []],
     ] },
+  { file: "ansi-local-2.1.212.jsonl", endedAt: "2026-07-19T05:38:03.000Z",
+    turns: [
+      ["prompt", "where is the heap walked?", [], ["local-command","local-command"]],
+      ["prompt", "and where is it checked?", [], []],
+    ] },
   { file: "auto-compact-2.1.19.jsonl", endedAt: "2026-01-24T09:01:10.000Z",
     turns: [
       ["prompt", "port the whole parser to rust", ["toolu_01Rd13","toolu_01Wr13"], ["compaction"]],
@@ -243,6 +248,9 @@ test('local commands and interrupts carry what they said; a rewind what the aban
   // -p on 2.1.235 to 2.1.335 (measured by the session suite): a command the mode cannot run is written as its bare name
   const hl = read(path.join(DIR, 'headless-local-2.1.335.jsonl'));
   assert.deepEqual(hl.turns[0]!.marks.map((m) => [m.text, m.output]), [['/usage', 'Estimated cost: $0.0001'], ['/status', "/status isn't available in this environment."]]);
+  // what the terminal showed, without its escape sequences (2.0.60 to 2.1.212 write them into the output)
+  const ansi = read(path.join(DIR, 'ansi-local-2.1.212.jsonl'));
+  assert.deepEqual(ansi.turns[0]!.marks.map((m) => [m.text, m.output]), [['/model', 'Kept model as Opus'], ['/context', 'Context Usage\n⛁ ⛶   claude-opus-4-5 · 19k/200k tokens (10%)']]);
   const it = read(path.join(DIR, 'interrupt-tool-2.1.45.jsonl'));
   assert.equal(it.turns[0]!.marks[0]!.text, '[Request interrupted by user for tool use]');
   const rw = read(path.join(DIR, 'rewind-2.0.76.jsonl'));

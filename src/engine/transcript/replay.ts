@@ -217,11 +217,15 @@ function commandLabel(t: string): string {
   return args ? `${slash} ${args}` : slash;
 }
 
+/** the terminal's escape sequences (colours, bold, synchronized output) a local command's output is written with */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+
 /** a command record's text (a user record's, or a `system` / `local_command` record's content) */
 function commandOf(t: string, at: string | undefined): UserKind {
   const s = t.trimStart();
   const out = LOCAL_OUTPUT.exec(s);
-  if (out) return { output: out[2]!.trim() };
+  if (out) return { output: out[2]!.replace(TERMINAL_ESCAPES, '').trim() };
   if (!COMMAND_NAME.test(s)) return undefined;
   const label = commandLabel(s);
   // a prompt-type command is written message first (`<command-message>` then `<command-name>`) and
