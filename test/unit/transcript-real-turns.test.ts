@@ -48,6 +48,11 @@ const CASES: Case[] = [
       ["prompt", "port the whole parser to rust", ["toolu_01Rd13","toolu_01Wr13"], ["compaction"]],
       ["prompt", "run the tests", [], []],
     ] },
+  { file: "bash-mode-2.1.167.jsonl", endedAt: "2026-06-06T08:50:49.000Z",
+    turns: [
+      ["prompt", "summarise the exploration notes", [], ["local-command"]],
+      ["prompt", "why is gc.md so short?", [], []],
+    ] },
   { file: "builtin-review-2.0.76.jsonl", endedAt: "2025-12-23T09:00:49.000Z",
     turns: [
       ["command", "/review", ["toolu_01Bs27"], ["local-command"]],
@@ -251,6 +256,9 @@ test('local commands and interrupts carry what they said; a rewind what the aban
   // what the terminal showed, without its escape sequences (2.0.60 to 2.1.212 write them into the output)
   const ansi = read(path.join(DIR, 'ansi-local-2.1.212.jsonl'));
   assert.deepEqual(ansi.turns[0]!.marks.map((m) => [m.text, m.output]), [['/model', 'Kept model as Opus'], ['/context', 'Context Usage\n⛁ ⛶   claude-opus-4-5 · 19k/200k tokens (10%)']]);
+  // bash mode (`!cmd`, 2.1.167): a mark with the command and what it printed
+  const bash = read(path.join(DIR, 'bash-mode-2.1.167.jsonl'));
+  assert.deepEqual(bash.turns[0]!.marks.map((m) => [m.text, m.output]), [['!wc -l docs/notes/*.md', '40 docs/notes/heap.md\n  12 docs/notes/gc.md\n  52 total']]);
   const it = read(path.join(DIR, 'interrupt-tool-2.1.45.jsonl'));
   assert.equal(it.turns[0]!.marks[0]!.text, '[Request interrupted by user for tool use]');
   const rw = read(path.join(DIR, 'rewind-2.0.76.jsonl'));

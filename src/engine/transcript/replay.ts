@@ -185,6 +185,9 @@ const SR_OPEN = '<system-reminder>\n';
 const COMMAND_NAME = /<command-name>(\/?[^<]*)<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const LOCAL_OUTPUT = /^<local-command-(stdout|stderr)>([\s\S]*?)(?:<\/local-command-(?:stdout|stderr)>|$)/;
+/** a shell command typed in bash mode (`!cmd`), run locally, and what it printed (stdout, then stderr) */
+const BASH_INPUT = /^<bash-input>([\s\S]*?)<\/bash-input>/;
+const BASH_OUTPUT = /^<bash-stdout>([\s\S]*?)<\/bash-stdout>\s*(?:<bash-stderr>([\s\S]*?)<\/bash-stderr>)?/;
 const NOT_PROMPTS = /^<(local-command-stdout|local-command-caveat|local-command-stderr|command-message|command-name|bash-input|bash-stdout|bash-stderr)>/;
 const INTERRUPT = /^\[Request interrupted by user[^\]]*\]/;
 /** 1.0.x wrote the local-command caveat without `isMeta` and without its tag */
@@ -226,6 +229,10 @@ function commandOf(t: string, at: string | undefined): UserKind {
   const s = t.trimStart();
   const out = LOCAL_OUTPUT.exec(s);
   if (out) return { output: out[2]!.replace(TERMINAL_ESCAPES, '').trim() };
+  const bash = BASH_INPUT.exec(s);
+  if (bash) return { mark: { kind: 'local-command', at, text: `!${bash[1]!.trim()}` } };
+  const printed = BASH_OUTPUT.exec(s);
+  if (printed) return { output: [printed[1], printed[2]].filter((x) => x?.trim()).join('\n').replace(TERMINAL_ESCAPES, '').trim() };
   if (!COMMAND_NAME.test(s)) return undefined;
   const label = commandLabel(s);
   // a prompt-type command is written message first (`<command-message>` then `<command-name>`) and
