@@ -148,6 +148,10 @@ const CASES: Case[] = [
       ["command", "/fix-issue 118 --quick", ["toolu_01Gr22","toolu_01Mc22"], []],
       ["prompt", "commit it", [], []],
     ] },
+  { file: "quoted-command-2.1.167.jsonl", endedAt: "2026-06-07T08:46:14.000Z",
+    turns: [
+      ["prompt", "<observed>\n  <what>Bash</what>\n  <output>{\"type\":\"user\",\"message\":{\"content\":\"<command-name>/context</command-name>\\n<command-message>context</command-message>\"}}</output>\n</observed>\n\nRecord what was learned.", [], []],
+    ] },
   { file: "resume-2.1.7-2.1.12.jsonl", endedAt: "2026-01-13T08:00:07.000Z", versions: ["2.1.7","2.1.12"],
     turns: [
       ["prompt", "start the migration script", ["toolu_01Wr10"], []],

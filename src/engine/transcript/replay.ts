@@ -183,6 +183,7 @@ export interface Replay {
 
 const SR_OPEN = '<system-reminder>\n';
 const COMMAND_NAME = /<command-name>(\/?[^<]*)<\/command-name>/;
+const COMMAND_RECORD = /^<command-(?:name|message)>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const LOCAL_OUTPUT = /^<local-command-(stdout|stderr)>([\s\S]*?)(?:<\/local-command-(?:stdout|stderr)>|$)/;
 /** a shell command typed in bash mode (`!cmd`), run locally, and what it printed (stdout, then stderr) */
@@ -233,7 +234,8 @@ function commandOf(t: string, at: string | undefined): UserKind {
   if (bash) return { mark: { kind: 'local-command', at, text: `!${bash[1]!.trim()}` } };
   const printed = BASH_OUTPUT.exec(s);
   if (printed) return { output: [printed[1], printed[2]].filter((x) => x?.trim()).join('\n').replace(TERMINAL_ESCAPES, '').trim() };
-  if (!COMMAND_NAME.test(s)) return undefined;
+  // a command record opens with its tags; a prompt that only quotes them (a pasted transcript) is a prompt
+  if (!COMMAND_RECORD.test(s) || !COMMAND_NAME.test(s)) return undefined;
   const label = commandLabel(s);
   // a prompt-type command is written message first (`<command-message>` then `<command-name>`) and
   // followed by its expanded prompt (an isMeta record); a local one name first, with its output after
