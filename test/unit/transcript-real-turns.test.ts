@@ -284,6 +284,8 @@ test('a subagent\'s own transcript says so and shows its turns; its main session
   assert.equal(sub.turns[0]!.requests, 3);
   assert.deepEqual(sub.turns[0]!.usage, { input: 12, cacheRead: 14300 + 14600 + 14900, cacheCreation: 3600, output: 270 });
   assert.ok(sub.cost !== null && sub.cost > 0 && sub.turns[0]!.cost === sub.cost);
+  // a call without a file, skill, agent or command is named by its pattern, query, url or description
+  assert.match(sessionText({ session: sub }, '/home/dev/projects/tidepool', plain), /^ {2}Grep loadStations$/m);
   const main = read(path.join(DIR, 'inline-subagent-1.0.44.jsonl'));
   assert.equal(main.subagent, undefined);
   assert.equal(main.turns.length, 1, '1.0.x inline sidechain records are not turns');
