@@ -148,6 +148,10 @@ const CASES: Case[] = [
       ["command", "/fix-issue 118 --quick", ["toolu_01Gr22","toolu_01Mc22"], []],
       ["prompt", "commit it", [], []],
     ] },
+  { file: "queued-last-2.1.167.jsonl", endedAt: "2026-06-13T06:30:31.500Z",
+    turns: [
+      ["prompt", "rebuild the emulator image", [], []],
+    ] },
   { file: "quoted-command-2.1.167.jsonl", endedAt: "2026-06-07T08:46:14.000Z",
     turns: [
       ["prompt", "<observed>\n  <what>Bash</what>\n  <output>{\"type\":\"user\",\"message\":{\"content\":\"<command-name>/context</command-name>\\n<command-message>context</command-message>\"}}</output>\n</observed>\n\nRecord what was learned.", [], []],
