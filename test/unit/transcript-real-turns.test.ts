@@ -204,6 +204,10 @@ const CASES: Case[] = [
       ["prompt", "what is in the config folder?", [], ["local-command"]],
       ["prompt", "summarise them", [], []],
     ] },
+  { file: "stop-after-2.1.167.jsonl", endedAt: "2026-06-06T13:50:49.000Z",
+    turns: [
+      ["prompt", "write the heap notes", ["toolu_01Wr39"], []],
+    ] },
   { file: "stop-hook-2.1.235.jsonl", endedAt: "2026-07-01T09:00:42.000Z",
     turns: [
       ["prompt", "fix the failing date test", ["toolu_01Ts30"], []],
@@ -446,6 +450,9 @@ test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a
   const text = sessionText({ session: n }, '/home/dev/projects/tidepool', plain);
   assert.match(text, /typed while it worked \(sent to the model in this turn\): "and check the port"/);
   assert.match(text, /notification \(sent to the model\): task b8a1 failed/);
+  // 2.1.167: the Stop hook's attachment and then its summary are one run; a non-blocking error's stderr reaches only the user
+  const after = read(path.join(DIR, 'stop-after-2.1.167.jsonl'));
+  assert.deepEqual(after.turns[0]!.hooks.map((h) => [h.event, h.chars, h.dropped]), [['PostToolUse', 0, true], ['Stop', 0, true]]);
   const stop = read(path.join(DIR, 'stop-hook-2.1.235.jsonl'));
   assert.deepEqual(stop.turns[0]!.hooks, [{ event: 'Stop', command: 'bash .claude/hooks/check.sh', chars: 73, dropped: false }]);
 });
