@@ -129,7 +129,7 @@ const CASES: Case[] = [
       ["command", "/compact", [], ["compaction"]],
       ["prompt", "continue with the alerts", ["toolu_01Ed14"], []],
     ] },
-  { file: "plan-clear-2.1.37.jsonl", endedAt: "2026-02-09T22:58:35.000Z", marks: ["interrupt"],
+  { file: "plan-clear-2.1.37.jsonl", endedAt: "2026-02-09T22:58:35.000Z",
     turns: [
       ["prompt", "Implement the following plan:\n\n# Plan: tide table on Sundays\n\n1. Keep day 0 in the filter.", ["toolu_01Rd33"], []],
     ] },
@@ -423,10 +423,12 @@ test('--check compares only what the engine models: plugin, bundled and claude.a
   assert.match(sessionText({ session: d }, repo, plain), /tidy: skill body predicted none, came \d+ chars/);
 });
 
-test('the session is the file\'s own: plan mode\'s "clear context" opens the new file with the previous session\'s last record (2.1.37 to 2.1.39)', () => {
+test('the session is the file\'s own: plan mode\'s "clear context" opens the new file with the previous session\'s last record (2.1.37 to 2.1.39), not a mark of this one', () => {
   const s = read(path.join(DIR, 'plan-clear-2.1.37.jsonl'));
   assert.equal(s.sessionId, 'c1ea0000-0000-4000-8000-000000000037');
   assert.equal(s.turns.length, 1);
+  // the previous session's interrupt is not this session's mark
+  assert.deepEqual(s.marks, []);
 });
 
 test('an answer Claude Code wrote itself (<synthetic>, a rate limit) is no request: the model and the context stay the last real answer\'s', () => {

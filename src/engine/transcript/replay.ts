@@ -572,7 +572,9 @@ export class SessionReplayer {
   private readonly spans: TurnSpan[] = [];
   private boundary: { rec: ParsedRecord; compacted: NonNullable<LiveTurn['compacted']>; marker: number; mark: TurnMark } | undefined;
   /** marks before the first turn */
-  private readonly leading: TurnMark[] = [];
+  private leading: TurnMark[] = [];
+  /** the session of the user record a mark before the first turn came from */
+  private readonly leadingSession = new WeakMap<TurnMark, string>();
   /** a rewind that left every turn: it goes onto the turn that follows */
   private pendingRewind: TurnMark | undefined;
   /** the version changed on this record: marked once the record has found its turn */
@@ -814,9 +816,16 @@ export class SessionReplayer {
     if (pr.type === 'user') {
       const k = userKind(r, this.sidechainFile === true);
       if (k && 'output' in k) this.commandOutput(k.output);
-      else if (k && 'mark' in k) this.addMark(k.mark);
+      else if (k && 'mark' in k) {
+        if (!this.spans.length && str(r.sessionId)) this.leadingSession.set(k.mark, str(r.sessionId)!);
+        this.addMark(k.mark);
+      }
       if (promptish(r)) this.prompted = true;
       if (k && 'turn' in k) {
+        // the first prompt starts the chain of a session whose file opens with another session's last record (plan mode
+        // clearing the context: the previous session's interrupt): that mark is the other session's, not this one's
+        const own = str(r.sessionId);
+        if (!this.spans.length && r.parentUuid === null && own) this.leading = this.leading.filter((m) => (this.leadingSession.get(m) ?? own) === own);
         const fork = this.forkOf(r);
         if (fork !== undefined) this.rewind(fork, ts);
         const marks: TurnMark[] = [];
