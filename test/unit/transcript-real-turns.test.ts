@@ -454,7 +454,7 @@ test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a
   assert.match(text, /notification \(sent to the model\): task b8a1 failed/);
   // 2.1.167: the Stop hook's attachment and then its summary are one run; a non-blocking error's stderr reaches only the user
   const after = read(path.join(DIR, 'stop-after-2.1.167.jsonl'));
-  assert.deepEqual(after.turns[0]!.hooks.map((h) => [h.event, h.chars, h.dropped]), [['PostToolUse', 0, true], ['Stop', 0, true]]);
+  assert.deepEqual((after.turns[0]!.hooks ?? []).map((h) => [h.event, h.chars, h.dropped]), [['PostToolUse', 0, true], ['Stop', 0, true]]);
   const stop = read(path.join(DIR, 'stop-hook-2.1.235.jsonl'));
   assert.deepEqual(stop.turns[0]!.hooks, [{ event: 'Stop', command: 'bash .claude/hooks/check.sh', chars: 73, dropped: false }]);
 });

@@ -222,7 +222,6 @@ function commandLabel(t: string): string {
 }
 
 /** the terminal's escape sequences (colours, bold, synchronized output) a local command's output is written with */
-// eslint-disable-next-line no-control-regex
 const TERMINAL_ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 
 /** a command record's text (a user record's, or a `system` / `local_command` record's content) */
