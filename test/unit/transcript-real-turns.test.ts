@@ -175,6 +175,11 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "move the legacy folder to archive/ instead", ["toolu_01Bs23b"], ["rewind"]],
     ] },
+  { file: "unknown-command-2.0.76.jsonl", endedAt: "2026-01-01T09:30:42.000Z",
+    turns: [
+      ["prompt", "restart the panel", [], ["local-command"]],
+      ["prompt", "resume", [], []],
+    ] },
   { file: "spans-days-2.1.101.jsonl", endedAt: "2026-04-07T08:15:07.000Z",
     turns: [
       ["prompt", "profile the chart rendering", ["toolu_01Bs18"], []],
@@ -271,6 +276,9 @@ test('local commands and interrupts carry what they said; a rewind what the aban
   // bash mode (`!cmd`, 2.1.167): a mark with the command and what it printed
   const bash = read(path.join(DIR, 'bash-mode-2.1.167.jsonl'));
   assert.deepEqual(bash.turns[0]!.marks.map((m) => [m.text, m.output]), [['!wc -l docs/notes/*.md', '40 docs/notes/heap.md\n  12 docs/notes/gc.md\n  52 total']]);
+  // a slash command Claude Code does not know (2.0.76: its own /rate-limit-options): a mark, not a turn
+  const unknown = read(path.join(DIR, 'unknown-command-2.0.76.jsonl'));
+  assert.deepEqual(unknown.turns[0]!.marks.map((m) => [m.text, m.output]), [['/rate-limit-options', 'Unknown slash command: rate-limit-options']]);
   const it = read(path.join(DIR, 'interrupt-tool-2.1.45.jsonl'));
   assert.equal(it.turns[0]!.marks[0]!.text, '[Request interrupted by user for tool use]');
   const rw = read(path.join(DIR, 'rewind-2.0.76.jsonl'));
