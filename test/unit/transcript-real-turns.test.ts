@@ -38,10 +38,20 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "where is the station list loaded?", ["toolu_01Ag26"], []],
     ] },
+  { file: "ansi-local-2.1.212.jsonl", endedAt: "2026-07-19T05:38:03.000Z",
+    turns: [
+      ["prompt", "where is the heap walked?", [], ["local-command","local-command"]],
+      ["prompt", "and where is it checked?", [], []],
+    ] },
   { file: "auto-compact-2.1.19.jsonl", endedAt: "2026-01-24T09:01:10.000Z",
     turns: [
       ["prompt", "port the whole parser to rust", ["toolu_01Rd13","toolu_01Wr13"], ["compaction"]],
       ["prompt", "run the tests", [], []],
+    ] },
+  { file: "bash-mode-2.1.167.jsonl", endedAt: "2026-06-06T08:50:49.000Z",
+    turns: [
+      ["prompt", "summarise the exploration notes", [], ["local-command"]],
+      ["prompt", "why is gc.md so short?", [], []],
     ] },
   { file: "builtin-review-2.0.76.jsonl", endedAt: "2025-12-23T09:00:49.000Z",
     turns: [
@@ -119,6 +129,10 @@ const CASES: Case[] = [
       ["command", "/compact", [], ["compaction"]],
       ["prompt", "continue with the alerts", ["toolu_01Ed14"], []],
     ] },
+  { file: "plan-clear-2.1.37.jsonl", endedAt: "2026-02-09T22:58:35.000Z",
+    turns: [
+      ["prompt", "Implement the following plan:\n\n# Plan: tide table on Sundays\n\n1. Keep day 0 in the filter.", ["toolu_01Rd33"], []],
+    ] },
   { file: "plain-1.0.17.jsonl", endedAt: "2025-06-02T10:00:56.000Z",
     turns: [
       ["prompt", "why does the tide table skip Sundays?", ["toolu_01Rd1"], []],
@@ -133,6 +147,14 @@ const CASES: Case[] = [
     turns: [
       ["command", "/fix-issue 118 --quick", ["toolu_01Gr22","toolu_01Mc22"], []],
       ["prompt", "commit it", [], []],
+    ] },
+  { file: "queued-last-2.1.167.jsonl", endedAt: "2026-06-13T06:30:31.500Z",
+    turns: [
+      ["prompt", "rebuild the emulator image", [], []],
+    ] },
+  { file: "quoted-command-2.1.167.jsonl", endedAt: "2026-06-07T08:46:14.000Z",
+    turns: [
+      ["prompt", "<observed>\n  <what>Bash</what>\n  <output>{\"type\":\"user\",\"message\":{\"content\":\"<command-name>/context</command-name>\\n<command-message>context</command-message>\"}}</output>\n</observed>\n\nRecord what was learned.", [], []],
     ] },
   { file: "resume-2.1.7-2.1.12.jsonl", endedAt: "2026-01-13T08:00:07.000Z", versions: ["2.1.7","2.1.12"],
     turns: [
@@ -153,10 +175,20 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "move the legacy folder to archive/ instead", ["toolu_01Bs23b"], ["rewind"]],
     ] },
+  { file: "unknown-command-2.0.76.jsonl", endedAt: "2026-01-01T09:30:42.000Z",
+    turns: [
+      ["prompt", "restart the panel", [], ["local-command"]],
+      ["prompt", "resume", [], []],
+    ] },
   { file: "spans-days-2.1.101.jsonl", endedAt: "2026-04-07T08:15:07.000Z",
     turns: [
       ["prompt", "profile the chart rendering", ["toolu_01Bs18"], []],
       ["prompt", "good morning: fix the layout cost", [], []],
+    ] },
+  { file: "synthetic-last-2.1.9.jsonl", endedAt: "2026-01-17T20:00:42.000Z",
+    turns: [
+      ["prompt", "list the stations without a tide gauge", ["toolu_01Gr34"], []],
+      ["prompt", "and the ones with two?", [], []],
     ] },
   { file: "system-local-2.1.12.jsonl", endedAt: "2026-01-16T09:01:10.000Z",
     turns: [
@@ -176,6 +208,10 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "what is in the config folder?", [], ["local-command"]],
       ["prompt", "summarise them", [], []],
+    ] },
+  { file: "stop-after-2.1.167.jsonl", endedAt: "2026-06-06T13:50:49.000Z",
+    turns: [
+      ["prompt", "write the heap notes", ["toolu_01Wr39"], []],
     ] },
   { file: "stop-hook-2.1.235.jsonl", endedAt: "2026-07-01T09:00:42.000Z",
     turns: [
@@ -234,6 +270,15 @@ test('local commands and interrupts carry what they said; a rewind what the aban
   // -p on 2.1.235 to 2.1.335 (measured by the session suite): a command the mode cannot run is written as its bare name
   const hl = read(path.join(DIR, 'headless-local-2.1.335.jsonl'));
   assert.deepEqual(hl.turns[0]!.marks.map((m) => [m.text, m.output]), [['/usage', 'Estimated cost: $0.0001'], ['/status', "/status isn't available in this environment."]]);
+  // what the terminal showed, without its escape sequences (2.0.60 to 2.1.212 write them into the output)
+  const ansi = read(path.join(DIR, 'ansi-local-2.1.212.jsonl'));
+  assert.deepEqual(ansi.turns[0]!.marks.map((m) => [m.text, m.output]), [['/model', 'Kept model as Opus'], ['/context', 'Context Usage\n⛁ ⛶   claude-opus-4-5 · 19k/200k tokens (10%)']]);
+  // bash mode (`!cmd`, 2.1.167): a mark with the command and what it printed
+  const bash = read(path.join(DIR, 'bash-mode-2.1.167.jsonl'));
+  assert.deepEqual(bash.turns[0]!.marks.map((m) => [m.text, m.output]), [['!wc -l docs/notes/*.md', '40 docs/notes/heap.md\n  12 docs/notes/gc.md\n  52 total']]);
+  // a slash command Claude Code does not know (2.0.76: its own /rate-limit-options): a mark, not a turn
+  const unknown = read(path.join(DIR, 'unknown-command-2.0.76.jsonl'));
+  assert.deepEqual(unknown.turns[0]!.marks.map((m) => [m.text, m.output]), [['/rate-limit-options', 'Unknown slash command: rate-limit-options']]);
   const it = read(path.join(DIR, 'interrupt-tool-2.1.45.jsonl'));
   assert.equal(it.turns[0]!.marks[0]!.text, '[Request interrupted by user for tool use]');
   const rw = read(path.join(DIR, 'rewind-2.0.76.jsonl'));
@@ -251,6 +296,12 @@ test('a subagent\'s own transcript says so and shows its turns; its main session
   const sub = read(path.join(DIR, 'a9e7c0de-0000-4000-8000-000000000074/subagents/agent-a3f29c1.jsonl'));
   assert.deepEqual(sub.subagent, { agentId: 'a3f29c1' });
   assert.equal(sub.warnings.filter((w) => /subagent's own transcript \(agent a3f29c1\)/.test(w)).length, 1);
+  // its answers are its requests (2.0.72 and 2.1.1 subagent files read 0 requests and $0 before: their records are all sidechain ones)
+  assert.equal(sub.turns[0]!.requests, 3);
+  assert.deepEqual(sub.turns[0]!.usage, { input: 12, cacheRead: 14300 + 14600 + 14900, cacheCreation: 3600, output: 270 });
+  assert.ok(sub.cost !== null && sub.cost > 0 && sub.turns[0]!.cost === sub.cost);
+  // a call without a file, skill, agent or command is named by its pattern, query, url or description
+  assert.match(sessionText({ session: sub }, '/home/dev/projects/tidepool', plain), /^ {2}Grep loadStations$/m);
   const main = read(path.join(DIR, 'inline-subagent-1.0.44.jsonl'));
   assert.equal(main.subagent, undefined);
   assert.equal(main.turns.length, 1, '1.0.x inline sidechain records are not turns');
@@ -380,6 +431,23 @@ test('--check compares only what the engine models: plugin, bundled and claude.a
   assert.match(sessionText({ session: d }, repo, plain), /tidy: skill body predicted none, came \d+ chars/);
 });
 
+test('the session is the file\'s own: plan mode\'s "clear context" opens the new file with the previous session\'s last record (2.1.37 to 2.1.39), not a mark of this one', () => {
+  const s = read(path.join(DIR, 'plan-clear-2.1.37.jsonl'));
+  assert.equal(s.sessionId, 'c1ea0000-0000-4000-8000-000000000037');
+  assert.equal(s.turns.length, 1);
+  // the previous session's interrupt is not this session's mark
+  assert.deepEqual(s.marks, []);
+});
+
+test('an answer Claude Code wrote itself (<synthetic>, a rate limit) is no request: the model and the context stay the last real answer\'s', () => {
+  const s = read(path.join(DIR, 'synthetic-last-2.1.9.jsonl'));
+  assert.equal(s.model, 'claude-opus-4-5-20251101');
+  assert.equal(s.next.context?.model, 'claude-opus-4-5-20251101');
+  assert.equal(s.next.context?.tokens, 4 + 1200 + 14000 + 300 * 2);
+  assert.equal(s.next.context?.window, 200000);
+  assert.deepEqual(s.turns.map((t) => t.requests), [2, 0]);
+});
+
 test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a prompt typed while the model worked, a blocking Stop hook', () => {
   const n = read(path.join(DIR, 'notifications-2.1.200.jsonl'));
   assert.deepEqual(n.turns[0]!.marks.map((m) => [m.kind, m.text]), [
@@ -392,6 +460,9 @@ test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a
   const text = sessionText({ session: n }, '/home/dev/projects/tidepool', plain);
   assert.match(text, /typed while it worked \(sent to the model in this turn\): "and check the port"/);
   assert.match(text, /notification \(sent to the model\): task b8a1 failed/);
+  // 2.1.167: the Stop hook's attachment and then its summary are one run; a non-blocking error's stderr reaches only the user
+  const after = read(path.join(DIR, 'stop-after-2.1.167.jsonl'));
+  assert.deepEqual((after.turns[0]!.hooks ?? []).map((h) => [h.event, h.chars, h.dropped]), [['PostToolUse', 0, true], ['Stop', 0, true]]);
   const stop = read(path.join(DIR, 'stop-hook-2.1.235.jsonl'));
   assert.deepEqual(stop.turns[0]!.hooks, [{ event: 'Stop', command: 'bash .claude/hooks/check.sh', chars: 73, dropped: false }]);
 });

@@ -60,14 +60,21 @@ function hookOf(pr: ParsedRecord): HookRun[] {
       const resp = a.response;
       return [{ event: eventOf(a), command: str(a.command) ?? '', chars: typeof resp === 'string' ? resp.length : resp === undefined ? joined(a.content).length : (JSON.stringify(resp) ?? '').length, dropped: false, from: t }];
     }
-    // hook_system_message, hook_blocking_error, hook_non_blocking_error, …: their text
+    if (t === 'hook_non_blocking_error') {
+      // a hook that failed without blocking (an exit code other than 0 and 2): its stderr is shown to the user and the
+      // call goes on; nothing of it is sent to the model (but what a version writes as sent, `rendered`)
+      const sent = Array.isArray(r.rendered) ? arr(r.rendered).reduce<number>((k, x) => k + (str(obj(x)?.content) ?? '').length, 0) : 0;
+      const printed = `${str(a.stderr) ?? ''}${str(a.stdout) ?? ''}`;
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: sent, dropped: !sent && !!printed.trim(), from: t, toolUseID: str(a.toolUseID) }];
+    }
+    // hook_system_message, hook_blocking_error, …: their text
     const text = joined(a.content ?? a.blockingError ?? a.stderr ?? '');
     return [{ event: eventOf(a), command: str(a.command) ?? str(obj(a.blockingError)?.command) ?? '', chars: text.length, dropped: false, from: t }];
   }
   if (pr.type === 'progress') {
     const d = obj(r.data);
     if (str(d?.type) !== 'hook_progress') return [];
-    return [{ event: eventOf(d!), command: str(d!.command) ?? '', chars: null, dropped: false, from: 'hook_progress' }];
+    return [{ event: eventOf(d!), command: str(d!.command) ?? '', chars: null, dropped: false, from: 'hook_progress', toolUseID: str(r.toolUseID) }];
   }
   if (pr.type === 'user' && r.isMeta === true) {
     // a hook that blocked the end of a turn: its reason goes to the model as a meta user message (older versions write
@@ -81,7 +88,7 @@ function hookOf(pr: ParsedRecord): HookRun[] {
   if (pr.type === 'system' && r.subtype === 'stop_hook_summary') {
     const extra = joined(r.hookAdditionalContext ?? []);
     const infos = arr(r.hookInfos).map((x) => obj(x) ?? {});
-    return infos.map((h, i) => ({ event: 'Stop', command: str(h.command) ?? '', chars: i === 0 && extra ? extra.length : null, dropped: false, from: 'stop_hook_summary' }));
+    return infos.map((h, i) => ({ event: 'Stop', command: str(h.command) ?? '', chars: i === 0 && extra ? extra.length : null, dropped: false, from: 'stop_hook_summary', toolUseID: str(r.toolUseID) }));
   }
   return [];
 }
@@ -95,7 +102,12 @@ interface HookState {
   success?: Map<string, HookRun>;
   /** a blocking hook's feedback message or its `hook_blocking_error`, waiting for the other of the pair */
   blocked?: Map<string, HookRun & { gone?: boolean }>;
+  /** Stop runs an attachment recorded, by command and call, not yet named by the `stop_hook_summary` written after it
+   *  (2.1.167 writes a Stop hook's `hook_success` first, then the summary of the same call) */
+  recorded?: Map<string, HookRun[]>;
 }
+
+const callKey = (h: HookRun): string | undefined => (h.toolUseID ? `${h.event}\n${h.command}\n${h.toolUseID}` : undefined);
 
 const hookMemo = new WeakMap<readonly ParsedRecord[], HookState>();
 
@@ -129,6 +141,14 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
         } else (m.blocked ??= new Map()).set(h.event, h);
       }
       if (h.from === 'hook_progress' || h.from === 'stop_hook_summary') {
+        // the same run as an attachment of the same call recorded before it: listed once, with the attachment's figures
+        const ck = callKey(h);
+        const before = ck !== undefined ? m.recorded?.get(ck) : undefined;
+        if (before?.length) {
+          before.shift();
+          if (!before.length) m.recorded!.delete(ck!);
+          continue;
+        }
         for (const key of [`${h.event}\n${h.command}`, h.event]) {
           // the maps are made with the first hook (a session of many turns without hooks holds none)
           m.announced ??= new Map();
@@ -153,6 +173,14 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
       if (announced) {
         announced.gone = true;
         if (!h.command) h.command = announced.command;
+      }
+      // (only Stop runs: the one summary written after its attachments; a turn of many tool calls keeps no map of them)
+      const rk = announced || h.event !== 'Stop' ? undefined : callKey(h);
+      if (rk !== undefined) {
+        m.recorded ??= new Map();
+        const l = m.recorded.get(rk);
+        if (l) l.push(h);
+        else m.recorded.set(rk, [h]);
       }
       if (h.from === 'hook_success') {
         m.success ??= new Map();

@@ -173,7 +173,11 @@ export class TranscriptParser {
       this.link(rec, n);
       return;
     }
-    if (BOOKKEEPING.has(type)) return;
+    if (BOOKKEEPING.has(type)) {
+      // its time only: a prompt queued after the last answer (a `queue-operation`) is when the session was last used
+      if (typeof rec.timestamp === 'string') this.records.push({ line: n, type: LINK_TYPE, rec: { timestamp: rec.timestamp } });
+      return;
+    }
     if (typeof rec.uuid === 'string') {
       if (this.uuids.has(rec.uuid)) {
         this.rewritten++;
