@@ -399,10 +399,10 @@ test('the base tree parsed while git lists it is the tree readTree parses, whate
     assert.ok(out.ok);
     for (const size of [1, 2, 3, 5, 13, 97]) {
       const pieces: GitRunner = {
-        run: runner.run,
-        stream: async (_args, onChunk) => {
+        run: (...a) => runner.run(...a),
+        stream: (_args, onChunk) => {
           for (let at = 0; at < out.stdout.length; at += size) onChunk(out.stdout.subarray(at, at + size));
-          return { ok: true };
+          return Promise.resolve({ ok: true });
         },
       };
       const r = await readTreeStreamed(pieces, 'main');
@@ -411,9 +411,9 @@ test('the base tree parsed while git lists it is the tree readTree parses, whate
     }
     // no such revision; git failing; a runner that cannot stream
     assert.deepEqual(await readTreeStreamed(runner, 'no-such-rev'), { ok: false, message: 'revision "no-such-rev" does not exist in this repository' });
-    const failing: GitRunner = { run: runner.run, stream: async () => ({ ok: false, message: 'fatal: bad object' }) };
+    const failing: GitRunner = { run: (...a) => runner.run(...a), stream: () => Promise.resolve({ ok: false, message: 'fatal: bad object' }) };
     assert.deepEqual(await readTreeStreamed(failing, 'main'), { ok: false, message: 'cannot list the tree of main: fatal: bad object' });
-    const plain = await readTreeStreamed({ run: runner.run }, 'main');
+    const plain = await readTreeStreamed({ run: (...a) => runner.run(...a) }, 'main');
     assert.ok(plain.ok);
     assert.deepEqual(sorted(plain.tree), sorted(whole.tree));
     // the node runner's bound: the listing cut, git stopped, a message
