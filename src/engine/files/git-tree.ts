@@ -466,8 +466,18 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
   };
   const personal = (rel: string) => o.personalFromDisk !== false && PERSONAL.has(rel.slice(rel.lastIndexOf('/') + 1));
 
+  /** a tree without symbolic links (most): a path is its own entry, no walk through its folders */
+  let links = false;
+  for (const e of tree.entries.values())
+    if (e.kind === 'symlink') {
+      links = true;
+      break;
+    }
+  const rootEntry: TreeEntry = { kind: 'dir', oid: '', size: 0 };
+
   /** follows symbolic links inside the tree (40 hops); undefined when the link leads outside or nowhere */
   const resolve = (rel: string, hops = 0): { rel: string; e: TreeEntry | undefined } | 'outside' => {
+    if (!links) return { rel, e: rel === '' ? rootEntry : tree.entries.get(rel) };
     const parts = rel === '' ? [] : rel.split('/');
     let cur = '';
     for (let i = 0; i < parts.length; i++) {
