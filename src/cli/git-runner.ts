@@ -1,7 +1,7 @@
 // The Node side of the engine's GitRunner (src/engine/files/git-tree.ts): git run synchronously in
 // one folder, with a timeout and a bound on its output; never a shell, never the user's pager or
 // external diff drivers, never an interactive prompt.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import type { GitRunner, GitResult } from '../engine/index.js';
 
 const TIMEOUT_MS = 120_000;
@@ -28,6 +28,44 @@ export function nodeGitRunner(cwd: string, git = 'git'): GitRunner {
         });
         child.stdin?.on('error', () => undefined);
         child.stdin?.end(input);
+      });
+    },
+    stream(args, onChunk, maxBytes = 64 * 1024 * 1024) {
+      return new Promise((resolve) => {
+        const child = spawn(git, argv(args), { cwd, timeout: TIMEOUT_MS, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+        let bytes = 0;
+        let over = false;
+        let stderr = '';
+        let settled = false;
+        const done = (r: { ok: true } | { ok: false; message: string }) => {
+          if (!settled) resolve(r);
+          settled = true;
+        };
+        child.stdout.on('data', (d: Buffer) => {
+          if (over) return;
+          bytes += d.length;
+          if (bytes > maxBytes) {
+            over = true;
+            child.kill();
+            return;
+          }
+          try {
+            onChunk(d);
+          } catch (e) {
+            over = true;
+            child.kill();
+            done({ ok: false, message: (e as Error).message });
+          }
+        });
+        child.stderr.on('data', (d: Buffer) => {
+          if (stderr.length < 4096) stderr += d.toString('utf8');
+        });
+        child.on('error', (e: NodeJS.ErrnoException) => done({ ok: false, message: e.code === 'ENOENT' ? 'git is not installed (or not on PATH)' : e.message }));
+        child.on('close', (status, signal) => {
+          if (over) done({ ok: false, message: `git's output is over ${maxBytes} bytes` });
+          else if (status !== 0) done({ ok: false, message: stderr.trim().split('\n')[0] || `git exited with ${status ?? signal}` });
+          else done({ ok: true });
+        });
       });
     },
   };

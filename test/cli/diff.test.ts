@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffCommand } from '../../src/cli/diff-command.js';
 import { makeStyle } from '../../src/cli/style.js';
-import { blobStore, deriveTree, gitTreeFileAccess, nodeFileAccess, readTree, type DiffReport } from '../../src/engine/index.js';
+import { blobStore, deriveTree, gitTreeFileAccess, nodeFileAccess, readTree, readTreeStreamed, type DiffReport, type GitRunner } from '../../src/engine/index.js';
 import { nodeGitRunner } from '../../src/cli/git-runner.js';
 import { commitFiles, emptyRepo, fixtureRepo, FIXTURES, git, type TempRepo } from './diff-repos.js';
 
@@ -374,6 +374,51 @@ test("the head's tree derived from the base's and git diff-tree is the tree git 
     assert.ok(again.ok);
     assert.deepEqual(new Map([...base.tree.dirs].sort()), new Map([...again.tree.dirs].sort()));
     assert.equal(deriveTree(runner, base.tree, 'no-such-rev')?.ok, false);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('the base tree parsed while git lists it is the tree readTree parses, whatever the pieces; a failing or oversized listing is a message', async () => {
+  const t = emptyRepo();
+  try {
+    // names in several scripts (a multi-byte character cut between two pieces), spaces, a tab-free oddity, deep folders
+    const files: Record<string, string> = { 'CLAUDE.md': '# root\n', 'a b/c.md': 'c\n', '文档/说明.md': 'zh\n', 'émoji/😀.md': 'e\n', '.claude/rules/r.md': 'r\n' };
+    for (let i = 0; i < 300; i++) files[`deep/d${i % 7}/f${i}-ünïcode.ts`] = `export const v${i} = ${i};\n`;
+    commitFiles(t.repo, files);
+    const runner = nodeGitRunner(t.repo);
+    const whole = readTree(runner, 'main');
+    assert.ok(whole.ok);
+    const sorted = (tree: typeof whole.tree) => ({ entries: new Map([...tree.entries].sort()), dirs: new Map([...tree.dirs].sort()), commit: tree.commit });
+    // the node runner's own pieces
+    const streamed = await readTreeStreamed(runner, 'main');
+    assert.ok(streamed.ok);
+    assert.deepEqual(sorted(streamed.tree), sorted(whole.tree));
+    // the same output handed over in pieces of every size from 1 to 97 bytes (cuts inside entries and characters)
+    const out = runner.run(['ls-tree', '-r', '-t', '-z', '--full-tree', whole.tree.commit]);
+    assert.ok(out.ok);
+    for (const size of [1, 2, 3, 5, 13, 97]) {
+      const pieces: GitRunner = {
+        run: (...a) => runner.run(...a),
+        stream: (_args, onChunk) => {
+          for (let at = 0; at < out.stdout.length; at += size) onChunk(out.stdout.subarray(at, at + size));
+          return Promise.resolve({ ok: true });
+        },
+      };
+      const r = await readTreeStreamed(pieces, 'main');
+      assert.ok(r.ok);
+      assert.deepEqual(sorted(r.tree), sorted(whole.tree), `pieces of ${size} bytes`);
+    }
+    // no such revision; git failing; a runner that cannot stream
+    assert.deepEqual(await readTreeStreamed(runner, 'no-such-rev'), { ok: false, message: 'revision "no-such-rev" does not exist in this repository' });
+    const failing: GitRunner = { run: (...a) => runner.run(...a), stream: () => Promise.resolve({ ok: false, message: 'fatal: bad object' }) };
+    assert.deepEqual(await readTreeStreamed(failing, 'main'), { ok: false, message: 'cannot list the tree of main: fatal: bad object' });
+    const plain = await readTreeStreamed({ run: (...a) => runner.run(...a) }, 'main');
+    assert.ok(plain.ok);
+    assert.deepEqual(sorted(plain.tree), sorted(whole.tree));
+    // the node runner's bound: the listing cut, git stopped, a message
+    const small = await runner.stream!(['ls-tree', '-r', '-z', whole.tree.commit], () => undefined, 100);
+    assert.deepEqual(small, { ok: false, message: "git's output is over 100 bytes" });
   } finally {
     t.cleanup();
   }

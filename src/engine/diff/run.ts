@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { blobStore, deriveTree, diffTreeRun, gitTreeFileAccess, instructionLike, prefetchBlobs, readTree, startGit, treeFromDiff, type GitResult, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobStore, deriveTree, diffTreeRun, gitTreeFileAccess, instructionLike, readTree, readTreeStreamed, startGit, startPrefetch, treeFromDiff, type GitResult, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -134,7 +134,7 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   }
   // with both commits known, what needs only them runs in git while the base's tree is listed and read
   const early = named && { tree: startGit(git, ...diffTreeRun(named.base, named.head)), raw: startGit(git, rawArgs(named.base, named.head), undefined, 64 * 1024 * 1024) };
-  const bt = readTree(git, baseRev, named?.base);
+  const bt = await readTreeStreamed(git, baseRev, named?.base);
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
@@ -145,14 +145,14 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   }
 
   // one store of objects for both sides: what the revisions share is read from git once, both sides' instruction
-  // and Markdown files in one pair of git runs
+  // and Markdown files in one git run, in the background while the base's workspace is listed
   const store = blobStore();
-  prefetchBlobs(git, ht ? [bt.tree, ht] : [bt.tree], store);
+  const prefetched = startPrefetch(git, ht ? [bt.tree, ht] : [bt.tree], store);
   const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store, prefetched: true });
   const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store, prefetched: true }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
-  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
+  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true, ready: prefetched });
   const shared = ht && headFs && !req.fromScratch ? sharedWithBase(before, ht, headFs, root, cwdReal) : undefined;
   const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs, ...shared });
 

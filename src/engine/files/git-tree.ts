@@ -16,6 +16,9 @@ export interface GitRunner {
   run(args: readonly string[], input?: string, maxBytes?: number): GitResult;
   /** the same, started in the background: git works while the caller does (diff's runs that wait on nothing) */
   start?(args: readonly string[], input?: string, maxBytes?: number): Promise<GitResult>;
+  /** the same, its output handed over piece by piece as git writes it (not kept): the caller works on it while git
+   *  goes on; at most `maxBytes` in all */
+  stream?(args: readonly string[], onChunk: (chunk: Uint8Array) => void, maxBytes?: number): Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 /** `git ARGS` started in the background where the runner can, else run now */
@@ -71,48 +74,88 @@ export function resolveCommit(git: GitRunner, rev: string): string | undefined {
 /** Resolves `rev` to a commit (unless the caller did: `resolved`) and lists its tree; a message saying why when it cannot. */
 export function readTree(git: GitRunner, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
   const commit = resolved ?? resolveCommit(git, rev);
-  if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
-  const ls = git.run(['ls-tree', '-r', '-t', '-z', '--full-tree', commit], undefined, MAX_LISTING_BYTES);
+  if (commit === undefined) return notARevision(rev);
+  const ls = git.run(lsTreeArgs(commit), undefined, MAX_LISTING_BYTES);
   if (!ls.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${ls.message}` };
-  const entries = new Map<string, TreeEntry>();
-  const dirs = new Map<string, DirEntry[]>([['', []]]);
-  const text = Buffer.from(ls.stdout).toString('utf8');
+  const parse = new TreeListing();
+  parse.add(Buffer.from(ls.stdout).toString('utf8'));
+  return { ok: true, tree: parse.tree(rev, commit) };
+}
+
+/** readTree, the listing parsed while git still writes it where the runner streams (`stream`): git's
+ *  work and the parse overlap on two cores */
+export async function readTreeStreamed(git: GitRunner, rev: string, resolved?: string): Promise<{ ok: true; tree: GitTree } | { ok: false; message: string }> {
+  if (!git.stream) return readTree(git, rev, resolved);
+  const commit = resolved ?? resolveCommit(git, rev);
+  if (commit === undefined) return notARevision(rev);
+  const parse = new TreeListing();
+  // an entry ends in NUL (ASCII), so a chunk cut after its last NUL decodes whole; the rest waits for the next
+  let rest: Uint8Array | undefined;
+  const r = await git.stream(lsTreeArgs(commit), (chunk) => {
+    const buf = rest ? Buffer.concat([rest, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const last = buf.lastIndexOf(0);
+    if (last < 0) {
+      rest = buf;
+      return;
+    }
+    parse.add(buf.toString('utf8', 0, last + 1));
+    rest = last + 1 < buf.length ? buf.subarray(last + 1) : undefined;
+  }, MAX_LISTING_BYTES);
+  if (!r.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${r.message}` };
+  if (rest) parse.add(Buffer.from(rest).toString('utf8'));
+  return { ok: true, tree: parse.tree(rev, commit) };
+}
+
+const notARevision = (rev: string): { ok: false; message: string } => ({ ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` });
+const lsTreeArgs = (commit: string) => ['ls-tree', '-r', '-t', '-z', '--full-tree', commit];
+
+/** `git ls-tree -r -t -z` output, parsed piece by piece (each piece whole entries) into a tree's entries and folders */
+class TreeListing {
+  private readonly entries = new Map<string, TreeEntry>();
+  private readonly dirs = new Map<string, DirEntry[]>([['', []]]);
   // the folder the last entry was in: `ls-tree -r -t` lists a folder's entries together (a sub-folder's
   // between them), so most entries find their folder's list without a look-up
-  let cur = '';
-  let curList = dirs.get('')!;
-  let at = 0;
-  while (at < text.length) {
-    let end = text.indexOf('\0', at);
-    if (end < 0) end = text.length;
-    // `<mode> SP <type> SP <object>\t<path>` (split by hand on the whole text: a regular expression or a
-    // string per field cost a third of a 100,000-file listing)
-    const tab = text.indexOf('\t', at);
-    const s1 = text.indexOf(' ', at);
-    const s2 = s1 < 0 ? -1 : text.indexOf(' ', s1 + 1);
-    const start = at;
-    at = end + 1;
-    if (tab < 0 || tab > end || s2 < 0 || s2 > tab || s2 + 1 === tab) continue;
-    const t = text.charCodeAt(s1 + 1);
-    // blob, tree, commit (a submodule)
-    let kind: TreeKind | undefined = t === 98 ? 'file' : t === 116 ? 'dir' : t === 99 ? 'submodule' : undefined;
-    if (!kind) continue;
-    // mode 120000: a symbolic link
-    if (kind === 'file' && text.startsWith('120000 ', start)) kind = 'symlink';
-    const oid = text.slice(s2 + 1, tab);
-    const rel = text.slice(tab + 1, end);
-    entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
-    const slash = rel.lastIndexOf('/');
-    if (slash < 0 ? cur !== '' : cur.length !== slash || !rel.startsWith(cur)) {
-      cur = slash < 0 ? '' : rel.slice(0, slash);
-      let list = dirs.get(cur);
-      if (!list) dirs.set(cur, (list = []));
-      curList = list;
+  private cur = '';
+  private curList = this.dirs.get('')!;
+
+  add(text: string): void {
+    const { entries, dirs } = this;
+    let at = 0;
+    while (at < text.length) {
+      let end = text.indexOf('\0', at);
+      if (end < 0) end = text.length;
+      // `<mode> SP <type> SP <object>\t<path>` (split by hand on the whole text: a regular expression or a
+      // string per field cost a third of a 100,000-file listing)
+      const tab = text.indexOf('\t', at);
+      const s1 = text.indexOf(' ', at);
+      const s2 = s1 < 0 ? -1 : text.indexOf(' ', s1 + 1);
+      const start = at;
+      at = end + 1;
+      if (tab < 0 || tab > end || s2 < 0 || s2 > tab || s2 + 1 === tab) continue;
+      const t = text.charCodeAt(s1 + 1);
+      // blob, tree, commit (a submodule)
+      let kind: TreeKind | undefined = t === 98 ? 'file' : t === 116 ? 'dir' : t === 99 ? 'submodule' : undefined;
+      if (!kind) continue;
+      // mode 120000: a symbolic link
+      if (kind === 'file' && text.startsWith('120000 ', start)) kind = 'symlink';
+      const oid = text.slice(s2 + 1, tab);
+      const rel = text.slice(tab + 1, end);
+      entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
+      const slash = rel.lastIndexOf('/');
+      if (slash < 0 ? this.cur !== '' : this.cur.length !== slash || !rel.startsWith(this.cur)) {
+        this.cur = slash < 0 ? '' : rel.slice(0, slash);
+        let list = dirs.get(this.cur);
+        if (!list) dirs.set(this.cur, (list = []));
+        this.curList = list;
+      }
+      this.curList.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind });
+      if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
     }
-    curList.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind });
-    if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
   }
-  return { ok: true, tree: { rev, commit, entries, dirs } };
+
+  tree(rev: string, commit: string): GitTree {
+    return { rev, commit, entries: this.entries, dirs: this.dirs };
+  }
 }
 
 /** git's order of a folder's entries: by name, bytewise, a folder's (not a submodule's) as if it ended in `/` */
@@ -134,7 +177,7 @@ const listKind = (mode: string): DirEntry['kind'] => {
  */
 export function deriveTree(git: GitRunner, base: GitTree, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } | undefined {
   const commit = resolved ?? resolveCommit(git, rev);
-  if (commit === undefined) return { ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` };
+  if (commit === undefined) return notARevision(rev);
   return treeFromDiff(base, rev, commit, git.run(...diffTreeRun(base.commit, commit)));
 }
 
@@ -222,11 +265,14 @@ export function readBlobs(git: GitRunner, oids: readonly string[]): Map<string, 
 
 /** readBlobs, undefined when the run fails (its output over `maxBytes`, among others) */
 function readBlobsWithin(git: GitRunner, oids: readonly string[], maxBytes: number): Map<string, Uint8Array> | undefined {
-  const out = new Map<string, Uint8Array>();
-  if (!oids.length) return out;
+  if (!oids.length) return new Map<string, Uint8Array>();
   const r = git.run(['cat-file', '--batch'], oids.join('\n') + '\n', maxBytes);
-  if (!r.ok) return undefined;
-  const buf = r.stdout;
+  return r.ok ? parseBatch(r.stdout) : undefined;
+}
+
+/** `git cat-file --batch` output: oid → bytes (missing objects left out) */
+function parseBatch(buf: Uint8Array): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
   let at = 0;
   while (at < buf.length) {
     let nl = at;
@@ -299,21 +345,55 @@ const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code:
  * Returns the number of `--batch` runs that read (0 or 1).
  */
 export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: BlobStore): number {
+  const plan = prefetchPlan(trees, store);
+  return prefetchRest(git, plan, store, readBlobsWithin(git, plan.unknown, ONE_RUN_BYTES));
+}
+
+/** prefetchBlobs started in the background where the runner can (`start`): git reads while the caller works on
+ *  what needs no text (diff lists the base's workspace meanwhile); a blob asked before it is done is read on its own */
+export async function startPrefetch(git: GitRunner, trees: readonly GitTree[], store: BlobStore): Promise<number> {
+  if (!git.start) return prefetchBlobs(git, trees, store);
+  const plan = prefetchPlan(trees, store);
+  // what listing the workspace reads (its .gitignore files) now, in one run; the rest while it lists
+  const ignores = plan.rels.map((r, i) => (r === '.gitignore' || r.endsWith('/.gitignore') ? i : -1)).filter((i) => i >= 0);
+  const first: PrefetchPlan = { candidates: ignores.map((i) => plan.candidates[i]!), rels: ignores.map((i) => plan.rels[i]!), unknown: [] };
+  first.unknown = [...new Set(first.candidates.map((e) => e.oid).filter((oid) => !store.sizes.has(oid)))];
+  const n = prefetchRest(git, first, store, readBlobsWithin(git, first.unknown, ONE_RUN_BYTES));
+  const unknown = plan.unknown.filter((oid) => !store.sizes.has(oid));
+  const r = unknown.length ? await git.start(['cat-file', '--batch'], unknown.join('\n') + '\n', ONE_RUN_BYTES) : undefined;
+  return n + prefetchRest(git, { ...plan, unknown }, store, r === undefined ? new Map() : r.ok ? parseBatch(r.stdout) : undefined);
+}
+
+interface PrefetchPlan {
+  /** every instruction-like or Markdown file of the trees, and its path */
+  candidates: TreeEntry[];
+  rels: string[];
+  /** their objects not in the store yet */
+  unknown: string[];
+}
+
+/** the instruction-like and Markdown files of the trees */
+function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan {
   const candidates: TreeEntry[] = [];
-  const wanted = (rel: string, e: TreeEntry | undefined) => e && (e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'));
+  const rels: string[] = [];
+  const add = (rel: string, e: TreeEntry | undefined) => {
+    if (e && (e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) {
+      candidates.push(e);
+      rels.push(rel);
+    }
+  };
   for (const tree of trees) {
     // a tree derived from one listed here shares its entries but for the changed paths
-    if (tree.changes && trees.includes(tree.changes.from)) {
-      for (const c of tree.changes.paths) {
-        const e = tree.entries.get(c.rel);
-        if (wanted(c.rel, e)) candidates.push(e!);
-      }
-    } else for (const [rel, e] of tree.entries) if (wanted(rel, e)) candidates.push(e);
+    if (tree.changes && trees.includes(tree.changes.from)) for (const c of tree.changes.paths) add(c.rel, tree.entries.get(c.rel));
+    else for (const [rel, e] of tree.entries) add(rel, e);
   }
-  const unknown = [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
-  // most repositories' instruction and Markdown files are a few MiB in all: read them in one run, sizes
-  // included; past ONE_RUN_BYTES, their sizes first and only those within bounds
-  const all = readBlobsWithin(git, unknown, ONE_RUN_BYTES);
+  return { candidates, rels, unknown: [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))] };
+}
+
+/** the prefetch's blobs into the store from its one run (`all`); when that run failed (most repositories' instruction
+ *  and Markdown files are a few MiB in all; past ONE_RUN_BYTES), their sizes first and only those within bounds */
+function prefetchRest(git: GitRunner, plan: PrefetchPlan, store: BlobStore, all: Map<string, Uint8Array> | undefined): number {
+  const { candidates, unknown } = plan;
   if (all) {
     for (const [k, v] of all) {
       store.sizes.set(k, v.length);
@@ -386,8 +466,18 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
   };
   const personal = (rel: string) => o.personalFromDisk !== false && PERSONAL.has(rel.slice(rel.lastIndexOf('/') + 1));
 
+  /** a tree without symbolic links (most): a path is its own entry, no walk through its folders */
+  let links = false;
+  for (const e of tree.entries.values())
+    if (e.kind === 'symlink') {
+      links = true;
+      break;
+    }
+  const rootEntry: TreeEntry = { kind: 'dir', oid: '', size: 0 };
+
   /** follows symbolic links inside the tree (40 hops); undefined when the link leads outside or nowhere */
   const resolve = (rel: string, hops = 0): { rel: string; e: TreeEntry | undefined } | 'outside' => {
+    if (!links) return { rel, e: rel === '' ? rootEntry : tree.entries.get(rel) };
     const parts = rel === '' ? [] : rel.split('/');
     let cur = '';
     for (let i = 0; i < parts.length; i++) {
