@@ -24,6 +24,10 @@ export async function realSessionView(h) {
   const { page, webview, until, check, shot, runCommand, setSidebarWidth, setTheme, WS, HOME_DIR } = h;
   const cwd = fs.realpathSync(WS);
   const now = Date.now();
+  // the workspace as the session saw it: the live-update check earlier in the run moved api.md to docs/**, and a
+  // session copied in from the user's machine was started with the rule as committed (src/api/**)
+  const rule = path.join(cwd, '.claude', 'rules', 'api.md');
+  if (fs.existsSync(rule)) fs.writeFileSync(rule, fs.readFileSync(rule, 'utf8').replace('paths: ["docs/**"]', 'paths: ["src/api/**"]'));
   backdate(cwd, now - 15 * 60_000, now - 60 * 60_000);
   backdate(path.join(HOME_DIR, '.claude'), now - 15 * 60_000, now - 60 * 60_000);
   const file = writeRealSession(HOME_DIR, cwd, now);
@@ -123,6 +127,9 @@ export async function realSessionView(h) {
   const rows = await allRows();
   const mcp = rows.find((r) => r.startsWith('MCP servers')) ?? '';
   check(mcp === 'MCP servers 1 server', `real session: the MCP servers group ("${mcp}")`);
+  // the engine's prediction of every lazy injection against what the transcript recorded (api.md after the Read)
+  const prediction = rows.find((r) => r.startsWith('Prediction')) ?? '';
+  check(prediction === 'Prediction agrees with every call of this session', `real session: the prediction agrees with the session ("${prediction}")`);
   const layers = rows.find((r) => r.startsWith('Last request by layer')) ?? '';
   check(!!layers, `real session: the last request by layer ("${layers}")`);
   if (layers) {
