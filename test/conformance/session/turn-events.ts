@@ -137,6 +137,11 @@ const UPJ_TEXT = 'MARK_HK_UPJ json prompt context';
 const UPJ = `printf '%s' '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: UPJ_TEXT } })}'`;
 const PTU_TEXT = 'MARK_HK_PTU after the read';
 const PTU = `echo ${PTU_TEXT}`;
+/** hooks that print on both streams and exit 1: a non-blocking error */
+const failing = (tag: string) => ({ out: `MARK_HE_${tag}_OUT printed before failing`, err: `MARK_HE_${tag}_ERR the failure`, command: `echo MARK_HE_${tag}_OUT printed before failing; echo MARK_HE_${tag}_ERR the failure >&2; exit 1` });
+const HE_SS = failing('SS');
+const HE_UPS = failing('UPS');
+const HE_PTU = failing('PTU');
 const hookSettings = (hooks: Record<string, string[]>, matchers: Record<string, string> = {}) =>
   JSON.stringify({ hooks: Object.fromEntries(Object.entries(hooks).map(([ev, cmds]) => [ev, [{ ...(matchers[ev] && { matcher: matchers[ev] }), hooks: cmds.map((command) => ({ type: 'command', command })) }]])) }, null, 1);
 
@@ -251,6 +256,22 @@ export const turnEventScenarios: SessionScenario[] = [
       // the reader names it from the settings' one UserPromptSubmit hook (commandFrom "settings")
       hooksAre(0, 0, { event: 'SessionStart', command: SSP, text: SSP_TEXT, label: 'SessionStart:startup hook success' }, { event: 'UserPromptSubmit', command: UPJ, commandFrom: 'settings', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }, { event: 'PostToolUse', command: PTU, text: PTU_TEXT, label: null }),
       hooksAre(1, 1, { event: 'UserPromptSubmit', command: UPJ, commandFrom: 'settings', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }),
+    ),
+  },
+  {
+    name: 'sess_event_hooks_error',
+    description: 'SessionStart, UserPromptSubmit and PostToolUse (on Read) hooks that print on stdout and stderr and exit 1, a non-blocking error: recorded as hook_non_blocking_error with both streams, neither sent: each read back dropped, 0 characters',
+    files: { ...base('HE'), 'repo/.claude/settings.json': hookSettings({ SessionStart: [HE_SS.command], UserPromptSubmit: [HE_UPS.command], PostToolUse: [HE_PTU.command] }, { PostToolUse: 'Read' }) },
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two')],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two']),
+      hooksAre(0, 0, { event: 'SessionStart', command: HE_SS.command, text: HE_SS.out, label: null }, { event: 'UserPromptSubmit', command: HE_UPS.command, text: HE_UPS.out, label: null }, { event: 'PostToolUse', command: HE_PTU.command, text: HE_PTU.out, label: null }),
+      hooksAre(1, 1, { event: 'UserPromptSubmit', command: HE_UPS.command, text: HE_UPS.out, label: null }),
+      // what they printed on stderr does not go out either
+      (_s, o) => {
+        const every = o.turns.flatMap((_t, k) => sent(o, k)).map(wireText).join('\n');
+        return [HE_SS, HE_UPS, HE_PTU].filter((h) => every.includes(h.err)).map((h) => `a request carries ${JSON.stringify(h.err)}, a non-blocking error's stderr`);
+      },
     ),
   },
 ];
