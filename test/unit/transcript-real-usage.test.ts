@@ -240,7 +240,8 @@ const CASES: Case[] = [
           { event: 'UserPromptSubmit', command: 'python3 hooks/ticket.py', chars: 0, dropped: true },
           // a PostToolUse hook's plain output is recorded, never sent (measured on 2.1.235 to 2.1.335: sess_event_hooks_post)
           { event: 'PostToolUse', command: 'npx prettier --write', chars: 0, dropped: true },
-          { event: 'PostToolUse', command: '', chars: 25, dropped: false },
+          // a hook's systemMessage is shown to the user, never sent (measured on 2.1.235 and 2.1.336)
+          { event: 'PostToolUse', command: '', chars: 0, dropped: true },
         ],
       },
     ],
@@ -286,7 +287,8 @@ const CASES: Case[] = [
         cost: usd([3, 3], [22_000, 6], [160, 15]),
         hooks: [
           { event: 'UserPromptSubmit', command: '', chars: 34, dropped: false },
-          { event: 'Stop', command: '', chars: JSON.stringify({ systemMessage: 'notes saved' }).length, dropped: false },
+          // an async hook's answer: its systemMessage (and additionalContext) as sent, not the JSON (measured on 2.1.235 to 2.1.336)
+          { event: 'Stop', command: '', chars: 'notes saved'.length, dropped: false },
         ],
       },
     ],

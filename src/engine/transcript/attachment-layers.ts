@@ -57,8 +57,13 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     }
     if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];
     if (t === 'async_hook_response') {
+      // an async hook's JSON answer: its systemMessage and its additionalContext go out joined by a newline, in the next
+      // request (measured on 2.1.235, 2.1.328 and 2.1.336 with an async PostToolUse hook printing both; unlike a
+      // synchronous hook's systemMessage, which is never sent); a plain-text answer is written as a string
       const resp = a.response;
-      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: typeof resp === 'string' ? resp.length : resp === undefined ? joined(a.content).length : (JSON.stringify(resp) ?? '').length, dropped: false, from: t }];
+      const o = obj(resp);
+      const text = typeof resp === 'string' ? resp : o ? [str(o.systemMessage), str(obj(o.hookSpecificOutput)?.additionalContext)].filter((x) => !!x).join('\n') : joined(a.content);
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: text.length, dropped: !text && !!(str(a.stdout) ?? '').trim(), from: t }];
     }
     if (t === 'hook_non_blocking_error') {
       // a hook that failed without blocking (an exit code other than 0 and 2): its stderr is shown to the user and the
@@ -67,7 +72,13 @@ function hookOf(pr: ParsedRecord): HookRun[] {
       const printed = `${str(a.stderr) ?? ''}${str(a.stdout) ?? ''}`;
       return [{ event: eventOf(a), command: str(a.command) ?? '', chars: sent, dropped: !sent && !!printed.trim(), from: t, toolUseID: str(a.toolUseID) }];
     }
-    // hook_system_message, hook_blocking_error, …: their text
+    if (t === 'hook_system_message') {
+      // a hook's JSON `systemMessage`: shown to the user, never sent (measured on 2.1.235 and 2.1.336: UserPromptSubmit and
+      // PostToolUse hooks printing one; the additionalContext beside it is a record of its own and is sent)
+      const text = joined(a.content ?? '');
+      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: 0, dropped: !!text.trim(), from: t, toolUseID: str(a.toolUseID) }];
+    }
+    // hook_blocking_error, …: their text
     const text = joined(a.content ?? a.blockingError ?? a.stderr ?? '');
     return [{ event: eventOf(a), command: str(a.command) ?? str(obj(a.blockingError)?.command) ?? '', chars: text.length, dropped: false, from: t }];
   }

@@ -1,0 +1,28 @@
+// What of a hook's recorded output reached the model, per record kind, as measured on the binaries (2.1.235, 2.1.328
+// and 2.1.336, hooks of our own in -p sessions, docs/session.md): a synchronous hook's JSON systemMessage is shown
+// to the user and never sent, its additionalContext is sent as a record of its own; an async hook's JSON answer goes
+// out as its systemMessage and additionalContext joined by a newline; a non-blocking error sends neither stream.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hookRuns } from '../../src/engine/transcript/attachment-layers.js';
+import { parseTranscriptText } from '../../src/engine/transcript/records.js';
+
+const att = (attachment: Record<string, unknown>) => JSON.stringify({ type: 'attachment', uuid: `u-${Math.random()}`, attachment });
+
+test('a systemMessage sends nothing, its additionalContext does; an async answer sends both joined; a failing hook nothing', () => {
+  const text = [
+    att({ type: 'hook_system_message', content: 'shown to the user only', hookName: 'UserPromptSubmit', toolUseID: 'p1', hookEvent: 'UserPromptSubmit' }),
+    att({ type: 'hook_additional_context', content: ['sent as context'], hookName: 'UserPromptSubmit', toolUseID: 'hook-1', hookEvent: 'UserPromptSubmit' }),
+    att({ type: 'async_hook_response', processId: 'async_hook_1', hookName: 'PostToolUse:Read', hookEvent: 'PostToolUse', response: { systemMessage: 'async note', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'async context' } }, stdout: '{}', exitCode: 0 }),
+    att({ type: 'async_hook_response', processId: 'async_hook_2', hookName: 'Stop', hookEvent: 'Stop', response: { hookSpecificOutput: { hookEventName: 'Stop' } }, stdout: '{"hookSpecificOutput":{}}', exitCode: 0 }),
+    att({ type: 'hook_non_blocking_error', hookName: 'PostToolUse:Read', toolUseID: 't1', hookEvent: 'PostToolUse', stderr: 'Failed with non-blocking status code: boom', stdout: 'printed\n', exitCode: 1, command: 'false' }),
+  ].join('\n');
+  const runs = hookRuns(parseTranscriptText(text).records).map((h) => ({ event: h.event, from: h.from, chars: h.chars, dropped: h.dropped }));
+  assert.deepEqual(runs, [
+    { event: 'UserPromptSubmit', from: 'hook_system_message', chars: 0, dropped: true },
+    { event: 'UserPromptSubmit', from: 'hook_additional_context', chars: 'sent as context'.length, dropped: false },
+    { event: 'PostToolUse', from: 'async_hook_response', chars: 'async note\nasync context'.length, dropped: false },
+    { event: 'Stop', from: 'async_hook_response', chars: 0, dropped: true },
+    { event: 'PostToolUse', from: 'hook_non_blocking_error', chars: 0, dropped: true },
+  ]);
+});
