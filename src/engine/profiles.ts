@@ -289,8 +289,8 @@ export interface BundledSkill {
 
 /** every suite holds the same scenarios for every version (2026-12-01; the six sess_reinvoke_* sessions were added
  *  and passed on each on 2026-12-03, then the seven sess_event_* sessions: commands, local commands, interrupts and
- *  hooks; on 2026-12-04 sess_event_steer, a message typed while a Bash call runs, and sess_event_hooks_error, hooks that fail); `npm test` runs them all on each */
-const CHECKED_2026_12_01: Checked = { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 87, 'fixed-sizes': 1 } };
+ *  hooks; on 2026-12-04 sess_event_steer, a message typed while a Bash call runs, sess_event_hooks_error, hooks that fail, and sess_event_hooks_system, a JSON systemMessage); `npm test` runs them all on each */
+const CHECKED_2026_12_01: Checked = { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 88, 'fixed-sizes': 1 } };
 
 const V2_1_235: ClaudeProfile = {
   version: '2.1.235',
@@ -436,7 +436,7 @@ const V2_1_333: ClaudeProfile = {
 const V2_1_334: ClaudeProfile = {
   ...V2_1_333,
   version: '2.1.334',
-  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 87, 'fixed-sizes': 1 } },
+  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 88, 'fixed-sizes': 1 } },
   request: { ...V2_1_333.request, tools: 35_028 },
 };
 
@@ -447,7 +447,7 @@ const V2_1_334: ClaudeProfile = {
 const V2_1_335: ClaudeProfile = {
   ...V2_1_333,
   version: '2.1.335',
-  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 87, 'fixed-sizes': 1 } },
+  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 88, 'fixed-sizes': 1 } },
   request: { ...V2_1_333.request, tools: 35_028, defaultSkillsListing: 6_288 },
   skills: {
     ...V2_1_333.skills,
@@ -460,7 +460,7 @@ const V2_1_335: ClaudeProfile = {
 const V2_1_336: ClaudeProfile = {
   ...V2_1_335,
   version: '2.1.336',
-  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 87, 'fixed-sizes': 1 } },
+  checked: { on: '2026-12-04', suites: { instructions: 98, 'memory-skills': 73, sessions: 88, 'fixed-sizes': 1 } },
 };
 
 /** oldest first */

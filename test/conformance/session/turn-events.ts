@@ -142,6 +142,15 @@ const failing = (tag: string) => ({ out: `MARK_HE_${tag}_OUT printed before fail
 const HE_SS = failing('SS');
 const HE_UPS = failing('UPS');
 const HE_PTU = failing('PTU');
+/** hooks printing JSON: a systemMessage (shown to the user) and an additionalContext (sent) */
+const jsonHook = (o: unknown) => `printf '%s' '${JSON.stringify(o)}'`;
+const HS_UPS_CTX = 'MARK_HS_UPS context for the model';
+const HS_UPS_SYS = 'MARK_HS_UPS_SYS for the user only';
+const HS_PTU_CTX = 'MARK_HS_PTU context after the read';
+const HS_PTU_SYS = 'MARK_HS_PTU_SYS for the user only';
+const HS_UPS_A = jsonHook({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: HS_UPS_CTX } });
+const HS_UPS_B = jsonHook({ systemMessage: HS_UPS_SYS });
+const HS_PTU = jsonHook({ systemMessage: HS_PTU_SYS, hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: HS_PTU_CTX } });
 const hookSettings = (hooks: Record<string, string[]>, matchers: Record<string, string> = {}) =>
   JSON.stringify({ hooks: Object.fromEntries(Object.entries(hooks).map(([ev, cmds]) => [ev, [{ ...(matchers[ev] && { matcher: matchers[ev] }), hooks: cmds.map((command) => ({ type: 'command', command })) }]])) }, null, 1);
 
@@ -256,6 +265,28 @@ export const turnEventScenarios: SessionScenario[] = [
       // the reader names it from the settings' one UserPromptSubmit hook (commandFrom "settings")
       hooksAre(0, 0, { event: 'SessionStart', command: SSP, text: SSP_TEXT, label: 'SessionStart:startup hook success' }, { event: 'UserPromptSubmit', command: UPJ, commandFrom: 'settings', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }, { event: 'PostToolUse', command: PTU, text: PTU_TEXT, label: null }),
       hooksAre(1, 1, { event: 'UserPromptSubmit', command: UPJ, commandFrom: 'settings', text: UPJ_TEXT, label: 'UserPromptSubmit hook additional context' }),
+    ),
+  },
+  {
+    name: 'sess_event_hooks_system',
+    description: 'hooks printing JSON: two UserPromptSubmit hooks (an additionalContext; a systemMessage) and a PostToolUse hook on Read with both: each additionalContext is sent, each systemMessage is shown to the user only: read back as 0 characters, dropped (the hooks run side by side: their order is not compared)',
+    files: { ...base('HS'), 'repo/.claude/settings.json': hookSettings({ UserPromptSubmit: [HS_UPS_A, HS_UPS_B], PostToolUse: [HS_PTU] }, { PostToolUse: 'Read' }) },
+    turns: [T('turn one', [read('src/a.ts')]), T('turn two')],
+    readBack: all(
+      (s) => turnsAre(s, ['turn one', 'turn two']),
+      (s, o) => {
+        const errs: string[] = [];
+        const got = (k: number) => JSON.stringify((at(s, k)?.hooks ?? []).map((h) => `${h.event} ${h.chars} ${h.dropped}`).sort());
+        const want = (...x: string[]) => JSON.stringify(x.sort());
+        const one = want(`UserPromptSubmit ${HS_UPS_CTX.length} false`, 'UserPromptSubmit 0 true', `PostToolUse ${HS_PTU_CTX.length} false`, 'PostToolUse 0 true');
+        if (got(0) !== one) errs.push(`turn 1: hooks ${got(0)}, expected ${one}`);
+        const two = want(`UserPromptSubmit ${HS_UPS_CTX.length} false`, 'UserPromptSubmit 0 true');
+        if (got(1) !== two) errs.push(`turn 2: hooks ${got(1)}, expected ${two}`);
+        const every = o.turns.flatMap((_t, k) => sent(o, k)).map(wireText).join('\n');
+        for (const x of [HS_UPS_CTX, HS_PTU_CTX]) if (!every.includes(x)) errs.push(`no request carries ${JSON.stringify(x)}, an additionalContext`);
+        for (const x of [HS_UPS_SYS, HS_PTU_SYS]) if (every.includes(x)) errs.push(`a request carries ${JSON.stringify(x)}, a systemMessage`);
+        return errs;
+      },
     ),
   },
   {
