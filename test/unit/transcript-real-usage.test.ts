@@ -318,6 +318,26 @@ const CASES: Case[] = [
     },
   },
   {
+    file: '19-2.1.300-rendered.jsonl',
+    version: '2.1.300',
+    turns: [
+      { prompt: 'Read the changelog', requests: 2, usage: { input: 7, cacheRead: 20_000, cacheCreation: 21_050, output: 90 }, cost: usd([3, 5], [20_000, 10], [40, 25]) + usd([4, 5], [20_000, 0.5], [1_050, 10], [50, 25]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      const b = s.breakdown!;
+      // the attachments' recorded text (`rendered`) counts: the startup block on its own, the date and environment
+      const startup = `<system-reminder>\nContents of /home/dev/projects/lantern/CLAUDE.md (project instructions, checked into the codebase):\n\n${'Keep functions small. '.repeat(20)}\n</system-reminder>`;
+      assert.deepEqual(b.layers.find((l) => l.layer === 'startup instructions')?.chars, startup.length);
+      assert.deepEqual(b.layers.find((l) => l.layer === "Claude Code's other texts")?.chars, "<system-reminder>\nToday's date is 2026-10-01.\n</system-reminder>".length + 300);
+      // so the first request's remainder is the system prompt and tools alone
+      const sys = b.layers.find((l) => l.layer === 'system prompt and tools');
+      assert.ok(sys && sys.chars === null && sys.tokens! > 19_000 && sys.tokens! < 20_003, JSON.stringify(b.layers));
+      assert.ok(!b.layers.some((l) => l.layer === 'system prompt, tools and startup instructions'));
+    },
+  },
+  {
     file: '17-2.1.332-unpriced.jsonl',
     version: '2.1.332',
     turns: [{ prompt: 'Hello', requests: 1, usage: { input: 3, cacheRead: 0, cacheCreation: 9_000, output: 20 }, cost: null }],

@@ -350,28 +350,42 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
   }
   if (pr.type !== 'attachment') return null;
   const a = obj(r.attachment);
+  // the text the record says it sent (`rendered`, newer versions), else what its own fields hold
+  const sent = renderedChars(r);
   switch (str(a?.type)) {
     case 'nested_memory':
-      return { layer: 'nested memory (lazy instructions)', chars: (str(obj(a!.content)?.content) ?? '').length };
+      return { layer: 'nested memory (lazy instructions)', chars: sent ?? (str(obj(a!.content)?.content) ?? '').length };
     case 'edited_text_file':
-      return { layer: 'changed-on-disk notes', chars: (str(a!.snippet) ?? '').length };
+      return { layer: 'changed-on-disk notes', chars: sent ?? (str(a!.snippet) ?? '').length };
     case 'file':
-      return { layer: 'restored files', chars: (str(obj(obj(a!.content)?.file)?.content) ?? '').length };
+      return { layer: 'restored files', chars: sent ?? (str(obj(obj(a!.content)?.file)?.content) ?? '').length };
     case 'invoked_skills':
-      return { layer: 'restored skills', chars: arr(a!.skills).reduce<number>((k, s) => k + (str(obj(s)?.content) ?? '').length, 0) };
+      return { layer: 'restored skills', chars: sent ?? arr(a!.skills).reduce<number>((k, s) => k + (str(obj(s)?.content) ?? '').length, 0) };
     case 'mcp_instructions_delta':
-      return { layer: 'MCP server instructions', chars: arr(a!.addedBlocks).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+      return { layer: 'MCP server instructions', chars: sent ?? arr(a!.addedBlocks).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
     case 'deferred_tools_delta':
-      return { layer: 'deferred tool names', chars: arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+      return { layer: 'deferred tool names', chars: sent ?? arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
     case 'agent_listing_delta':
-      return { layer: 'agent listing', chars: arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+      return { layer: 'agent listing', chars: sent ?? arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
     case 'skill_listing':
-      return { layer: 'skills listing', chars: (str(a!.content) ?? '').length };
+      return { layer: 'skills listing', chars: sent ?? (str(a!.content) ?? '').length };
     default: {
       const h = hookOf(pr)[0];
-      return h ? { layer: 'hook output', chars: h.chars ?? 0 } : null;
+      if (h) return { layer: 'hook output', chars: h.chars ?? 0 };
+      // the startup block, the date, the environment, …: known only by what the record says it sent
+      if (sent === undefined) return null;
+      return { layer: str(a?.type) === 'instructions' ? STARTUP_LAYER : OTHER_TEXTS_LAYER, chars: sent };
     }
   }
+}
+
+const STARTUP_LAYER = 'startup instructions';
+const OTHER_TEXTS_LAYER = "Claude Code's other texts";
+
+/** the characters of an attachment's `rendered` list (`[{ content }]`: what newer versions record as sent), or undefined without one */
+function renderedChars(r: Rec): number | undefined {
+  if (!Array.isArray(r.rendered)) return undefined;
+  return arr(r.rendered).reduce<number>((k, x) => k + (str(obj(x)?.content) ?? '').length, 0);
 }
 
 /** what one stretch of records (a turn's part after its last compaction, or the records before the first prompt) holds */
@@ -434,7 +448,9 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
     }
   }
   const layers: LayerFigure[] = [];
-  if (first !== undefined) layers.push({ layer: 'system prompt, tools and startup instructions', chars: null, tokens: Math.max(0, Math.round(first - beforeFirst * ratio.value)), derived: true });
+  // the startup block is in it unless the records hold it (`rendered` on the instructions attachment)
+  const what = byLayer.has(STARTUP_LAYER) ? 'system prompt and tools' : 'system prompt, tools and startup instructions';
+  if (first !== undefined) layers.push({ layer: what, chars: null, tokens: Math.max(0, Math.round(first - beforeFirst * ratio.value)), derived: true });
   for (const [layer, chars] of byLayer) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
   return { tokensPerChar: ratio, layers };
 }

@@ -513,6 +513,9 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       // the first request's usage (every figure marked so)
       const names: Record<string, string> = {
         'system prompt, tools and startup instructions': t('System prompt, tools and startup instructions'),
+        'system prompt and tools': t('System prompt and tools'),
+        'startup instructions': t('Startup instructions'),
+        "Claude Code's other texts": t("Claude Code's other texts"),
         'hook output': t('Hook output'),
         'MCP server instructions': t('MCP server instructions'),
         'deferred tool names': t('Deferred tool names'),
