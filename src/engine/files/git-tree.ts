@@ -355,39 +355,38 @@ export async function startPrefetch(git: GitRunner, trees: readonly GitTree[], s
   if (!git.start) return prefetchBlobs(git, trees, store);
   const plan = prefetchPlan(trees, store);
   // what listing the workspace reads (its .gitignore files) now, in one run; the rest while it lists
-  const ignores = plan.rels.map((r, i) => (r === '.gitignore' || r.endsWith('/.gitignore') ? i : -1)).filter((i) => i >= 0);
-  const first: PrefetchPlan = { candidates: ignores.map((i) => plan.candidates[i]!), rels: ignores.map((i) => plan.rels[i]!), unknown: [] };
-  first.unknown = [...new Set(first.candidates.map((e) => e.oid).filter((oid) => !store.sizes.has(oid)))];
+  const first = { candidates: plan.gitignores, unknown: unknownOids(plan.gitignores, store) };
   const n = prefetchRest(git, first, store, readBlobsWithin(git, first.unknown, ONE_RUN_BYTES));
   const unknown = plan.unknown.filter((oid) => !store.sizes.has(oid));
   const r = unknown.length ? await git.start(['cat-file', '--batch'], unknown.join('\n') + '\n', ONE_RUN_BYTES) : undefined;
-  return n + prefetchRest(git, { ...plan, unknown }, store, r === undefined ? new Map() : r.ok ? parseBatch(r.stdout) : undefined);
+  return n + prefetchRest(git, { candidates: plan.candidates, unknown }, store, r === undefined ? new Map() : r.ok ? parseBatch(r.stdout) : undefined);
 }
 
 interface PrefetchPlan {
-  /** every instruction-like or Markdown file of the trees, and its path */
+  /** every instruction-like or Markdown file of the trees */
   candidates: TreeEntry[];
-  rels: string[];
   /** their objects not in the store yet */
   unknown: string[];
 }
 
-/** the instruction-like and Markdown files of the trees */
-function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan {
+/** the objects of `entries` not in the store yet, each once */
+const unknownOids = (entries: readonly TreeEntry[], store: BlobStore): string[] => [...new Set(entries.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
+
+/** the instruction-like and Markdown files of the trees, and among them the .gitignore files */
+function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan & { gitignores: TreeEntry[] } {
   const candidates: TreeEntry[] = [];
-  const rels: string[] = [];
+  const gitignores: TreeEntry[] = [];
   const add = (rel: string, e: TreeEntry | undefined) => {
-    if (e && (e.kind === 'file' || e.kind === 'symlink') && (instructionLike(rel) || rel.endsWith('.md'))) {
-      candidates.push(e);
-      rels.push(rel);
-    }
+    if (!e || (e.kind !== 'file' && e.kind !== 'symlink') || !(instructionLike(rel) || rel.endsWith('.md'))) return;
+    candidates.push(e);
+    if (rel === '.gitignore' || rel.endsWith('/.gitignore')) gitignores.push(e);
   };
   for (const tree of trees) {
     // a tree derived from one listed here shares its entries but for the changed paths
     if (tree.changes && trees.includes(tree.changes.from)) for (const c of tree.changes.paths) add(c.rel, tree.entries.get(c.rel));
     else for (const [rel, e] of tree.entries) add(rel, e);
   }
-  return { candidates, rels, unknown: [...new Set(candidates.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))] };
+  return { candidates, gitignores, unknown: unknownOids(candidates, store) };
 }
 
 /** the prefetch's blobs into the store from its one run (`all`); when that run failed (most repositories' instruction

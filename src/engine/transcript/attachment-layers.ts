@@ -68,7 +68,7 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     if (t === 'hook_non_blocking_error') {
       // a hook that failed without blocking (an exit code other than 0 and 2): its stderr is shown to the user and the
       // call goes on; nothing of it is sent to the model (but what a version writes as sent, `rendered`)
-      const sent = Array.isArray(r.rendered) ? arr(r.rendered).reduce<number>((k, x) => k + (str(obj(x)?.content) ?? '').length, 0) : 0;
+      const sent = renderedChars(r) ?? 0;
       const printed = `${str(a.stderr) ?? ''}${str(a.stdout) ?? ''}`;
       return [{ event: eventOf(a), command: str(a.command) ?? '', chars: sent, dropped: !sent && !!printed.trim(), from: t, toolUseID: str(a.toolUseID) }];
     }
