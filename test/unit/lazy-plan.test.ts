@@ -214,3 +214,32 @@ test("a session's record of the folders it applied (FolderDone) never changes wh
     t.cleanup();
   }
 });
+
+test("a derived analysis (diff's head) shares the plans of its base only for the same launch directory and setting sources", () => {
+  const t = makeTree({
+    'repo/CLAUDE.md': 'root',
+    'repo/a/CLAUDE.md': 'A',
+    'repo/a/CLAUDE.local.md': 'A LOCAL',
+    'repo/a/b/CLAUDE.md': 'B',
+    'repo/a/b/c.ts': 'c',
+    'repo/a/.claude/rules/r.md': '---\npaths: "b/**"\n---\nRULE',
+  });
+  try {
+    const opts: EngineOptions = { cwd: t.p('repo'), home: t.p('home'), env: { HOME: t.p('home') }, managedDir: t.p('none') };
+    const target = t.p('repo/a/b/c.ts');
+    const names = (a: Analysis) => a.session().touch('Read', target).map((i) => path.relative(t.p('repo'), i.path));
+    const base = analyze(opts);
+    assert.deepEqual(names(base), ['a/CLAUDE.md', 'a/CLAUDE.local.md', 'a/.claude/rules/r.md', 'a/b/CLAUDE.md']);
+    // the same options: the plans made for the base serve the head, with the same answer as from scratch
+    assert.deepEqual(names(analyze(opts, { analysis: base, changed: [] })), names(analyze(opts)));
+    // other setting sources (no CLAUDE.local.md) or another launch directory: plans of their own
+    const noLocal = { ...opts, settingSources: ['user', 'project'] as EngineOptions['settingSources'] };
+    assert.deepEqual(names(analyze(noLocal, { analysis: base, changed: [] })), ['a/CLAUDE.md', 'a/.claude/rules/r.md', 'a/b/CLAUDE.md']);
+    const inA = { ...opts, cwd: t.p('repo/a') };
+    const fromA = (a: Analysis) => a.session().touch('Read', target).map((i) => path.relative(t.p('repo'), i.path));
+    assert.deepEqual(fromA(analyze(inA, { analysis: base, changed: [] })), fromA(analyze(inA)));
+    assert.deepEqual(fromA(analyze(inA)), ['a/b/CLAUDE.md', 'a/.claude/rules/r.md']);
+  } finally {
+    t.cleanup();
+  }
+});

@@ -87,10 +87,12 @@ function folderSpecs(env: Environment, d: string): Spec[] {
 }
 
 /**
- * The plans' specs, kept per unit cache (they hold paths only, never what is on disk, so nothing
- * invalidates them): per folder, and per target folder the chain from the launch directory down.
+ * The plans' specs, kept per unit cache and its copies (its lineage: a diff's head shares its base's): they hold
+ * paths only, never what is on disk, so nothing invalidates them but the launch directory and the setting
+ * sources they are made for (`made`). Per folder, and per target folder the chain from the launch directory down.
  */
 interface SpecCache {
+  made: string;
   folders: Map<string, FolderPlan>;
   chains: Map<string, FolderPlan[]>;
 }
@@ -105,8 +107,9 @@ const MAX_CHAINS = 20_000;
 
 function chainFor(loader: Loader, targetDir: string): FolderPlan[] {
   const { env } = loader.ctx;
-  let cache = specCaches.get(loader.texts.units);
-  if (!cache) specCaches.set(loader.texts.units, (cache = { folders: new Map(), chains: new Map() }));
+  const made = `${env.cwd}\0${[...env.settingSources].sort().join(',')}`;
+  let cache = specCaches.get(loader.texts.units.lineage);
+  if (!cache || cache.made !== made) specCaches.set(loader.texts.units.lineage, (cache = { made, folders: new Map(), chains: new Map() }));
   const hit = cache.chains.get(targetDir);
   if (hit) return hit;
   const rel = path.relative(env.cwd, targetDir);

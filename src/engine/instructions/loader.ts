@@ -89,6 +89,13 @@ export class UnitCache {
   ctxKey: string | undefined;
   /** loads recorded, replayed, and done for real because a replay would not have been exact */
   readonly stats = { recorded: 0, replayed: 0, loaded: 0 };
+  /** one object for this cache and its copies: what holds paths only (lazy.ts's plans) is kept by it, shared by
+   *  the revisions of a diff */
+  readonly lineage: object;
+
+  constructor(lineage?: object) {
+    this.lineage = lineage ?? {};
+  }
 
   get(key: string): LoadUnit | undefined {
     return this.units.get(key);
@@ -113,7 +120,7 @@ export class UnitCache {
 
   /** a copy (the other revision of a diff starts from it; each then records and forgets on its own) */
   copy(): UnitCache {
-    const c = new UnitCache();
+    const c = new UnitCache(this.lineage);
     for (const [k, u] of this.units) c.units.set(k, u);
     for (const [from, to] of [[this.byDep, c.byDep], [this.byDir, c.byDir]] as const) for (const [k, keys] of from) to.set(k, new Set(keys));
     c.ctxKey = this.ctxKey;
