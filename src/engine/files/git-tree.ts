@@ -41,9 +41,9 @@ export interface GitTree {
   rev: string;
   commit: string;
   /** root-relative `/`-separated paths ('' is the root folder) */
-  entries: Map<string, TreeEntry>;
+  entries: ReadonlyMap<string, TreeEntry>;
   /** each folder's entries, by root-relative folder path */
-  dirs: Map<string, DirEntry[]>;
+  dirs: Map<string, TreeDirEntry[]>;
   /** for a tree derived from another (deriveTree): what `git diff-tree` said differs from it, in its order */
   changes?: { from: GitTree; paths: TreeChange[] };
 }
@@ -109,10 +109,27 @@ export async function readTreeStreamed(git: GitRunner, rev: string, resolved?: s
 const notARevision = (rev: string): { ok: false; message: string } => ({ ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` });
 const lsTreeArgs = (commit: string) => ['ls-tree', '-r', '-t', '-z', '--full-tree', commit];
 
+/** a folder's entry in a tree: a DirEntry that is its own ListedEntry (the crawl's fast listing needs no copy of it) */
+export class TreeDirEntry implements DirEntry, ListedEntry {
+  constructor(
+    readonly name: string,
+    readonly kind: DirEntry['kind'],
+  ) {}
+  isFile(): boolean {
+    return this.kind === 'file';
+  }
+  isDirectory(): boolean {
+    return this.kind === 'dir';
+  }
+  isSymbolicLink(): boolean {
+    return this.kind === 'symlink';
+  }
+}
+
 /** `git ls-tree -r -t -z` output, parsed piece by piece (each piece whole entries) into a tree's entries and folders */
 class TreeListing {
   private readonly entries = new Map<string, TreeEntry>();
-  private readonly dirs = new Map<string, DirEntry[]>([['', []]]);
+  private readonly dirs = new Map<string, TreeDirEntry[]>([['', []]]);
   // the folder the last entry was in: `ls-tree -r -t` lists a folder's entries together (a sub-folder's
   // between them), so most entries find their folder's list without a look-up
   private cur = '';
@@ -148,7 +165,7 @@ class TreeListing {
         if (!list) dirs.set(this.cur, (list = []));
         this.curList = list;
       }
-      this.curList.push({ name: rel.slice(slash + 1), kind: kind === 'submodule' ? 'dir' : kind });
+      this.curList.push(new TreeDirEntry(rel.slice(slash + 1), kind === 'submodule' ? 'dir' : kind));
       if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
     }
   }
@@ -158,8 +175,60 @@ class TreeListing {
   }
 }
 
+/**
+ * A derived tree's entries: the base's, under what `git diff-tree` changed (an entry, or null where one went), without
+ * a copy of the base's (a pull request changes a few of 100,000). Iterates as a Map of the same entries would,
+ * though not in the same order.
+ */
+class OverlayEntries implements ReadonlyMap<string, TreeEntry> {
+  private readonly changed = new Map<string, TreeEntry | null>();
+  private count: number;
+  constructor(private readonly base: ReadonlyMap<string, TreeEntry>) {
+    this.count = base.size;
+  }
+  get size(): number {
+    return this.count;
+  }
+  get(rel: string): TreeEntry | undefined {
+    const c = this.changed.get(rel);
+    return c === undefined ? this.base.get(rel) : c ?? undefined;
+  }
+  has(rel: string): boolean {
+    return this.get(rel) !== undefined;
+  }
+  set(rel: string, e: TreeEntry): void {
+    if (!this.has(rel)) this.count++;
+    this.changed.set(rel, e);
+  }
+  delete(rel: string): void {
+    if (this.has(rel)) this.count--;
+    this.changed.set(rel, null);
+  }
+  *entries(): MapIterator<[string, TreeEntry]> {
+    for (const [rel, e] of this.base) if (!this.changed.has(rel)) yield [rel, e];
+    for (const [rel, e] of this.changed) if (e) yield [rel, e];
+  }
+  *keys(): MapIterator<string> {
+    for (const [rel] of this.entries()) yield rel;
+  }
+  *values(): MapIterator<TreeEntry> {
+    for (const [, e] of this.entries()) yield e;
+  }
+  [Symbol.iterator](): MapIterator<[string, TreeEntry]> {
+    return this.entries();
+  }
+  forEach(f: (value: TreeEntry, key: string, map: ReadonlyMap<string, TreeEntry>) => void): void {
+    for (const [rel, e] of this.entries()) f(e, rel, this);
+  }
+  /** does any entry changed here have this kind? (the base's are the base's to ask) */
+  changedHas(kind: TreeKind): boolean {
+    for (const e of this.changed.values()) if (e?.kind === kind) return true;
+    return false;
+  }
+}
+
 /** git's order of a folder's entries: by name, bytewise, a folder's (not a submodule's) as if it ended in `/` */
-function gitOrder(entries: Map<string, TreeEntry>, parent: string): (a: DirEntry, b: DirEntry) => number {
+function gitOrder(entries: ReadonlyMap<string, TreeEntry>, parent: string): (a: DirEntry, b: DirEntry) => number {
   const key = (e: DirEntry) => Buffer.from(entries.get(parent ? `${parent}/${e.name}` : e.name)?.kind === 'dir' ? `${e.name}/` : e.name);
   return (a, b) => Buffer.compare(key(a), key(b));
 }
@@ -189,11 +258,11 @@ export function diffTreeRun(base: string, commit: string): [string[], undefined,
 /** deriveTree from the output of its `git diff-tree` run (diffTreeRun) */
 export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitResult): { ok: true; tree: GitTree } | undefined {
   if (!d.ok) return undefined;
-  const entries = new Map(base.entries);
+  const entries = new OverlayEntries(base.entries);
   const dirs = new Map(base.dirs);
   /** folders whose list was copied from the base's (the base's lists are never changed) */
   const copied = new Set<string>();
-  const listOf = (parent: string): DirEntry[] => {
+  const listOf = (parent: string): TreeDirEntry[] => {
     let list = dirs.get(parent);
     if (!copied.has(parent)) {
       list = list ? list.slice() : [];
@@ -226,7 +295,7 @@ export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitR
     if (newMode === '000000') continue;
     const kind = treeKind(newMode);
     entries.set(rel, { kind, oid: newOid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
-    list.push({ name, kind: listKind(newMode) });
+    list.push(new TreeDirEntry(name, listKind(newMode)));
     if ((kind === 'dir' || kind === 'submodule') && !dirs.has(rel)) dirs.set(rel, []);
   }
   for (const p of copied) {
@@ -306,8 +375,8 @@ export interface GitTreeAccessOptions {
 export interface BlobStore {
   blobs: Map<string, Uint8Array>;
   sizes: Map<string, number>;
-  /** whether a personal file (CLAUDE.local.md, settings.local.json) is on disk, by absolute path: asked once per
-   *  folder for both revisions */
+  /** whether a personal file (CLAUDE.local.md, settings.local.json) is on disk, by root-relative path: asked once
+   *  per folder for both revisions */
   personal: Map<string, boolean>;
 }
 
@@ -315,26 +384,9 @@ export function blobStore(): BlobStore {
   return { blobs: new Map(), sizes: new Map(), personal: new Map() };
 }
 
-/** a listed entry without a closure per entry (a crawl makes one per file) */
-class Listed implements ListedEntry {
-  readonly name: string;
-  private readonly kind: DirEntry['kind'];
-  constructor(e: DirEntry) {
-    this.name = e.name;
-    this.kind = e.kind;
-  }
-  isFile(): boolean {
-    return this.kind === 'file';
-  }
-  isDirectory(): boolean {
-    return this.kind === 'dir';
-  }
-  isSymbolicLink(): boolean {
-    return this.kind === 'symlink';
-  }
-}
-
 const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
+const GIT_DIR = new TreeDirEntry('.git', 'dir');
+const byName = (a: TreeDirEntry, b: TreeDirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
@@ -415,6 +467,26 @@ function prefetchRest(git: GitRunner, plan: PrefetchPlan, store: BlobStore, all:
   return want.size ? 1 : 0;
 }
 
+/** does the tree hold a symbolic link? (a derived tree: its base's answer, remembered, or one of its changes) */
+const linksOf = new WeakMap<ReadonlyMap<string, TreeEntry>, boolean>();
+function hasLinks(tree: GitTree): boolean {
+  const entries = tree.entries;
+  let v = linksOf.get(entries);
+  if (v === undefined) {
+    if (entries instanceof OverlayEntries && tree.changes) v = entries.changedHas('symlink') || (hasLinks(tree.changes.from) && [...entries.values()].some((e) => e.kind === 'symlink'));
+    else {
+      v = false;
+      for (const e of entries.values())
+        if (e.kind === 'symlink') {
+          v = true;
+          break;
+        }
+    }
+    linksOf.set(entries, v);
+  }
+  return v;
+}
+
 /** A FileAccess that shows `tree` checked out at `root`. */
 export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAccessOptions): FileAccess & { blobsRead: () => number; sizesAsked: () => number } {
   const root = o.root;
@@ -466,12 +538,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
   const personal = (rel: string) => o.personalFromDisk !== false && PERSONAL.has(rel.slice(rel.lastIndexOf('/') + 1));
 
   /** a tree without symbolic links (most): a path is its own entry, no walk through its folders */
-  let links = false;
-  for (const e of tree.entries.values())
-    if (e.kind === 'symlink') {
-      links = true;
-      break;
-    }
+  const links = hasLinks(tree);
   const rootEntry: TreeEntry = { kind: 'dir', oid: '', size: 0 };
 
   /** follows symbolic links inside the tree (40 hops); undefined when the link leads outside or nowhere */
@@ -529,26 +596,34 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
       if (!r.e) return noEntry('scandir', p);
       if (r.e.kind === 'file') return { ok: false, code: 'ENOTDIR', message: `ENOTDIR: not a directory, scandir '${p}'` };
       const list = (tree.dirs.get(r.rel) ?? []).slice();
-      if (rel === '') list.push({ name: '.git', kind: 'dir' });
+      if (rel === '') list.push(GIT_DIR);
       // the personal files on disk that git does not hold, listed as the working tree lists them
       if (o.personalFromDisk !== false)
         for (const name of PERSONAL) {
           if ((name === 'settings.local.json') !== (r.rel === '.claude' || r.rel.endsWith('/.claude'))) continue;
           if (list.some((e) => e.name === name)) continue;
-          const at = path.join(p, name);
-          let onDisk = store.personal.get(at);
+          // by the path asked (root-relative, normal: one per place on disk)
+          const key = rel ? `${rel}/${name}` : name;
+          let onDisk = store.personal.get(key);
           if (onDisk === undefined) {
-            const st = o.outside.lstat(at);
-            store.personal.set(at, (onDisk = st.ok && st.value.kind === 'file' && !st.value.isSymlink));
+            const st = o.outside.lstat(path.join(p, name));
+            store.personal.set(key, (onDisk = st.ok && st.value.kind === 'file' && !st.value.isSymlink));
           }
-          if (onDisk) list.push({ name, kind: 'file' });
+          if (onDisk) list.push(new TreeDirEntry(name, 'file'));
         }
       return { ok: true, value: list };
     },
     list(p): FsResult<readonly ListedEntry[]> {
       const r = fa.readDir(p);
       if (!r.ok) return r;
-      return { ok: true, value: r.value.map((e) => new Listed(e)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+      // readDir's list is a copy of the tree's, its entries TreeDirEntry: sorted in place, when git's order is not the code units'
+      const v = r.value as TreeDirEntry[];
+      for (let i = 1; i < v.length; i++)
+        if (v[i - 1]!.name > v[i]!.name) {
+          v.sort(byName);
+          break;
+        }
+      return { ok: true, value: v };
     },
     readFile(p, maxBytes) {
       const rel = relOf(p);
