@@ -529,6 +529,15 @@ describe("subagents' and workflow agents' own transcripts", () => {
   };
   const agentOf = (s: ReturnType<typeof readLiveSession>, id: string) => s.turns.flatMap((t) => t.agents ?? []).find((a) => a.agentId === id);
 
+  test('the text shows the session cost with its agents, each run under its Workflow call and each agent on its own line', () => {
+    const out = sessionCommand(['--transcript', path.join(DIR, `${WF}.jsonl`), '--cwd', path.join(tmp, 'cwd'), '--home', path.join(tmp, 'home')], makeStyle(false)).output;
+    assert.match(out.split('\n')[0]!, / · \$0\.391 \(with 4 agents \$0\.123\) · /);
+    assert.match(out, /\n {2}Workflow Survey plugins → workflow wf_1a2b3c4d-5e6: 2 agents, 3 requests, \$0\.095\n {4}agent a1f00d0000000aaa1 \(workflow wf_1a2b3c4d-5e6\): 2 requests · 12,020 in \+ 15,000 cache read \+ 3,400 cache write, 370 out · \$0\.059\n {4}agent a1f00d0000000bbb2 /);
+    assert.match(out, /\n {2}Agent Explore → subagent Explore: no instruction file\n {4}agent a7e5c0ffee0123456 \(Explore\): 2 requests · /);
+    // a run no call names: under the turn, not under a call
+    assert.match(out, /\n {2}agent a0b0c0d0e0f001122 \(workflow wf_9f8e7d6c-b5a\): 1 request · 5,000 in \+ 0 cache read \+ 500 cache write, 30 out · \$0\.017\n/);
+  });
+
   test("a line of an agent's transcript that is not JSON is a problem of that file, with its line; the rest is counted", () => {
     const to = copy();
     fs.appendFileSync(path.join(to, AGENT), '{"type":"assistant","message":\n');
