@@ -460,16 +460,18 @@ export function sessionCommand(argv: string[], st: Style): SessionOutput {
   };
 }
 
-/** --watch: the timeline again each time the transcript grows (polled; Ctrl-C ends it) */
+/** --watch: the timeline again each time the transcript grows or an agent of it writes (polled; Ctrl-C ends it) */
 export function watchSession(argv: string[], st: Style, write: (s: string) => void, intervalMs = 1000): { stop(): void } {
   const { p, r } = resolve(argv);
   if (!r) throw new UsageError('--watch with --list: choose one');
   const follow: { reader: LiveReader; state?: LiveSessionState } = { reader: new LiveReader(nodeFileAccess, r.file) };
-  let lastLines = -1;
+  let last = '';
   const tick = () => {
     const j = sessionJson(r, follow);
-    if (follow.reader.follower.parser.lines === lastLines) return;
-    lastLines = follow.reader.follower.parser.lines;
+    // the transcript grew, or an agent wrote (a workflow's agents write in the background while the session rests)
+    const key = `${follow.reader.follower.parser.lines}:${JSON.stringify(j.session.agents)}`;
+    if (key === last) return;
+    last = key;
     write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, j.session.cwd ?? r.options.cwd, st)}`);
   };
   tick();

@@ -463,6 +463,8 @@ export class LiveReader {
   readonly follower: TranscriptFollower;
   private replayer = new SessionReplayer();
   private readonly subs = new Map<string, SubagentEntry>();
+  /** the agents' files as the last read found them (agentsChanged) */
+  private agentKey = '';
 
   constructor(
     private readonly fa: FileAccess,
@@ -476,35 +478,43 @@ export class LiveReader {
     return this.follower.parser.versions;
   }
 
-  /** the session's subagents (`subagents/*.jsonl`), then each workflow run's agents (`subagents/workflows/<run
-   *  id>/agent-*.jsonl`; the run's `journal.jsonl` is no agent), each file read again only when it changed */
-  private subagents(): SubagentRead[] {
+  /** the session's subagents' files (`subagents/*.jsonl`), then each workflow run's agents' (`subagents/workflows/<run
+   *  id>/agent-*.jsonl`; the run's `journal.jsonl` is no agent), in that order, with their size and time */
+  private agentFiles(): { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] {
     const dir = path.join(this.file.slice(0, -'.jsonl'.length), 'subagents');
-    const out: SubagentRead[] = [];
-    this.readAgents(dir, (name) => name.endsWith('.jsonl'), undefined, out);
+    const out: { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] = [];
+    const list = (d: string, take: (name: string) => boolean, workflow: string | undefined) => {
+      const r = this.fa.readDir(d);
+      if (!r.ok) return;
+      for (const e of r.value.filter((x) => take(x.name)).sort((a, b) => a.name.localeCompare(b.name))) {
+        const file = path.join(d, e.name);
+        const st = this.fa.stat(file);
+        if (st.ok && st.value.kind === 'file') out.push({ file, workflow, size: st.value.size, mtimeMs: st.value.mtimeMs });
+      }
+    };
+    list(dir, (name) => name.endsWith('.jsonl'), undefined);
     const wf = this.fa.readDir(path.join(dir, 'workflows'));
-    if (wf.ok)
-      for (const run of wf.value.map((e) => e.name).sort((a, b) => a.localeCompare(b)))
-        this.readAgents(path.join(dir, 'workflows', run), (name) => name.startsWith('agent-') && name.endsWith('.jsonl'), run, out);
+    if (wf.ok) for (const run of wf.value.map((e) => e.name).sort((a, b) => a.localeCompare(b))) list(path.join(dir, 'workflows', run), (name) => name.startsWith('agent-') && name.endsWith('.jsonl'), run);
     return out;
   }
 
-  private readAgents(dir: string, take: (name: string) => boolean, workflow: string | undefined, out: SubagentRead[]): void {
-    const r = this.fa.readDir(dir);
-    if (!r.ok) return;
-    for (const e of r.value.filter((x) => take(x.name)).sort((a, b) => a.name.localeCompare(b.name))) {
-      const file = path.join(dir, e.name);
-      const st = this.fa.stat(file);
-      if (!st.ok || st.value.kind !== 'file') continue;
-      const hit = this.subs.get(file);
-      if (hit && hit.size === st.value.size && hit.mtimeMs === st.value.mtimeMs) {
-        out.push(hit.value);
-        continue;
-      }
-      const one = readSubagent(this.fa, file, workflow);
-      this.subs.set(file, { size: st.value.size, mtimeMs: st.value.mtimeMs, value: one });
-      out.push(one);
-    }
+  /** the agents' transcripts, each file read again only when its size or time changed */
+  private subagents(): SubagentRead[] {
+    const files = this.agentFiles();
+    this.agentKey = files.map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n');
+    return files.map((f) => {
+      const hit = this.subs.get(f.file);
+      if (hit && hit.size === f.size && hit.mtimeMs === f.mtimeMs) return hit.value;
+      const one = readSubagent(this.fa, f.file, f.workflow);
+      this.subs.set(f.file, { size: f.size, mtimeMs: f.mtimeMs, value: one });
+      return one;
+    });
+  }
+
+  /** an agent's transcript came, went or changed since the last read (a workflow's agents write in the background
+   *  while the session's own file rests): a follower that reads only when the session's file changes asks this too */
+  agentsChanged(): boolean {
+    return this.agentFiles().map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n') !== this.agentKey;
   }
 
   /** `profile`: the one to read with, or how to choose it from the version the transcript names */
