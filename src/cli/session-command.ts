@@ -63,8 +63,13 @@ export interface SessionJson {
     unknownTypes: Record<string, number>;
     warnings: string[];
     // ---- issue 31 part B: cost, MCP servers, listings, derived breakdown (engine: transcript/turn-figures.ts)
-    /** USD of every priced request (list prices, or the managed modelPricing); null when none could be priced */
+    /** USD of every priced request, the main loop's and its subagents' and workflow agents' (list prices, or the managed
+     *  modelPricing); null when none could be priced */
     cost: number | null;
+    /** the subagents' and workflow agents' own transcripts summed (each one is under its turn: `turns[].agents`) */
+    agents: LiveSession['figures']['agents'];
+    /** every turn's requests and the agents', with their usage summed */
+    totals: LiveSession['figures']['totals'];
     /** models without a price: their requests are left out of `cost` */
     unpriced: string[];
     mcp: LiveSession['figures']['listings']['mcp'];
@@ -200,10 +205,10 @@ export function sessionJson(r: Resolved, follow?: { reader: LiveReader; state?: 
 }
 
 /** issue 31 part B's keys of `session` */
-function partB(live: LiveSession): Pick<SessionJson['session'], 'cost' | 'unpriced' | 'mcp' | 'listings' | 'breakdown'> {
+function partB(live: LiveSession): Pick<SessionJson['session'], 'cost' | 'agents' | 'totals' | 'unpriced' | 'mcp' | 'listings' | 'breakdown'> {
   const f = live.figures;
   const { mcp, ...listings } = f.listings;
-  return { cost: f.cost, unpriced: f.unpriced, mcp, listings, breakdown: f.breakdown };
+  return { cost: f.cost, agents: f.agents, totals: f.totals, unpriced: f.unpriced, mcp, listings, breakdown: f.breakdown };
 }
 
 const n = grouped;
@@ -223,6 +228,24 @@ function turnFigures(t: SessionJson['session']['turns'][number], st: Style): str
   return out;
 }
 const short = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+type Agent = NonNullable<SessionJson['session']['turns'][number]['agents']>[number];
+/** agents listed one a line under a call; past it, the rest summed */
+const MAX_AGENT_LINES = 20;
+
+const tokens = (u: Agent['usage']) => `${n(u.input)} in + ${n(u.cacheRead)} cache read + ${n(u.cacheCreation)} cache write, ${n(u.output)} out`;
+const price = (c: number | null) => (c === null ? 'no price for its model' : usd(c));
+
+/** the agents a call (or, without one, the turn) started: one line each, their requests, tokens and cost */
+function agentLines(agents: Agent[], indent: string): string[] {
+  const out = agents.slice(0, MAX_AGENT_LINES).map((a) => `${indent}agent ${safe(a.agentId)} (${a.workflow ? `workflow ${safe(a.workflow)}` : safe(a.agentType ?? 'subagent')}): ${n(a.requests)} request${a.requests === 1 ? '' : 's'} · ${tokens(a.usage)} · ${price(a.cost)}`);
+  const rest = agents.slice(MAX_AGENT_LINES);
+  if (rest.length) {
+    const cost = rest.some((a) => a.cost === null) ? null : rest.reduce((x, a) => x + a.cost!, 0);
+    out.push(`${indent}… ${rest.length} more agent(s): ${n(rest.reduce((x, a) => x + a.requests, 0))} requests · ${price(cost)}`);
+  }
+  return out;
+}
 
 function rel(p: string, cwd: string): string {
   const r = path.relative(cwd, p);
@@ -264,7 +287,10 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   const ended = s.endedAt ?? s.lastWritten;
   const when = s.running ? st.green('running') : `ended ${ended ? safe(shortTime(ended)) : '?'}`;
   const versions = s.versions ? `Claude Code ${s.versions.map(safe).join(' → ')} (resumed by another binary)` : `Claude Code ${safe(s.version ?? '?')}`;
-  const cost = s.cost !== null ? ` · ${usd(s.cost)}${s.unpriced.length ? ` (no price for ${s.unpriced.map(safe).join(', ')})` : ''}` : '';
+  const ag = s.agents;
+  const ofAgents = ag.files ? `${ag.files} agent${ag.files === 1 ? '' : 's'}${ag.cost !== null ? ` ${usd(ag.cost)}` : ''}` : '';
+  const notes = [ofAgents ? `with ${ofAgents}` : '', s.unpriced.length ? `no price for ${s.unpriced.map(safe).join(', ')}` : ''].filter(Boolean);
+  const cost = s.cost !== null ? ` · ${usd(s.cost)}${notes.length ? ` (${notes.join('; ')})` : ''}` : '';
   out.push(`${st.bold(s.subagent ? 'Subagent transcript' : 'Session')} ${safe(s.sessionId ?? '?')} · ${versions}${s.profileNote ? ` (${safe(s.profileNote)})` : ''} · ${safe(s.model ?? 'model ?')}${cost} · ${when}`);
   out.push(`  ${safe(s.transcript)}${s.source === 'attachments' ? ' · this version records no requests: texts from its attachments, the startup block not recorded' : ''}`);
   for (const w of s.warnings) if (/^the session was launched in |^this is a subagent's own transcript/.test(w)) out.push(st.yellow(`  ${safe(w)}`));
@@ -309,6 +335,8 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     out.push(...turnFigures(t, st));
     if (t.changedNotes) out.push(`  notes: ${[...t.changedNotes.matchAll(/^Note: (\/[^\n]*?) changed on disk/gm)].map((m) => safe(rel(m[1]!, cwd))).join(', ')} changed on disk`);
     if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
+    const agents = t.agents ?? [];
+    const calls = new Set(t.calls.map((c) => c.id));
     for (const call of t.calls) {
       const input = call.input as Record<string, unknown>;
       // what the call was about: its file, skill, agent or command, else the first of the inputs tools commonly name it by
@@ -320,8 +348,17 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
       if (call.skillBody !== null) got.push(`skill body ${n(call.skillBody.length)} chars`);
       if (call.agent) got.push(`subagent ${safe(call.agent.type)}: ${call.agent.instructions === null ? 'no instruction file' : `startup block ${n(call.agent.instructions.length)} chars`}`);
       if (call.error) got.push(st.red(`error: ${safe(short(call.error, 80))}`));
+      const started = agents.filter((a) => a.toolUseId === call.id);
+      const runs = [...new Set(started.map((a) => a.workflow).filter((w) => w !== null))];
+      if (runs.length) {
+        const cost = started.some((a) => a.cost === null) ? null : started.reduce((x, a) => x + a.cost!, 0);
+        got.push(`workflow ${runs.map(safe).join(', ')}: ${started.length} agent${started.length === 1 ? '' : 's'}, ${n(started.reduce((x, a) => x + a.requests, 0))} requests, ${price(cost)}`);
+      }
       out.push(`  ${safe(call.name)} ${safe(target)}${got.length ? ` → ${got.join(' · ')}` : ''}`);
+      out.push(...agentLines(started, '    '));
     }
+    // agents no call of the turn started (placed by the time they started)
+    out.push(...agentLines(agents.filter((a) => a.toolUseId === null || !calls.has(a.toolUseId)), '  '));
     for (const m of t.marks) out.push(markLine(m));
   });
   const last = [...s.requests].reverse().find((r) => r.chars);
@@ -396,7 +433,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   }
   if (s.problems.length || Object.keys(s.unknownTypes).length) {
     out.push('');
-    for (const p of s.problems.slice(0, 8)) out.push(st.yellow(`  line ${p.line}: ${safe(p.reason)}`));
+    for (const p of s.problems.slice(0, 8)) out.push(st.yellow(`  ${p.file ? `${safe(path.basename(p.file))}${p.line ? ` line ${p.line}` : ''}` : `line ${p.line}`}: ${safe(p.reason)}`));
     if (s.problems.length > 8) out.push(st.yellow(`  … ${s.problems.length - 8} more`));
     const u = Object.entries(s.unknownTypes);
     if (u.length) out.push(`  record types this reader does not know: ${u.map(([k, v]) => `${safe(k)} (${v})`).join(', ')}`);
@@ -423,16 +460,18 @@ export function sessionCommand(argv: string[], st: Style): SessionOutput {
   };
 }
 
-/** --watch: the timeline again each time the transcript grows (polled; Ctrl-C ends it) */
+/** --watch: the timeline again each time the transcript grows or an agent of it writes (polled; Ctrl-C ends it) */
 export function watchSession(argv: string[], st: Style, write: (s: string) => void, intervalMs = 1000): { stop(): void } {
   const { p, r } = resolve(argv);
   if (!r) throw new UsageError('--watch with --list: choose one');
   const follow: { reader: LiveReader; state?: LiveSessionState } = { reader: new LiveReader(nodeFileAccess, r.file) };
-  let lastLines = -1;
+  let last = '';
   const tick = () => {
     const j = sessionJson(r, follow);
-    if (follow.reader.follower.parser.lines === lastLines) return;
-    lastLines = follow.reader.follower.parser.lines;
+    // the transcript grew, or an agent wrote (a workflow's agents write in the background while the session rests)
+    const key = `${follow.reader.follower.parser.lines}:${JSON.stringify(j.session.agents)}`;
+    if (key === last) return;
+    last = key;
     write(has(p, 'json') ? `${jsonText(j, 0)}\n` : `\u001b[2J\u001b[H${sessionText(j, j.session.cwd ?? r.options.cwd, st)}`);
   };
   tick();

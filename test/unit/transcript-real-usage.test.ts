@@ -12,6 +12,8 @@ import { makeStyle } from '../../src/cli/style.js';
 import { NEWEST_PROFILE } from '../../src/engine/profiles.js';
 import { costOf, listPrice, priceOf, pricingOverride } from '../../src/engine/transcript/pricing.js';
 import type { Settings } from '../../src/engine/settings.js';
+import { nodeFileAccess, type FileAccess } from '../../src/engine/files/file-access.js';
+import { LiveReader, readLiveSession } from '../../src/engine/transcript/session.js';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DIR = path.join(ROOT, 'test', 'fixtures', 'transcripts', 'real-shapes', 'usage');
@@ -39,6 +41,20 @@ interface TurnWant {
   cost: number | null;
   breakCause?: string;
   hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+  /** the subagents and workflow agents counted under the turn (their own transcripts), in order; absent: none */
+  agents?: AgentWant[];
+}
+
+interface AgentWant {
+  agentId: string;
+  agentType: string | null;
+  workflow: string | null;
+  toolUseId: string | null;
+  /** the transcript, from the fixture's folder */
+  transcript: string;
+  requests: number;
+  usage: { input: number; cacheRead: number; cacheCreation: number; output: number };
+  cost: number | null;
 }
 
 interface Case {
@@ -369,6 +385,83 @@ const CASES: Case[] = [
       assert.equal(docs.loadedToolChars, JSON.stringify({ name: 'mcp__docs__search', description: 'Searches the docs', input_schema: { type: 'object' } }).length);
     },
   },
+  {
+    file: '20-2.1.167-workflow.jsonl',
+    version: '2.1.167',
+    turns: [
+      {
+        prompt: 'Survey every lantern plugin in a workflow',
+        requests: 2,
+        usage: { input: 7, cacheRead: 20_000, cacheCreation: 20_500, output: 360 },
+        cost: usd([3, 5], [20_000, 10], [300, 25]) + usd([4, 5], [20_000, 0.5], [500, 10], [60, 25]),
+        // the run the Workflow call started, though its second agent started while turn 2 ran
+        agents: [
+          {
+            agentId: 'a1f00d0000000aaa1',
+            agentType: 'workflow-subagent',
+            workflow: 'wf_1a2b3c4d-5e6',
+            toolUseId: 'toolu_20W',
+            transcript: '20-2.1.167-workflow/subagents/workflows/wf_1a2b3c4d-5e6/agent-a1f00d0000000aaa1.jsonl',
+            requests: 2,
+            usage: { input: 12_020, cacheRead: 15_000, cacheCreation: 3_400, output: 370 },
+            cost: usd([12_000, 3], [3_000, 3.75], [120, 15]) + usd([20, 3], [15_000, 0.3], [400, 3.75], [250, 15]),
+          },
+          {
+            agentId: 'a1f00d0000000bbb2',
+            agentType: 'workflow-subagent',
+            workflow: 'wf_1a2b3c4d-5e6',
+            toolUseId: 'toolu_20W',
+            transcript: '20-2.1.167-workflow/subagents/workflows/wf_1a2b3c4d-5e6/agent-a1f00d0000000bbb2.jsonl',
+            requests: 1,
+            usage: { input: 9_000, cacheRead: 0, cacheCreation: 2_000, output: 80 },
+            cost: usd([9_000, 3], [2_000, 3.75], [80, 15]),
+          },
+        ],
+      },
+      {
+        prompt: 'Meanwhile, what does --dry-run print?',
+        requests: 3,
+        usage: { input: 18, cacheRead: 62_500, cacheCreation: 750, output: 200 },
+        cost: usd([5, 5], [20_500, 0.5], [400, 10], [90, 25]) + usd([6, 5], [20_900, 0.5], [200, 10], [70, 25]) + usd([7, 5], [21_100, 0.5], [150, 10], [40, 25]),
+        agents: [
+          {
+            agentId: 'a7e5c0ffee0123456',
+            agentType: 'Explore',
+            workflow: null,
+            toolUseId: 'toolu_20G',
+            transcript: '20-2.1.167-workflow/subagents/agent-a7e5c0ffee0123456.jsonl',
+            requests: 2,
+            usage: { input: 8_030, cacheRead: 9_000, cacheCreation: 1_100, output: 100 },
+            cost: usd([8_000, 1], [1_000, 1.25], [60, 5]) + usd([30, 1], [9_000, 0.1], [100, 1.25], [40, 5]),
+          },
+          {
+            agentId: 'a0b0c0d0e0f001122',
+            agentType: 'workflow-subagent',
+            workflow: 'wf_9f8e7d6c-b5a',
+            toolUseId: null,
+            transcript: '20-2.1.167-workflow/subagents/workflows/wf_9f8e7d6c-b5a/agent-a0b0c0d0e0f001122.jsonl',
+            requests: 1,
+            usage: { input: 5_000, cacheRead: 0, cacheCreation: 500, output: 30 },
+            cost: usd([5_000, 3], [500, 3.75], [30, 15]),
+          },
+        ],
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      // the session sums its main loop and the four agents that wrote (the empty file and the run's journal are no agent)
+      assert.equal(s.agents.files, 4);
+      assert.equal(s.agents.requests, 6);
+      assert.deepEqual(s.agents.usage, { input: 34_050, cacheRead: 24_000, cacheCreation: 7_000, output: 580 });
+      assert.deepEqual(s.totals, { requests: 11, usage: { input: 34_075, cacheRead: 106_500, cacheCreation: 28_250, output: 1_140 } });
+      // the Agent call's subagent named by the call's result (toolUseResult.agentId): its transcript is the call's
+      const explore = s.turns[1]!.calls.find((c) => c.name === 'Agent')!;
+      assert.equal(explore.agent?.transcript, path.join(DIR, '20-2.1.167-workflow/subagents/agent-a7e5c0ffee0123456.jsonl'));
+      // the window is the main loop's: an agent's larger context does not move it
+      assert.equal(s.next.context?.tokens, 7 + 21_100 + 150);
+    },
+  },
 ];
 
 const close = (a: number | null | undefined, b: number | null, what: string) => {
@@ -401,6 +494,15 @@ describe('real-shaped transcripts: requests, usage, cost, cache, window, layers 
         const ctx = w.usage.input + w.usage.cacheRead + w.usage.cacheCreation;
         close(t.cache?.hitRatio, ctx ? w.usage.cacheRead / ctx : null, `${w.prompt}: hit ratio`);
         if (w.hooks) assert.deepEqual(t.hooks, w.hooks, `${w.prompt}: hooks`);
+        const agents = t.agents ?? [];
+        assert.deepEqual(
+          agents.map(({ cost: _, transcript, ...a }) => ({ ...a, transcript: path.relative(DIR, transcript) })),
+          (w.agents ?? []).map(({ cost: _, ...a }) => a),
+          `${w.prompt}: agents`,
+        );
+        agents.forEach((a, i) => close(a.cost, w.agents![i]!.cost, `${w.prompt}: agent ${a.agentId} cost`));
+        // the session's cost holds its agents' too
+        for (const a of w.agents ?? []) if (a.cost !== null) total += a.cost;
       }
       // turns with no request of their own (a local command) add nothing
       for (const t of s.turns) if (!c.turns.some((w) => t.prompt.startsWith(w.prompt))) assert.equal(t.cost ?? 0, 0, `${t.prompt}: no cost`);
@@ -413,6 +515,75 @@ describe('real-shaped transcripts: requests, usage, cost, cache, window, layers 
       c.check?.(s);
     });
   }
+});
+
+describe("subagents' and workflow agents' own transcripts", () => {
+  const WF = '20-2.1.167-workflow';
+  const AGENT = `${WF}/subagents/workflows/wf_1a2b3c4d-5e6/agent-a1f00d0000000bbb2.jsonl`;
+  /** the fixture copied, to be changed */
+  const copy = (): string => {
+    const to = fs.mkdtempSync(path.join(tmp, 'wf-'));
+    fs.cpSync(path.join(DIR, `${WF}.jsonl`), path.join(to, `${WF}.jsonl`));
+    fs.cpSync(path.join(DIR, WF), path.join(to, WF), { recursive: true });
+    return to;
+  };
+  const agentOf = (s: ReturnType<typeof readLiveSession>, id: string) => s.turns.flatMap((t) => t.agents ?? []).find((a) => a.agentId === id);
+
+  test('the text shows the session cost with its agents, each run under its Workflow call and each agent on its own line', () => {
+    const out = sessionCommand(['--transcript', path.join(DIR, `${WF}.jsonl`), '--cwd', path.join(tmp, 'cwd'), '--home', path.join(tmp, 'home')], makeStyle(false)).output;
+    assert.match(out.split('\n')[0]!, / · \$0\.391 \(with 4 agents \$0\.123\) · /);
+    assert.match(out, /\n {2}Workflow Survey plugins → workflow wf_1a2b3c4d-5e6: 2 agents, 3 requests, \$0\.095\n {4}agent a1f00d0000000aaa1 \(workflow wf_1a2b3c4d-5e6\): 2 requests · 12,020 in \+ 15,000 cache read \+ 3,400 cache write, 370 out · \$0\.059\n {4}agent a1f00d0000000bbb2 /);
+    assert.match(out, /\n {2}Agent Explore → subagent Explore: no instruction file\n {4}agent a7e5c0ffee0123456 \(Explore\): 2 requests · /);
+    // a run no call names: under the turn, not under a call
+    assert.match(out, /\n {2}agent a0b0c0d0e0f001122 \(workflow wf_9f8e7d6c-b5a\): 1 request · 5,000 in \+ 0 cache read \+ 500 cache write, 30 out · \$0\.017\n/);
+  });
+
+  test("a line of an agent's transcript that is not JSON is a problem of that file, with its line; the rest is counted", () => {
+    const to = copy();
+    fs.appendFileSync(path.join(to, AGENT), '{"type":"assistant","message":\n');
+    const s = readLiveSession(nodeFileAccess, path.join(to, `${WF}.jsonl`), NEWEST_PROFILE);
+    const lines = fs.readFileSync(path.join(DIR, AGENT), 'utf8').split('\n').length;
+    assert.deepEqual(s.problems, [{ line: lines, reason: 'not JSON', file: path.join(to, AGENT) }]);
+    assert.equal(agentOf(s, 'a1f00d0000000bbb2')?.requests, 1);
+    const r = sessionCommand(['--transcript', path.join(to, `${WF}.jsonl`), '--cwd', path.join(tmp, 'cwd'), '--home', path.join(tmp, 'home')], makeStyle(false));
+    assert.match(r.output, new RegExp(`\n {2}agent-a1f00d0000000bbb2\.jsonl line ${lines}: not JSON\n`));
+  });
+
+  test("an agent's transcript past the bound is not read: a problem naming it, as the session's own file would be", () => {
+    const big = path.join(DIR, AGENT);
+    const asked: number[] = [];
+    const fa: FileAccess = {
+      ...nodeFileAccess,
+      readFile: (p, max) => {
+        if (p !== big) return nodeFileAccess.readFile(p, max);
+        asked.push(max);
+        return { ok: false, code: 'EFBIG', message: 'file is 300000000 bytes' };
+      },
+    };
+    const s = readLiveSession(fa, path.join(DIR, `${WF}.jsonl`), NEWEST_PROFILE);
+    assert.deepEqual(asked, [256 * 1024 * 1024]);
+    assert.deepEqual(s.problems, [{ line: 0, file: big, reason: `cannot read ${big}: file is 300000000 bytes, past the 268435456 bytes a subagent's transcript is read to` }]);
+    assert.equal(agentOf(s, 'a1f00d0000000bbb2'), undefined);
+    assert.equal(s.figures.agents.files, 3);
+  });
+
+  test('followed: an agent that writes again is read again (its new request counted), the others are not', () => {
+    const to = copy();
+    const reads: string[] = [];
+    const fa: FileAccess = { ...nodeFileAccess, readFile: (p, max) => (reads.push(path.relative(to, p)), nodeFileAccess.readFile(p, max)) };
+    const reader = new LiveReader(fa, path.join(to, `${WF}.jsonl`));
+    const first = reader.read(NEWEST_PROFILE);
+    assert.equal(first.figures.totals.requests, 11);
+    reads.length = 0;
+    const last = fs.readFileSync(path.join(to, AGENT), 'utf8').trim().split('\n').pop()!;
+    const rec = JSON.parse(last) as { uuid: string; message: { id: string } };
+    fs.appendFileSync(path.join(to, AGENT), JSON.stringify({ ...rec, uuid: 'a1f00d00-0000-4000-8000-00000000ffff', parentUuid: rec.uuid, message: { ...rec.message, id: 'msg_W2B' } }) + '\n');
+    const again = reader.read(NEWEST_PROFILE);
+    assert.deepEqual(reads.filter((f) => f.endsWith('.jsonl')), [AGENT]);
+    assert.equal(agentOf(again, 'a1f00d0000000bbb2')?.requests, 2);
+    assert.equal(again.figures.totals.requests, 12);
+    assert.equal(again.turns[0]!.agents?.length, 2, 'still under the Workflow call');
+  });
 });
 
 describe('prices and the managed modelPricing', () => {

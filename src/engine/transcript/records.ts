@@ -29,9 +29,11 @@ const MAX_SHARED = 256;
 const DROPPED_ATTACHMENTS = new Set(['prompt_snapshot']);
 
 export interface TranscriptProblem {
-  /** 1-based line number */
+  /** 1-based line number (0: the file as a whole) */
   line: number;
   reason: string;
+  /** the subagent's or workflow agent's transcript it is about (absent: the session's own) */
+  file?: string;
 }
 
 export interface ParsedRecord {

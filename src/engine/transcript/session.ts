@@ -108,12 +108,26 @@ export function listTranscripts(fa: FileAccess, dirs: readonly string[]): Transc
   return [...head, ...out.slice(MAX_TAILS)];
 }
 
-/** one subagent's transcript (`<session>/subagents/agent-*.jsonl`) with its `.meta.json` */
-function readSubagent(fa: FileAccess, file: string): { file: string; meta: Rec | undefined; records: ParsedRecord[] } | undefined {
-  const body = fa.readFile(file, 256 * 1024 * 1024);
-  if (!body.ok) return undefined;
+/** the most bytes of a subagent's transcript read, and of its meta */
+const MAX_AGENT_BYTES = 256 * 1024 * 1024;
+const MAX_META_BYTES = 1024 * 1024;
+
+/** a subagent's transcript read: its records, and what was wrong with the file (a line not JSON, a file too large) */
+interface SubagentRead {
+  file: string;
+  meta: Rec | undefined;
+  records: ParsedRecord[];
+  workflow?: string;
+  problems: TranscriptProblem[];
+}
+
+/** one subagent's transcript (`<session>/subagents/agent-*.jsonl`, a workflow's `<session>/subagents/workflows/<run
+ *  id>/agent-*.jsonl`) with its `.meta.json`; a file that cannot be read is a problem, as the session's own is */
+function readSubagent(fa: FileAccess, file: string, workflow: string | undefined): SubagentRead {
+  const body = fa.readFile(file, MAX_AGENT_BYTES);
+  if (!body.ok) return { file, meta: undefined, records: [], ...(workflow && { workflow }), problems: [{ line: 0, file, reason: `cannot read ${file}: ${body.code === 'EFBIG' ? `${body.message}, past the ${MAX_AGENT_BYTES} bytes a subagent's transcript is read to` : body.message}` }] };
   let meta: Rec | undefined;
-  const m = fa.readFile(file.replace(/\.jsonl$/, '.meta.json'), 1024 * 1024);
+  const m = fa.readFile(file.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES);
   if (m.ok)
     try {
       const v: unknown = JSON.parse(new TextDecoder().decode(m.value));
@@ -121,7 +135,8 @@ function readSubagent(fa: FileAccess, file: string): { file: string; meta: Rec |
     } catch {
       /* no meta: the agent is placed by its time */
     }
-  return { file, meta, records: parseTranscriptText(new TextDecoder().decode(body.value)).records };
+  const parsed = parseTranscriptText(new TextDecoder().decode(body.value));
+  return { file, meta, records: parsed.records, ...(workflow && { workflow }), problems: parsed.problems.map((p) => ({ ...p, file })) };
 }
 
 // ------------------------------------------------------------------------------------ what next
@@ -436,7 +451,7 @@ export interface LiveSession extends Replay {
 interface SubagentEntry {
   size: number;
   mtimeMs: number;
-  value: { file: string; meta: Rec | undefined; records: ParsedRecord[] };
+  value: SubagentRead;
 }
 
 /**
@@ -448,6 +463,8 @@ export class LiveReader {
   readonly follower: TranscriptFollower;
   private replayer = new SessionReplayer();
   private readonly subs = new Map<string, SubagentEntry>();
+  /** the agents' files as the last read found them (agentsChanged) */
+  private agentKey = '';
 
   constructor(
     private readonly fa: FileAccess,
@@ -461,26 +478,43 @@ export class LiveReader {
     return this.follower.parser.versions;
   }
 
-  private subagents(): SubagentEntry['value'][] {
+  /** the session's subagents' files (`subagents/*.jsonl`), then each workflow run's agents' (`subagents/workflows/<run
+   *  id>/agent-*.jsonl`; the run's `journal.jsonl` is no agent), in that order, with their size and time */
+  private agentFiles(): { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] {
     const dir = path.join(this.file.slice(0, -'.jsonl'.length), 'subagents');
-    const r = this.fa.readDir(dir);
-    if (!r.ok) return [];
-    const out: SubagentEntry['value'][] = [];
-    for (const e of r.value.filter((x) => x.name.endsWith('.jsonl')).sort((a, b) => a.name.localeCompare(b.name))) {
-      const file = path.join(dir, e.name);
-      const st = this.fa.stat(file);
-      if (!st.ok || st.value.kind !== 'file') continue;
-      const hit = this.subs.get(file);
-      if (hit && hit.size === st.value.size && hit.mtimeMs === st.value.mtimeMs) {
-        out.push(hit.value);
-        continue;
+    const out: { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] = [];
+    const list = (d: string, take: (name: string) => boolean, workflow: string | undefined) => {
+      const r = this.fa.readDir(d);
+      if (!r.ok) return;
+      for (const e of r.value.filter((x) => take(x.name)).sort((a, b) => a.name.localeCompare(b.name))) {
+        const file = path.join(d, e.name);
+        const st = this.fa.stat(file);
+        if (st.ok && st.value.kind === 'file') out.push({ file, workflow, size: st.value.size, mtimeMs: st.value.mtimeMs });
       }
-      const one = readSubagent(this.fa, file);
-      if (!one) continue;
-      this.subs.set(file, { size: st.value.size, mtimeMs: st.value.mtimeMs, value: one });
-      out.push(one);
-    }
+    };
+    list(dir, (name) => name.endsWith('.jsonl'), undefined);
+    const wf = this.fa.readDir(path.join(dir, 'workflows'));
+    if (wf.ok) for (const run of wf.value.map((e) => e.name).sort((a, b) => a.localeCompare(b))) list(path.join(dir, 'workflows', run), (name) => name.startsWith('agent-') && name.endsWith('.jsonl'), run);
     return out;
+  }
+
+  /** the agents' transcripts, each file read again only when its size or time changed */
+  private subagents(): SubagentRead[] {
+    const files = this.agentFiles();
+    this.agentKey = files.map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n');
+    return files.map((f) => {
+      const hit = this.subs.get(f.file);
+      if (hit && hit.size === f.size && hit.mtimeMs === f.mtimeMs) return hit.value;
+      const one = readSubagent(this.fa, f.file, f.workflow);
+      this.subs.set(f.file, { size: f.size, mtimeMs: f.mtimeMs, value: one });
+      return one;
+    });
+  }
+
+  /** an agent's transcript came, went or changed since the last read (a workflow's agents write in the background
+   *  while the session's own file rests): a follower that reads only when the session's file changes asks this too */
+  agentsChanged(): boolean {
+    return this.agentFiles().map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n') !== this.agentKey;
   }
 
   /** `profile`: the one to read with, or how to choose it from the version the transcript names */
@@ -494,7 +528,9 @@ export class LiveReader {
     if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${this.file}: ${f.error ?? state}` });
     if (f.capped) problems.push({ line: f.parser.lines, reason: `only the first ${f.bytesRead} bytes were read` });
     const chosen = typeof profile === 'function' ? profile([...f.parser.versions].pop()) : profile;
-    const r = this.replayer.result(this.subagents(), chosen);
+    const subs = this.subagents();
+    for (const s of subs) problems.push(...s.problems);
+    const r = this.replayer.result(subs, chosen);
     return {
       ...r,
       figures: applyFigures(r, chosen),

@@ -5,12 +5,16 @@ import type { ClaudeProfile } from '../profiles.js';
 import { modelFacts } from '../skills/models.js';
 import { derivedBreakdown, hookRuns, sessionListings, type DerivedBreakdown, type SessionListings } from './attachment-layers.js';
 import type { PricingOverride } from './pricing.js';
-import type { Replay } from './replay.js';
-import { accountSession, type SessionAccounting } from './usage.js';
+import type { Replay, TurnAgent } from './replay.js';
+import { accountSession, type SessionAccounting, type TurnUsage } from './usage.js';
 
 export interface SessionFigures {
-  /** USD of every priced request; null when none could be priced */
+  /** USD of every priced request, the main loop's and its agents'; null when none could be priced */
   cost: number | null;
+  /** the subagents' and workflow agents' own transcripts, summed: files read, requests, usage and cost */
+  agents: { files: number; requests: number; usage: TurnUsage; cost: number | null };
+  /** the main loop's requests (every turn's) and the agents', with their usage summed */
+  totals: { requests: number; usage: TurnUsage };
   /** models whose requests have no price (left out of `cost`) */
   unpriced: string[];
   pricing: SessionAccounting['pricing'];
@@ -24,10 +28,32 @@ export interface SessionFigures {
   breakdown: DerivedBreakdown | null;
 }
 
-/** sets each turn's `requests`, `usage`, `cost`, `cache` and `hooks`, and gives the session's figures */
+const zero = (): TurnUsage => ({ input: 0, cacheRead: 0, cacheCreation: 0, output: 0 });
+const addTo = (a: TurnUsage, b: TurnUsage) => {
+  a.input += b.input;
+  a.cacheRead += b.cacheRead;
+  a.cacheCreation += b.cacheCreation;
+  a.output += b.output;
+};
+
+/** sets each turn's `requests`, `usage`, `cost`, `cache`, `hooks` and `agents`, and gives the session's figures */
 export function applyFigures(r: Replay, profile: ClaudeProfile, override?: PricingOverride): SessionFigures {
   const turns = r.turnLedgers.map((ledger, k) => ({ ledger, resumed: r.turns[k]?.resumed }));
-  const acc = accountSession(turns, profile, r.requests, override);
+  const acc = accountSession(turns, profile, r.requests, override, r.agents.map((a) => a.ledger));
+  const byTurn = new Map<number, TurnAgent[]>();
+  const agents: SessionFigures['agents'] = { files: r.agents.length, requests: 0, usage: zero(), cost: r.agents.length ? 0 : null };
+  r.agents.forEach((a, i) => {
+    const f = acc.agents[i]!;
+    agents.requests += f.requests;
+    addTo(agents.usage, f.usage);
+    // null (as a turn's) once a request of theirs has no price
+    agents.cost = f.cost === null || agents.cost === null ? null : agents.cost + f.cost;
+    const list = byTurn.get(a.turn) ?? [];
+    list.push({ agentId: a.agentId, agentType: a.agentType, workflow: a.workflow, toolUseId: a.toolUseId, transcript: a.file, requests: f.requests, usage: f.usage, cost: f.cost });
+    byTurn.set(a.turn, list);
+  });
+  const totals: SessionFigures['totals'] = { requests: agents.requests, usage: zero() };
+  addTo(totals.usage, agents.usage);
   const autoCompactions: number[] = [];
   let maxContext = acc.maxContext;
   r.turnRecords.forEach((records, k) => {
@@ -39,6 +65,9 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
     t.usage = a.usage;
     t.cost = a.cost;
     t.cache = a.cache;
+    t.agents = byTurn.get(k) ?? [];
+    totals.requests += t.requests;
+    addTo(totals.usage, a.usage);
     const leading = k === 0 ? hookRuns(r.leadingRecords) : [];
     t.hooks = [...leading, ...hookRuns(records)].map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
     for (const b of r.turnLedgers[k]!.boundaries) {
@@ -52,5 +81,5 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
     const bpt = r.model ? modelFacts(r.model, profile).bytesPerToken : 4;
     breakdown = derivedBreakdown(r.leadingRecords, r.turnLedgers, 1 / bpt);
   }
-  return { cost: acc.cost, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings([r.leadingRecords, ...r.turnRecords], r.requests), breakdown };
+  return { cost: acc.cost, agents, totals, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings([r.leadingRecords, ...r.turnRecords], r.requests), breakdown };
 }

@@ -86,7 +86,11 @@ export class TurnLedger {
   bdCompacted = false;
   tail: LedgerStretch = { layers: new Map(), beforeFirst: 0, first: NONE };
 
-  constructor(private readonly recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null) {}
+  /** `ownChain`: the records are a subagent's own file (every one `isSidechain: true`): its answers are its requests */
+  constructor(
+    private readonly recordChars: (pr: ParsedRecord) => { layer: string; chars: number } | null,
+    private readonly ownChain = false,
+  ) {}
 
   private intern(v: string | undefined): number {
     if (v === undefined) return NONE;
@@ -144,7 +148,7 @@ export class TurnLedger {
       this.tail = { layers: new Map(), beforeFirst: 0, first: NONE };
       return;
     }
-    if (pr.type !== 'assistant' || r.isSidechain === true) {
+    if (pr.type !== 'assistant' || (r.isSidechain === true && !this.ownChain)) {
       if (ts && (pr.type === 'user' || pr.type === 'attachment')) this.lastOther = ts;
     } else {
       const m = obj(r.message);
@@ -275,9 +279,19 @@ export interface TurnAccounting {
   cache: TurnCache;
 }
 
+/** a subagent's (or a workflow's agent's) own transcript: its requests, their usage summed and their cost */
+export interface AgentAccounting {
+  requests: number;
+  usage: TurnUsage;
+  /** USD; null when a request's model has no price */
+  cost: number | null;
+}
+
 export interface SessionAccounting {
   turns: TurnAccounting[];
-  /** USD of every priced request; null when none could be priced */
+  /** the agents' ledgers given, in their order */
+  agents: AgentAccounting[];
+  /** USD of every priced request, the main loop's and the agents'; null when none could be priced */
   cost: number | null;
   /** models of requests no price is known for (their cost is left out of `cost`) */
   unpriced: string[];
@@ -309,8 +323,9 @@ interface TurnInput {
 }
 
 /** every turn's requests, usage, cost and cache state, in order (`requests`: the session's rebuilt api-requests, whose
- *  system and tool characters show a changed tool list or system prompt) */
-export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfile, requests: readonly LiveRequest[] = [], override?: PricingOverride): SessionAccounting {
+ *  system and tool characters show a changed tool list or system prompt); `agents`: the ledgers of the session's
+ *  subagents' own transcripts, priced alike and added to the session's cost (never to a turn's cache or context) */
+export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfile, requests: readonly LiveRequest[] = [], override?: PricingOverride, agents: readonly TurnLedger[] = []): SessionAccounting {
   const perTurn = turns.map((t) => t.ledger);
   const cacheLife = perTurn.some((p) => p.hasHourWrite()) ? '1h' : '5m';
   const shape = new Map<string, string>();
@@ -367,8 +382,35 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
     const ctx = usage.input + usage.cacheRead + usage.cacheCreation;
     return { requests: p.n + p.compactions, usage, cost, cache: { hitRatio: ctx > 0 ? usage.cacheRead / ctx : null, ...(brk && { break: brk }) } };
   });
+  const agentsOut = agents.map((p): AgentAccounting => {
+    const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
+    let cost: number | null = 0;
+    for (let i = 0; i < p.n; i++) {
+      const u = p.usage(i);
+      const model = p.modelOf(i);
+      usage.input += u.input;
+      usage.cacheRead += u.cacheRead;
+      usage.cacheCreation += u.cacheCreation;
+      usage.output += u.output;
+      const price = priceFor(model);
+      if (!price) {
+        if (contextOf(u) + u.output > 0) {
+          unpriced.add(model ?? 'model not recorded');
+          cost = null;
+        }
+        continue;
+      }
+      const c = costOf(u, price);
+      from.add(price.from);
+      if (cost !== null) cost += c;
+      total += c;
+      priced++;
+    }
+    return { requests: p.n, usage, cost };
+  });
   return {
     turns: out,
+    agents: agentsOut,
     cost: priced ? total : null,
     unpriced: [...unpriced],
     pricing: from.size === 0 ? null : from.size === 2 ? 'mixed' : (from.values().next().value as 'list' | 'modelPricing'),

@@ -45,6 +45,20 @@ export interface TurnExtras {
   hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
   /** local commands, interrupts, rewinds: inside the turn they happened in */
   marks?: { kind: string; at?: string; text?: string }[];
+  /** the subagents and workflow agents counted under this turn, each by its own transcript */
+  agents?: TurnAgentRow[];
+}
+
+/** what the view shows of an agent counted under a turn (the engine's TurnAgent) */
+export interface TurnAgentRow {
+  agentId: string;
+  agentType: string | null;
+  workflow: string | null;
+  toolUseId: string | null;
+  transcript: string;
+  requests: number;
+  usage: { input: number; cacheRead: number; cacheCreation: number; output: number };
+  cost: number | null;
 }
 
 export interface SessionExtras {
@@ -793,10 +807,14 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
             ...(turn.restored!.skills ? [{ id: `${id}:rs`, label: t('Invoked skills'), description: t('{0} chars', n(turn.restored!.skills.length, this.locale)), open: { text: turn.restored!.skills, title: 'invoked-skills' }, icon: 'sparkle' }] : []),
           ],
         });
-      turn.calls.forEach((c, i) => out.push(this.callNode(m, c, `${id}:call:${i}`)));
+      const agents = x.agents ?? [];
+      const callIds = new Set(turn.calls.map((c) => c.id));
+      turn.calls.forEach((c, i) => out.push(this.callNode(m, c, `${id}:call:${i}`, agents.filter((a) => a.toolUseId === c.id))));
+      // agents no call of the turn started (a run no call names: placed by the time it started)
+      for (const a of agents) if (a.toolUseId === null || !callIds.has(a.toolUseId)) out.push(this.agentNode(a, `${id}:agent:${a.agentId}`, true));
       return out;
     };
-    const hasKids = !!turn.compacted || !!x.usage || x.cost != null || (x.requests ?? 0) > 1 || !!x.cache?.break || !!x.hooks?.length || !!x.marks?.length || showInstructions || !!turn.changedNotes || !!turn.restored || turn.calls.length > 0;
+    const hasKids = !!turn.compacted || !!x.usage || x.cost != null || (x.requests ?? 0) > 1 || !!x.cache?.break || !!x.hooks?.length || !!x.marks?.length || showInstructions || !!turn.changedNotes || !!turn.restored || turn.calls.length > 0 || !!x.agents?.length;
     const when = this.when(turn.timestamp);
     const comp = (turn.resumed ? t(' · resumed') : '') + (turn.compacted ? (turn.compacted.trigger === 'auto' ? t(' · compacted on its own') : t(' · compacted')) : '');
     const prompt = oneLine(turn.prompt, 60) || (x.kind === 'image' ? t('[image]') : t('(empty prompt)'));
@@ -813,7 +831,24 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
     };
   }
 
-  private callNode(m: LiveModel, c: LiveCall, id: string): Node {
+  /** an agent's own transcript counted under a turn: its requests, cost and tokens; opens its transcript */
+  private agentNode(a: TurnAgentRow, id: string, named: boolean): Node {
+    const { t } = this;
+    const reqs = a.requests === 1 ? t('1 request') : t('{0} requests', a.requests);
+    const money = typeof a.cost === 'number' ? this.money(a.cost) : '';
+    const u = a.usage;
+    const tokens = t('{0} in ({1} cache read, {2} cache write) · {3} out', n(u.input + u.cacheRead + u.cacheCreation, this.locale), n(u.cacheRead, this.locale), n(u.cacheCreation, this.locale), n(u.output, this.locale));
+    return {
+      id,
+      label: [named && a.workflow ? t('Agent {0} (workflow {1})', a.agentId, a.workflow) : t('Agent {0}', a.agentId), reqs, money].filter(Boolean).join(' · '),
+      description: tokens,
+      tooltip: [t("{0}: the API requests of its own transcript, counted under this turn, their tokens and cost.", a.agentType ?? t('subagent')), a.transcript].join('\n'),
+      icon: 'person',
+      open: { file: a.transcript },
+    };
+  }
+
+  private callNode(m: LiveModel, c: LiveCall, id: string, agents: TurnAgentRow[] = []): Node {
     const { t } = this;
     const input = c.input as Record<string, unknown>;
     const str = (k: string) => (typeof input[k] === 'string' ? (input[k]) : undefined);
@@ -844,6 +879,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
             },
           ]
         : []),
+      ...this.startedNodes(agents, id),
     ];
     const status = c.error ? t('failed') : c.injected.length === 1 ? t('+1 instruction file') : c.injected.length ? t('+{0} instruction files', c.injected.length) : '';
     return {
@@ -854,6 +890,31 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       icon: c.error ? 'error' : 'tools',
       ...(kids.length ? { children: () => kids } : {}),
     };
+  }
+
+  /** the agents a call started: a Workflow call's run as one row (its agents, requests and cost) holding them, an Agent
+   *  call's subagent as its own row */
+  private startedNodes(agents: TurnAgentRow[], id: string): Node[] {
+    const { t } = this;
+    const runs = new Map<string, TurnAgentRow[]>();
+    const out: Node[] = [];
+    for (const a of agents) {
+      if (a.workflow === null) out.push(this.agentNode(a, `${id}:agent:${a.agentId}`, false));
+      else runs.set(a.workflow, [...(runs.get(a.workflow) ?? []), a]);
+    }
+    for (const [run, list] of runs) {
+      const cost = list.some((a) => a.cost === null) ? null : list.reduce((x, a) => x + a.cost!, 0);
+      const requests = list.reduce((x, a) => x + a.requests, 0);
+      out.push({
+        id: `${id}:run:${run}`,
+        label: [t('Workflow run {0}', run), cost !== null ? this.money(cost) : ''].filter(Boolean).join(' · '),
+        description: t('{0} agents · {1} requests', list.length, requests),
+        tooltip: t('The agents this Workflow call started, each with its own transcript: their API requests and cost count under this turn, also when they ran after it.'),
+        icon: 'type-hierarchy',
+        children: () => list.map((a) => this.agentNode(a, `${id}:run:${run}:${a.agentId}`, false)),
+      });
+    }
+    return out;
   }
 
   private predictionNode(m: LiveModel, findings: PredictionFinding[]): Node {

@@ -2,7 +2,8 @@
 // extension's: both write the same transcript folder), without VS Code in it so that a test drives it
 // on a fake clock. Each tick stats the followed transcript only (one stat a second; no folder is
 // watched); every LIST_EVERY ticks it lists the launch directory's transcript folder for a newer
-// session. A grown transcript is read from where the last read ended (TranscriptFollower) and the
+// session, and the session's subagents' and workflow agents' files (they write while the session's own
+// file may rest: a workflow runs in the background). A grown transcript is read from where the last read ended (TranscriptFollower) and the
 // session rebuilt; what comes next and the prediction (a simulation of the whole session) are
 // recomputed only when the turns or the analysis changed, and then not at once: an append is shown as
 // soon as it is read (the reader's part costs about a millisecond at any size), with what comes next
@@ -192,7 +193,8 @@ export class LiveSessionTracker {
   private step(force: boolean): void {
     const where = this.host.where();
     if (!where) return this.set(undefined);
-    if (force || this.ticks++ % LIST_EVERY === 0 || !this.follower) {
+    const listing = force || this.ticks++ % LIST_EVERY === 0 || !this.follower;
+    if (listing) {
       const dirs = transcriptDirs(this.fa, where.cwd, configDir(where.home, where.env));
       this.list = listTranscripts(this.fa, dirs);
     }
@@ -207,7 +209,8 @@ export class LiveSessionTracker {
     const size = st.ok ? st.value.size : -2;
     const mtime = st.ok ? st.value.mtimeMs : -2;
     const running = st.ok && this.now() - mtime < RUNNING_MS;
-    if (!force && size === this.lastSize && mtime === this.lastMtime && this.model && this.model.running === running) return;
+    // unchanged, unless (looked at with the listing) a subagent or workflow agent wrote while the session's file rested
+    if (!force && size === this.lastSize && mtime === this.lastMtime && this.model && this.model.running === running && !(listing && this.follower.agentsChanged())) return;
     this.lastSize = size;
     this.lastMtime = mtime;
     const a = this.host.analysis();

@@ -327,3 +327,35 @@ test('the last request split like /context: a row per category with chars, token
     v.dispose();
   }
 });
+
+test("the agents a turn counts: a Workflow call's run holds its agents, an Agent call its subagent, an agent no call started is the turn's own row; each opens its transcript", () => {
+  const v = view();
+  try {
+    const u = (input: number) => ({ input, cacheRead: 1_000, cacheCreation: 200, output: 50 });
+    const agent = (agentId: string, workflow: string | null, toolUseId: string | null, cost: number | null) => ({ agentId, agentType: workflow ? 'workflow-subagent' : 'Explore', workflow, toolUseId, transcript: `/t/s/subagents/${workflow ? `workflows/${workflow}/` : ''}agent-${agentId}.jsonl`, requests: 2, usage: u(3_000), cost });
+    const t1 = turn({
+      prompt: 'survey',
+      calls: [call('Workflow', { description: 'Survey plugins' }, { id: 'toolu_W' }), call('Agent', { subagent_type: 'Explore' }, { id: 'toolu_A', agent: { type: 'Explore', instructions: null } })],
+      agents: [agent('a1', 'wf_1', 'toolu_W', 0.5), agent('a2', 'wf_1', 'toolu_W', 0.25), agent('a3', null, 'toolu_A', 0.1), agent('a4', 'wf_orphan', null, null)],
+    });
+    const [r1] = v.roots(model([t1]))[0]!.children!();
+    const kids = r1!.children!();
+    const wf = kids.find((k) => k.label === 'Workflow')!;
+    const run = wf.children!()[0]!;
+    assert.equal(run.label, 'Workflow run wf_1 · $0.75');
+    assert.equal(run.description, '2 agents · 4 requests');
+    assert.deepEqual(run.children!().map((a) => [a.label, a.description, a.open]), [
+      ['Agent a1 · 2 requests · $0.50', '4,200 in (1,000 cache read, 200 cache write) · 50 out', { file: '/t/s/subagents/workflows/wf_1/agent-a1.jsonl' }],
+      ['Agent a2 · 2 requests · $0.25', '4,200 in (1,000 cache read, 200 cache write) · 50 out', { file: '/t/s/subagents/workflows/wf_1/agent-a2.jsonl' }],
+    ]);
+    const sub = kids.find((k) => k.label === 'Agent Explore')!.children!();
+    assert.deepEqual(sub.map((a) => a.label), ['Subagent Explore', 'Agent a3 · 2 requests · $0.10']);
+    const own = kids.find((k) => k.label.startsWith('Agent a4'))!;
+    assert.equal(own.label, 'Agent a4 (workflow wf_orphan) · 2 requests', 'no price: no cost shown');
+    assert.match(own.tooltip!, /^workflow-subagent: the API requests of its own transcript, counted under this turn/);
+    const bare = turn({ prompt: 'only an agent', requests: 1, agents: [agent('a5', 'wf_2', null, 0.2)] });
+    assert.ok(v.roots(model([bare]))[0]!.children!()[0]!.children, 'a turn whose only row is an agent can be opened');
+  } finally {
+    v.dispose();
+  }
+});

@@ -175,3 +175,41 @@ test('an append is shown at once and only its rows are redrawn; what comes next 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("a workflow's agent that writes while the session's own file rests is counted at the next listing tick (every 5 s), not before; nothing changed: no update", () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-live-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const main = path.join(dir, 'aaaa.jsonl');
+  fs.writeFileSync(main, prompt(1, 'survey the plugins'));
+  const run = path.join(dir, 'aaaa', 'subagents', 'workflows', 'wf_0a0b0c0d-111');
+  fs.mkdirSync(run, { recursive: true });
+  const answer = (id: string) => J({ type: 'assistant', uuid: `u-${id}`, isSidechain: true, agentId: 'a1', sessionId: 'S', version: '2.1.167', timestamp: new Date().toISOString(), message: { id, role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'x' }], usage: { input_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 10 } } }) + '\n';
+  mock.timers.enable({ apis: ['setInterval'] });
+  const seen: (LiveModel | undefined)[] = [];
+  const t = new LiveSessionTracker({ where: () => ({ cwd, home, env: {} }), analysis: () => undefined, changed: (m) => seen.push(m), log: (m) => assert.fail(m) });
+  try {
+    t.start();
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]?.session.turns[0]?.agents?.length, 0);
+    fs.writeFileSync(path.join(run, 'agent-a1.jsonl'), answer('msg_1'));
+    mock.timers.tick(TICK_MS * 3);
+    assert.equal(seen.length, 1, 'between listings only the session file is looked at');
+    mock.timers.tick(TICK_MS * 2);
+    assert.equal(seen.length, 2, 'the listing tick finds the agent');
+    assert.deepEqual(seen[1]?.session.turns[0]?.agents?.map((a) => [a.agentId, a.workflow, a.requests]), [['a1', 'wf_0a0b0c0d-111', 1]]);
+    mock.timers.tick(TICK_MS * 10);
+    assert.equal(seen.length, 2, 'nothing changed since: no update');
+    fs.appendFileSync(path.join(run, 'agent-a1.jsonl'), answer('msg_2'));
+    mock.timers.tick(TICK_MS * 5);
+    assert.equal(seen.length, 3);
+    assert.equal(seen[2]?.session.turns[0]?.agents?.[0]?.requests, 2);
+  } finally {
+    t.dispose();
+    mock.timers.reset();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
