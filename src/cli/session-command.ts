@@ -318,6 +318,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     if (m.kind === 'local-command') return `  · ${safe(m.text ?? '/?')} (local command${m.output ? `: ${safe(short(m.output.replace(/\s+/g, ' '), 60))}` : ''}) ${time}`;
     if (m.kind === 'interrupt') return st.yellow(`  · interrupted by the user ${time}`);
     if (m.kind === 'notification') return `  · notification (sent to the model): ${safe(short((m.text ?? '').replace(/\s+/g, ' '), 80))} ${time}`;
+    if (m.kind === 'withdrawn') return `  · typed while it worked, taken back unsent: ${safe(JSON.stringify(short(m.text ?? '', 60)))} ${time}`;
     if (m.kind === 'queued') return `  · typed while it worked (sent to the model in this turn): ${safe(JSON.stringify(short(m.text ?? '', 60)))} ${time}`;
     if (m.kind === 'resume') return st.yellow(`  · resumed by Claude Code ${safe(m.to ?? '?')} (was ${safe(m.from ?? '?')}) ${time}`);
     if (m.kind === 'compaction') return st.yellow(`  · compacted${m.trigger ? ` (${safe(m.trigger)}${m.preTokens ? `, ${n(m.preTokens)} tokens before` : ''})` : ''}${m.summaryChars !== undefined ? ` · summary ${n(m.summaryChars)} chars` : ''} ${time}`);

@@ -466,3 +466,17 @@ test('what Claude Code sends by itself is a mark, never a turn: a task\'s end, a
   const stop = read(path.join(DIR, 'stop-hook-2.1.235.jsonl'));
   assert.deepEqual(stop.turns[0]!.hooks, [{ event: 'Stop', command: 'bash .claude/hooks/check.sh', chars: 73, dropped: false }]);
 });
+
+test('prompts typed while the model worked and taken out of the queue unsent (popAll) are marks of the turn they were typed in; a remove with no text says nothing', () => {
+  const s = read(path.join(DIR, 'withdrawn-2.1.167.jsonl'));
+  assert.deepEqual(s.turns.map((t) => t.prompt), ['map the sensor modules', 'only the imu sensor modules']);
+  assert.deepEqual(s.turns[0]!.marks.map((m) => [m.kind, m.text, m.at]), [
+    ['withdrawn', 'only the imu ones', '2026-06-06T07:40:18.000Z'],
+    ['withdrawn', '/context', '2026-06-06T07:40:18.500Z'],
+    ['interrupt', '[Request interrupted by user for tool use]', s.turns[0]!.marks[2]!.at],
+  ]);
+  assert.deepEqual(s.turns[1]!.marks, []);
+  const text = sessionText({ session: s }, '/home/dev/projects/tidepool', plain);
+  assert.match(text, /typed while it worked, taken back unsent: "only the imu ones"/);
+  assert.doesNotMatch(text, /sent to the model in this turn/);
+});

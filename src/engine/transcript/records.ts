@@ -177,7 +177,12 @@ export class TranscriptParser {
     }
     if (BOOKKEEPING.has(type)) {
       // its time only: a prompt queued after the last answer (a `queue-operation`) is when the session was last used
-      if (typeof rec.timestamp === 'string') this.records.push({ line: n, type: LINK_TYPE, rec: { timestamp: rec.timestamp } });
+      if (typeof rec.timestamp === 'string') {
+        // prompts typed while the model worked, taken out of the queue unsent (`popAll`: back into the input at an
+        // interrupt, or run as a command): 2.0.76 to 2.1.167 write their text
+        const withdrawn = type === 'queue-operation' && rec.operation === 'popAll' && typeof rec.content === 'string' && rec.content.trim() ? rec.content : undefined;
+        this.records.push({ line: n, type: LINK_TYPE, rec: { timestamp: rec.timestamp, ...(withdrawn !== undefined && { withdrawn: withdrawn.length > 500 ? `${withdrawn.slice(0, 499)}…` : withdrawn }) } });
+      }
       return;
     }
     if (typeof rec.uuid === 'string') {

@@ -38,11 +38,12 @@ export interface LiveCall {
 
 /** something that happened inside a turn (or before the first one) without being a turn of its own */
 export interface TurnMark {
-  kind: 'local-command' | 'interrupt' | 'rewind' | 'compaction' | 'resume' | 'notification' | 'queued';
+  kind: 'local-command' | 'interrupt' | 'rewind' | 'compaction' | 'resume' | 'notification' | 'queued' | 'withdrawn';
   /** the record's own time */
   at?: string;
   /** local command: `/name args`; interrupt: the marker's text; notification: what it says (a background task's
-   *  summary or status, another session's message); queued: the prompt typed while the model worked */
+   *  summary or status, another session's message); queued: the prompt typed while the model worked; withdrawn: prompts
+   *  typed while it worked and taken out of the queue unsent (back into the input at an interrupt, or run as a command) */
   text?: string;
   /** local command: what it printed (`<local-command-stdout>` / `-stderr`), cut to 500 characters */
   output?: string;
@@ -760,6 +761,8 @@ export class SessionReplayer {
     const uuid = str(r.uuid);
     if (pr.type === LINK_TYPE) {
       // a record this reader does not keep, for the chain only (a progress record between two turns)
+      const withdrawn = str(r.withdrawn);
+      if (withdrawn !== undefined) this.addMark({ kind: 'withdrawn', at: ts, text: withdrawn });
       if (uuid && !side) {
         this.turnOf.set(uuid, this.spans.length - 1);
         this.lastUuid = uuid;

@@ -674,6 +674,8 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         return t('notification sent to the model');
       case 'queued':
         return t('typed while it worked');
+      case 'withdrawn':
+        return t('typed while it worked, taken back unsent');
       default:
         return kind;
     }
