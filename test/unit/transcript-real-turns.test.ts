@@ -222,6 +222,10 @@ const CASES: Case[] = [
       ["prompt", "what does tides.csv hold?", [], ["local-command"]],
       ["prompt", "add a third column", [], []],
     ] },
+  { file: "notify-first-2.1.39.jsonl", endedAt: "2026-02-13T08:01:10.000Z", marks: ["local-command","notification"],
+    turns: [
+      ["prompt", "why did the watcher stop?", ["toolu_01Rd41"], []],
+    ] },
 ];
 
 /** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */
@@ -255,6 +259,15 @@ for (const c of CASES) {
     for (const t of s.turns) for (const m of t.marks) assert.ok(m.at && lines.includes(`"timestamp":"${m.at}"`), `${m.kind} at ${m.at}`);
   });
 }
+
+test('a notification answered before the first prompt (2.1.39, after /clear): its request counts in the first turn', () => {
+  const s = read(path.join(DIR, 'notify-first-2.1.39.jsonl'));
+  const t = s.turns[0]!;
+  assert.equal(t.requests, 3);
+  assert.deepEqual(t.usage, { input: 3 + 4 + 2, cacheRead: 21000 + 30000 + 30300, cacheCreation: 9000 + 300 + 100, output: 12 + 40 + 8 });
+  assert.equal(s.marks[1]!.kind, 'notification');
+  assert.equal(s.marks[1]!.text, 'Background command "Tide watcher" was stopped');
+});
 
 test('a prompt-type command: shown as /name args, its expanded text counted as the prompt\'s size', () => {
   const s = read(path.join(DIR, 'custom-command-1.0.44.jsonl'));
