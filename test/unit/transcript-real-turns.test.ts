@@ -226,6 +226,10 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "why did the watcher stop?", ["toolu_01Rd41"], []],
     ] },
+  { file: "stop-progress-2.1.75.jsonl", endedAt: "2026-03-15T09:01:03.000Z",
+    turns: [
+      ["prompt", "add a test for the empty tide table", ["toolu_01Ed42"], []],
+    ] },
 ];
 
 /** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */
@@ -267,6 +271,16 @@ test('a notification answered before the first prompt (2.1.39, after /clear): it
   assert.deepEqual(t.usage, { input: 3 + 4 + 2, cacheRead: 21000 + 30000 + 30300, cacheCreation: 9000 + 300 + 100, output: 12 + 40 + 8 });
   assert.equal(s.marks[1]!.kind, 'notification');
   assert.equal(s.marks[1]!.text, 'Background command "Tide watcher" was stopped');
+});
+
+test('2.1.12 to 2.1.75: a Stop hook\'s progress record and the stop_hook_summary naming it are one run each', () => {
+  const s = read(path.join(DIR, 'stop-progress-2.1.75.jsonl'));
+  assert.deepEqual(s.turns[0]!.hooks!.map((h) => [h.event, h.command, h.chars]), [
+    ['SessionStart', 'node .claude/hooks/start.mjs', null],
+    ['PostToolUse', 'callback', null],
+    ['Stop', 'node .claude/hooks/stop.mjs', null],
+    ['Stop', 'callback', null],
+  ]);
 });
 
 test('a prompt-type command: shown as /name args, its expanded text counted as the prompt\'s size', () => {

@@ -116,6 +116,9 @@ interface HookState {
   /** Stop runs an attachment recorded, by command and call, not yet named by the `stop_hook_summary` written after it
    *  (2.1.167 writes a Stop hook's `hook_success` first, then the summary of the same call) */
   recorded?: Map<string, HookRun[]>;
+  /** Stop runs a `hook_progress` record announced, by command and call, not yet named by the `stop_hook_summary` after
+   *  them (2.1.12 to 2.1.75 write both for each run) */
+  progressed?: Map<string, (HookRun & { gone?: boolean })[]>;
 }
 
 const callKey = (h: HookRun): string | undefined => (h.toolUseID ? `${h.event}\n${h.command}\n${h.toolUseID}` : undefined);
@@ -159,6 +162,23 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
           before.shift();
           if (!before.length) m.recorded!.delete(ck!);
           continue;
+        }
+        if (h.event === 'Stop' && ck !== undefined) {
+          // a Stop run's progress record, then the summary that names it (same command and call): one run, with the
+          // summary's figures (the context it added), or the attachment's when one recorded the run in between
+          const progressed = h.from === 'stop_hook_summary' ? m.progressed?.get(ck) : undefined;
+          const same = progressed?.shift();
+          if (same) {
+            if (!progressed!.length) m.progressed!.delete(ck);
+            if (h.chars !== null && !same.gone) same.chars = h.chars;
+            continue;
+          }
+          if (h.from === 'hook_progress') {
+            m.progressed ??= new Map();
+            const l = m.progressed.get(ck);
+            if (l) l.push(h);
+            else m.progressed.set(ck, [h]);
+          }
         }
         for (const key of [`${h.event}\n${h.command}`, h.event]) {
           // the maps are made with the first hook (a session of many turns without hooks holds none)
