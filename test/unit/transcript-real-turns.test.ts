@@ -230,6 +230,10 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "add a test for the empty tide table", ["toolu_01Ed42"], []],
     ] },
+  { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
+    turns: [
+      ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
+    ] },
 ];
 
 /** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */
@@ -281,6 +285,18 @@ test('2.1.12 to 2.1.75: a Stop hook\'s progress record and the stop_hook_summary
     ['Stop', 'node .claude/hooks/stop.mjs', null],
     ['Stop', 'callback', null],
   ]);
+});
+
+test('2.1.20: a microcompaction is a mark (trigger micro, results cleared, tokens saved) and explains the cache break after it', () => {
+  const s = read(path.join(DIR, 'micro-2.1.20.jsonl'));
+  const t = s.turns[0]!;
+  const { at: _at, ...mark } = t.marks[0]!;
+  assert.deepEqual(mark, { kind: 'compaction', trigger: 'micro', preTokens: 62000, cleared: 2, saved: 31000 });
+  assert.equal(t.compacted, null, 'no summary replaced the conversation');
+  assert.equal(t.cache?.break?.cause, 'compaction');
+  assert.match(t.cache?.break?.why ?? '', /microcompaction/);
+  const text = sessionText({ session: s }, HOME, plain);
+  assert.match(text, /old tool results cleared \(microcompaction: 2 result\(s\), 31,000 tokens saved of 62,000\)/);
 });
 
 test('a prompt-type command: shown as /name args, its expanded text counted as the prompt\'s size', () => {

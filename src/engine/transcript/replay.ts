@@ -50,10 +50,13 @@ export interface TurnMark {
   prompts?: string[];
   calls?: number;
   requests?: number;
-  /** compaction: `auto` or `manual` (absent when only the summary was recorded), tokens before it, the summary's size */
+  /** compaction: `auto` or `manual` (absent when only the summary was recorded), tokens before it, the summary's size;
+   *  `micro` for a microcompaction (old tool results cleared, no summary): how many results and the tokens it saved */
   trigger?: string;
   preTokens?: number;
   summaryChars?: number;
+  cleared?: number;
+  saved?: number;
   /** resume: the version that wrote before, and the one that writes from here */
   from?: string;
   to?: string;
@@ -816,11 +819,18 @@ export class SessionReplayer {
       this.boundary = { rec: pr, compacted, marker, mark };
       return;
     }
+    if (pr.type === 'system' && r.subtype === 'microcompact_boundary') {
+      const meta = obj(r.microcompactMetadata);
+      const pre = num(meta?.preTokens);
+      const saved = num(meta?.tokensSaved);
+      const ids = meta?.compactedToolIds;
+      this.addMark({ kind: 'compaction', at: ts, trigger: 'micro', ...(pre !== undefined && { preTokens: pre }), ...(Array.isArray(ids) && { cleared: ids.length }), ...(saved !== undefined && { saved }) });
+    }
     if (pr.type === 'user' && r.isCompactSummary === true) {
       // the summary a compaction left: onto its boundary's mark, or a mark of its own (versions before compact_boundary)
       const chars = messageOf(r) ? textOf(messageOf(r)!).length : 0;
       const last = this.boundary?.mark ?? this.marksNow()[this.marksNow().length - 1];
-      if (last?.kind === 'compaction' && last.summaryChars === undefined) last.summaryChars = chars;
+      if (last?.kind === 'compaction' && last.trigger !== 'micro' && last.summaryChars === undefined) last.summaryChars = chars;
       else this.addMark({ kind: 'compaction', at: ts, summaryChars: chars });
     }
     if (pr.type === 'user') {
