@@ -247,6 +247,21 @@ describe('rebuilding requests and replaying a session', () => {
     assert.equal(r2.missing, 1);
   });
 
+  test('a recorded request answered before the first prompt (a notification after /clear) counts in the first turn', () => {
+    const note = { role: 'user', content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "our watcher" completed</summary>\n</task-notification>' };
+    const before = [
+      { type: 'user', uuid: 'n0', sessionId: 'S1', version: '2.1.333', cwd: '/w', origin: { kind: 'task-notification' }, timestamp: '2026-12-01T09:59:00.000Z', message: note },
+      { type: 'api-request-blob', hash: messageHash(note), message: note },
+      { type: 'api-request', id: 'r0', shapeHash: 'sh0', params: { model: 'claude-opus-5-5' }, keep: 0, tail: [messageHash(note)], timestamp: '2026-12-01T09:59:01.000Z' },
+      { type: 'assistant', uuid: 'a0', sessionId: 'S1', requestRef: 'r0', message: { role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'text', text: 'Noted.' }], usage: { input_tokens: 7, cache_read_input_tokens: 0, cache_creation_input_tokens: 900, output_tokens: 3 } } },
+    ];
+    const r = replayed(parseTranscriptText(before.map(J).join('\n') + '\n' + session()).records).result;
+    assert.equal(r.turns.length, 1);
+    assert.equal(r.turns[0]!.requests, 3);
+    assert.deepEqual(r.requests.map((q) => q.turn), [0, 0, 0]);
+    assert.deepEqual(r.marks.map((m) => m.kind), ['notification']);
+  });
+
   test('the replay has the render --session keys, the usage, the layers and the session\'s own tokens per char', () => {
     const r = replayed(parseTranscriptText(session()).records).result;
     assert.equal(r.source, 'requests');
