@@ -321,6 +321,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     if (m.kind === 'withdrawn') return `  · typed while it worked, taken back unsent: ${safe(JSON.stringify(short(m.text ?? '', 60)))} ${time}`;
     if (m.kind === 'queued') return `  · typed while it worked (sent to the model in this turn): ${safe(JSON.stringify(short(m.text ?? '', 60)))} ${time}`;
     if (m.kind === 'resume') return st.yellow(`  · resumed by Claude Code ${safe(m.to ?? '?')} (was ${safe(m.from ?? '?')}) ${time}`);
+    if (m.kind === 'compaction' && m.trigger === 'micro') return st.yellow(`  · old tool results cleared (microcompaction${m.cleared !== undefined ? `: ${n(m.cleared)} result(s)` : ''}${m.saved !== undefined ? `, ${n(m.saved)} tokens saved` : ''}${m.preTokens ? ` of ${n(m.preTokens)}` : ''}) ${time}`);
     if (m.kind === 'compaction') return st.yellow(`  · compacted${m.trigger ? ` (${safe(m.trigger)}${m.preTokens ? `, ${n(m.preTokens)} tokens before` : ''})` : ''}${m.summaryChars !== undefined ? ` · summary ${n(m.summaryChars)} chars` : ''} ${time}`);
     return st.yellow(`  · rewound: ${m.prompts?.length ?? 0} prompt(s) abandoned (${(m.prompts ?? []).slice(0, 3).map((p) => safe(JSON.stringify(short(p, 30)))).join(', ')}), ${m.calls ?? 0} call(s), ${m.requests ?? 0} request(s) ${time}`);
   };
@@ -328,7 +329,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   s.turns.forEach((t, k) => {
     const time = at(t.timestamp);
     const resumed = t.resumed ? st.yellow(' · resumed (a new claude process on this session)') : '';
-    const comp = t.compacted && !t.marks.some((m) => m.kind === 'compaction') ? st.yellow(` · compacted (${t.compacted.trigger}${t.compacted.preTokens ? `, ${n(t.compacted.preTokens)} tokens before` : ''})`) : '';
+    const comp = t.compacted && !t.marks.some((m) => m.kind === 'compaction' && m.trigger !== 'micro') ? st.yellow(` · compacted (${t.compacted.trigger}${t.compacted.preTokens ? `, ${n(t.compacted.preTokens)} tokens before` : ''})`) : '';
     const inst = t.instructions !== null ? ` · startup block ${n(t.instructions.length)} chars` : '';
     const label = t.kind === 'command' ? safe(short(t.prompt)) : safe(JSON.stringify(short(t.prompt)));
     const size = t.kind === 'command' && t.promptChars > t.prompt.length ? ` (command, ${n(t.promptChars)} chars sent)` : '';

@@ -26,3 +26,22 @@ test('a systemMessage sends nothing, its additionalContext does; an async answer
     { event: 'PostToolUse', from: 'hook_non_blocking_error', chars: 0, dropped: true },
   ]);
 });
+
+test('2.1.181: a hook_success whose stdout is JSON with a systemMessage, then the hook_system_message of the same call, is one run', () => {
+  const json = JSON.stringify({ systemMessage: '\n\nOur tracker will link this session.' });
+  const text = [
+    att({ type: 'hook_success', content: '', hookName: 'SessionStart:startup', hookEvent: 'SessionStart', toolUseID: 's1', stdout: json, stderr: '', exitCode: 0, command: 'our-tracker hooks session-start', durationMs: 40 }),
+    att({ type: 'hook_system_message', content: '\n\nOur tracker will link this session.', hookName: 'SessionStart:startup', hookEvent: 'SessionStart', toolUseID: 's1', level: 'info' }),
+    // another call's system message, and one whose text differs from the JSON: runs of their own
+    att({ type: 'hook_system_message', content: 'Our tracker will link this session.', hookName: 'SessionStart:startup', hookEvent: 'SessionStart', toolUseID: 's2' }),
+    att({ type: 'hook_success', content: '', hookName: 'UserPromptSubmit', hookEvent: 'UserPromptSubmit', toolUseID: 'p1', stdout: JSON.stringify({ systemMessage: 'one' }), exitCode: 0, command: 'a' }),
+    att({ type: 'hook_system_message', content: 'two', hookName: 'UserPromptSubmit', hookEvent: 'UserPromptSubmit', toolUseID: 'p1' }),
+  ].join('\n');
+  const runs = hookRuns(parseTranscriptText(text).records).map((h) => ({ event: h.event, command: h.command, from: h.from, chars: h.chars, dropped: h.dropped }));
+  assert.deepEqual(runs, [
+    { event: 'SessionStart', command: 'our-tracker hooks session-start', from: 'hook_success', chars: 0, dropped: true },
+    { event: 'SessionStart', command: '', from: 'hook_system_message', chars: 0, dropped: true },
+    { event: 'UserPromptSubmit', command: 'a', from: 'hook_success', chars: 0, dropped: true },
+    { event: 'UserPromptSubmit', command: '', from: 'hook_system_message', chars: 0, dropped: true },
+  ]);
+});

@@ -222,6 +222,18 @@ const CASES: Case[] = [
       ["prompt", "what does tides.csv hold?", [], ["local-command"]],
       ["prompt", "add a third column", [], []],
     ] },
+  { file: "notify-first-2.1.39.jsonl", endedAt: "2026-02-13T08:01:10.000Z", marks: ["local-command","notification"],
+    turns: [
+      ["prompt", "why did the watcher stop?", ["toolu_01Rd41"], []],
+    ] },
+  { file: "stop-progress-2.1.75.jsonl", endedAt: "2026-03-15T09:01:03.000Z",
+    turns: [
+      ["prompt", "add a test for the empty tide table", ["toolu_01Ed42"], []],
+    ] },
+  { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
+    turns: [
+      ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
+    ] },
 ];
 
 /** the session as `claude-layers session --json --transcript FILE --home HOME` builds it (no --cwd: the session's own folder) */
@@ -255,6 +267,36 @@ for (const c of CASES) {
     for (const t of s.turns) for (const m of t.marks) assert.ok(m.at && lines.includes(`"timestamp":"${m.at}"`), `${m.kind} at ${m.at}`);
   });
 }
+
+test('a notification answered before the first prompt (2.1.39, after /clear): its request counts in the first turn', () => {
+  const s = read(path.join(DIR, 'notify-first-2.1.39.jsonl'));
+  const t = s.turns[0]!;
+  assert.equal(t.requests, 3);
+  assert.deepEqual(t.usage, { input: 3 + 4 + 2, cacheRead: 21000 + 30000 + 30300, cacheCreation: 9000 + 300 + 100, output: 12 + 40 + 8 });
+  assert.equal(s.marks[1]!.kind, 'notification');
+  assert.equal(s.marks[1]!.text, 'Background command "Tide watcher" was stopped');
+});
+
+test('2.1.12 to 2.1.75: a Stop hook\'s progress record and the stop_hook_summary naming it are one run each', () => {
+  const s = read(path.join(DIR, 'stop-progress-2.1.75.jsonl'));
+  assert.deepEqual(s.turns[0]!.hooks!.map((h) => [h.event, h.command, h.chars]), [
+    ['SessionStart', 'node .claude/hooks/start.mjs', null],
+    ['PostToolUse', 'callback', null],
+    ['Stop', 'node .claude/hooks/stop.mjs', null],
+    ['Stop', 'callback', null],
+  ]);
+});
+
+test('2.1.20: a microcompaction is a mark (trigger micro, results cleared, tokens saved) and explains the cache break after it', () => {
+  const s = read(path.join(DIR, 'micro-2.1.20.jsonl'));
+  const t = s.turns[0]!;
+  assert.deepEqual(t.marks[0], { kind: 'compaction', at: '2026-01-28T09:00:56.000Z', trigger: 'micro', preTokens: 62000, cleared: 2, saved: 31000 });
+  assert.equal(t.compacted, null, 'no summary replaced the conversation');
+  assert.equal(t.cache?.break?.cause, 'compaction');
+  assert.match(t.cache?.break?.why ?? '', /microcompaction/);
+  const text = sessionText({ session: s }, HOME, plain);
+  assert.match(text, /old tool results cleared \(microcompaction: 2 result\(s\), 31,000 tokens saved of 62,000\)/);
+});
 
 test('a prompt-type command: shown as /name args, its expanded text counted as the prompt\'s size', () => {
   const s = read(path.join(DIR, 'custom-command-1.0.44.jsonl'));

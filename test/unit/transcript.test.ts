@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { analyze, chooseProfile, hookKey, HookOutputs, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
+import { analyze, chooseProfile, hookKey, HookOutputs, LiveReader, nodeFileAccess, parseTranscriptText, PREAMBLE, PROFILES, readLiveSessionState, SessionReplayer, TranscriptFollower, TranscriptParser, type ParsedRecord } from '../../src/engine/index.js';
 import { messageHash, rebuildRequests } from '../../src/engine/transcript/requests.js';
 import { extract, extractLastTouch } from '../../src/engine/transcript/wire.js';
 
@@ -101,6 +101,36 @@ describe('TranscriptFollower', () => {
     assert.deepEqual(w.records.map((r) => r.rec.uuid), ['u7', 'u8', 'u9', 'u10']);
     fs.rmSync(f);
     assert.equal(w.poll(), 'gone');
+    fs.rmSync(d, { recursive: true });
+  });
+
+  test('a last line without its newline (a copied transcript) is read when whole, once, and the newline after it ends it', () => {
+    const d = tmp();
+    const f = path.join(d, 's.jsonl');
+    const answer = (id: string, out: number, at: string) => J({ type: 'assistant', uuid: id, timestamp: at, message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `part ${id}` }], usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 10, output_tokens: out } } });
+    const prompt = J({ type: 'user', uuid: 'u1', timestamp: '2026-01-05T10:00:00.000Z', message: { role: 'user', content: 'our prompt' } });
+    // the request's last record, which holds its final output tokens, is the file's last line, without its newline
+    fs.writeFileSync(f, `${prompt}\n${answer('a1', 4, '2026-01-05T10:00:05.000Z')}\n${answer('a2', 321, '2026-01-05T10:00:09.000Z')}`);
+    const reader = new LiveReader(nodeFileAccess, f);
+    const one = reader.read(profile);
+    assert.equal(one.lastTimestamp, '2026-01-05T10:00:09.000Z');
+    assert.equal(one.turns.length, 1);
+    assert.equal(one.turns[0]!.usage?.output, 321);
+    assert.equal(one.partialLine, false);
+    assert.equal(one.lines, 3);
+    assert.deepEqual(one.problems, []);
+    // Claude Code goes on writing: the newline ends the line already read; the next prompt is a turn of its own
+    fs.appendFileSync(f, `\n${J({ type: 'user', uuid: 'u2', parentUuid: 'a2', timestamp: '2026-01-05T10:01:00.000Z', message: { role: 'user', content: 'again' } })}\n`);
+    const two = reader.read(profile);
+    assert.equal(two.turns.length, 2);
+    assert.equal(two.turns[0]!.usage?.output, 321);
+    assert.equal(two.lines, 4);
+    assert.deepEqual(two.problems, []);
+    // a line still being written is not taken
+    fs.appendFileSync(f, J({ type: 'user', uuid: 'u3', message: { role: 'user', content: 'third' } }).slice(0, 30));
+    const three = reader.read(profile);
+    assert.equal(three.turns.length, 2);
+    assert.equal(three.partialLine, true);
     fs.rmSync(d, { recursive: true });
   });
 
@@ -215,6 +245,21 @@ describe('rebuilding requests and replaying a session', () => {
     const r2 = rebuildRequests(broken.records)[1]!;
     assert.equal(r2.messages, null);
     assert.equal(r2.missing, 1);
+  });
+
+  test('a recorded request answered before the first prompt (a notification after /clear) counts in the first turn', () => {
+    const note = { role: 'user', content: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "our watcher" completed</summary>\n</task-notification>' };
+    const before = [
+      { type: 'user', uuid: 'n0', sessionId: 'S1', version: '2.1.333', cwd: '/w', origin: { kind: 'task-notification' }, timestamp: '2026-12-01T09:59:00.000Z', message: note },
+      { type: 'api-request-blob', hash: messageHash(note), message: note },
+      { type: 'api-request', id: 'r0', shapeHash: 'sh0', params: { model: 'claude-opus-5-5' }, keep: 0, tail: [messageHash(note)], timestamp: '2026-12-01T09:59:01.000Z' },
+      { type: 'assistant', uuid: 'a0', sessionId: 'S1', requestRef: 'r0', message: { role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'text', text: 'Noted.' }], usage: { input_tokens: 7, cache_read_input_tokens: 0, cache_creation_input_tokens: 900, output_tokens: 3 } } },
+    ];
+    const r = replayed(parseTranscriptText(before.map(J).join('\n') + '\n' + session()).records).result;
+    assert.equal(r.turns.length, 1);
+    assert.equal(r.turns[0]!.requests, 3);
+    assert.deepEqual(r.requests.map((q) => q.turn), [0, 0, 0]);
+    assert.deepEqual(r.marks.map((m) => m.kind), ['notification']);
   });
 
   test('the replay has the render --session keys, the usage, the layers and the session\'s own tokens per char', () => {

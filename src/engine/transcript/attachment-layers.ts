@@ -44,6 +44,20 @@ export const joined = (v: unknown): string => (typeof v === 'string' ? v : arr(v
 
 const HOOK_FEEDBACK = /^(Stop|SubagentStop|TeammateIdle|TaskCompleted) hook feedback:\n/;
 
+/** a hook_success run whose standard output was a JSON object with a `systemMessage`: that message (the
+ *  `hook_system_message` written after it for the same call is the same run) */
+const jsonSystemMessage = new WeakMap<HookRun, string>();
+
+function systemMessageOf(stdout: string): string | undefined {
+  const s = stdout.trim();
+  if (!s.startsWith('{') || !s.endsWith('}') || s.length > 1_000_000) return undefined;
+  try {
+    return str(obj(JSON.parse(s) as unknown)?.systemMessage);
+  } catch {
+    return undefined;
+  }
+}
+
 function hookOf(pr: ParsedRecord): HookRun[] {
   const r = pr.rec;
   if (pr.type === 'attachment') {
@@ -53,7 +67,10 @@ function hookOf(pr: ParsedRecord): HookRun[] {
     if (t === 'hook_success') {
       const stdout = str(a.stdout) ?? '';
       const content = successSent(r, a);
-      return [{ event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) }];
+      const run: HookRun = { event: eventOf(a), command: str(a.command) ?? '', chars: content.length, dropped: !content && !!stdout.trim(), from: t, toolUseID: str(a.toolUseID) };
+      const sys = content ? undefined : systemMessageOf(stdout);
+      if (sys !== undefined) jsonSystemMessage.set(run, sys);
+      return [run];
     }
     if (t === 'hook_additional_context') return [{ event: eventOf(a), command: str(a.command) ?? '', chars: joined(a.content).length, dropped: false, from: t, toolUseID: str(a.toolUseID) }];
     if (t === 'async_hook_response') {
@@ -116,6 +133,9 @@ interface HookState {
   /** Stop runs an attachment recorded, by command and call, not yet named by the `stop_hook_summary` written after it
    *  (2.1.167 writes a Stop hook's `hook_success` first, then the summary of the same call) */
   recorded?: Map<string, HookRun[]>;
+  /** Stop runs a `hook_progress` record announced, by command and call, not yet named by the `stop_hook_summary` after
+   *  them (2.1.12 to 2.1.75 write both for each run) */
+  progressed?: Map<string, (HookRun & { gone?: boolean })[]>;
 }
 
 const callKey = (h: HookRun): string | undefined => (h.toolUseID ? `${h.event}\n${h.command}\n${h.toolUseID}` : undefined);
@@ -160,6 +180,23 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
           if (!before.length) m.recorded!.delete(ck!);
           continue;
         }
+        if (h.event === 'Stop' && ck !== undefined) {
+          // a Stop run's progress record, then the summary that names it (same command and call): one run, with the
+          // summary's figures (the context it added), or the attachment's when one recorded the run in between
+          const progressed = h.from === 'stop_hook_summary' ? m.progressed?.get(ck) : undefined;
+          const same = progressed?.shift();
+          if (same) {
+            if (!progressed!.length) m.progressed!.delete(ck);
+            if (h.chars !== null && !same.gone) same.chars = h.chars;
+            continue;
+          }
+          if (h.from === 'hook_progress') {
+            m.progressed ??= new Map();
+            const l = m.progressed.get(ck);
+            if (l) l.push(h);
+            else m.progressed.set(ck, [h]);
+          }
+        }
         for (const key of [`${h.event}\n${h.command}`, h.event]) {
           // the maps are made with the first hook (a session of many turns without hooks holds none)
           m.announced ??= new Map();
@@ -169,6 +206,16 @@ export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
         }
         m.runs.push(h);
         continue;
+      }
+      if (h.from === 'hook_system_message') {
+        // 2.1.181: a hook whose JSON output holds a systemMessage is written as its hook_success (content empty, the JSON
+        // as stdout), then a hook_system_message of the same call with that message: one run
+        const ok = m.success?.get(`${h.event}\n${h.toolUseID ?? ''}`);
+        const sys = ok ? jsonSystemMessage.get(ok) : undefined;
+        if (ok && sys !== undefined && sys.trim() === joined(obj(records[m.done]!.rec.attachment)?.content ?? '').trim()) {
+          jsonSystemMessage.delete(ok);
+          continue;
+        }
       }
       if (h.from === 'hook_additional_context') {
         // a hook's JSON output (`additionalContext`): its hook_success has an empty `content` (the output was parsed, not

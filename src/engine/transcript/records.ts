@@ -59,6 +59,8 @@ export class TranscriptParser {
   private readonly shared = new Map<string, string>();
   private lastUuid: string | undefined;
   private pending = '';
+  /** the last line was taken without its newline (settle): a newline that comes next ends it, not an empty line */
+  private settled = false;
   private skipping = false;
   private lineNo = 0;
   private maxLine: number;
@@ -81,6 +83,11 @@ export class TranscriptParser {
   push(chunk: string): ParsedRecord[] {
     const start = this.records.length;
     let at = 0;
+    if (this.settled && chunk.length) {
+      this.settled = false;
+      if (chunk.startsWith('\r\n')) at = 2;
+      else if (chunk.startsWith('\n')) at = 1;
+    }
     while (at < chunk.length) {
       const nl = chunk.indexOf('\n', at);
       const end = nl < 0 ? chunk.length : nl;
@@ -104,6 +111,30 @@ export class TranscriptParser {
       }
       at = nl < 0 ? chunk.length : nl + 1;
     }
+    return this.records.slice(start);
+  }
+
+  /**
+   * A last line without its newline taken now if it is one whole JSON object, else left pending. Claude Code ends
+   * every record with a newline, but a transcript copied by another tool may lack the last one (Entire's checkpoint
+   * copies, full.jsonl: 419 of 546 files end so; the reader dropped their last record, and with it the last request's
+   * output tokens and the time the session ended). No prefix of an object parses as one, so a line still being
+   * written is never taken; the newline that may follow it later is then the end of the line already taken.
+   */
+  settle(): ParsedRecord[] {
+    const s = this.pending.trim();
+    if (!s.startsWith('{') || !s.endsWith('}')) return [];
+    let v: unknown;
+    try {
+      v = JSON.parse(s);
+    } catch {
+      return [];
+    }
+    const start = this.records.length;
+    this.pending = '';
+    this.lineNo++;
+    this.settled = true;
+    this.takeValue(v, this.lineNo);
     return this.records.slice(start);
   }
 

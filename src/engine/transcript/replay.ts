@@ -51,10 +51,13 @@ export interface TurnMark {
   prompts?: string[];
   calls?: number;
   requests?: number;
-  /** compaction: `auto` or `manual` (absent when only the summary was recorded), tokens before it, the summary's size */
+  /** compaction: `auto` or `manual` (absent when only the summary was recorded), tokens before it, the summary's size;
+   *  `micro` for a microcompaction (old tool results cleared, no summary): how many results and the tokens it saved */
   trigger?: string;
   preTokens?: number;
   summaryChars?: number;
+  cleared?: number;
+  saved?: number;
   /** resume: the version that wrote before, and the one that writes from here */
   from?: string;
   to?: string;
@@ -662,6 +665,10 @@ export class SessionReplayer {
   private lastModel: string | undefined;
   /** records before the first prompt that carry context (attachments, hook progress, system), at most MAX_LEADING */
   private readonly leadingRecs: ParsedRecord[] = [];
+  /** the conversation's records and recorded requests before the first prompt, at most MAX_LEADING: a request Claude
+   *  Code sent by itself (a background task's notification answered after /clear) counts in the first turn */
+  private readonly beforeFirst: ParsedRecord[] = [];
+  private readonly requestsBeforeFirst: number[] = [];
 
   add(records: readonly ParsedRecord[]): void {
     for (const pr of records) {
@@ -789,7 +796,8 @@ export class SessionReplayer {
       this.chars.push(layerCharsAfter(req, this.ix.requests[k - 1], this.chars[k - 1]));
       const turn = Math.max(0, this.spans.length - 1);
       this.reqTurn.push(turn);
-      this.spans[turn]?.requests.push(k);
+      if (this.spans[turn]) this.spans[turn].requests.push(k);
+      else if (this.requestsBeforeFirst.length < MAX_LEADING) this.requestsBeforeFirst.push(k);
       return;
     }
     // a request's message or shape by its hash: the request index keeps what it needs of it (a long tool result's text
@@ -859,11 +867,18 @@ export class SessionReplayer {
       this.boundary = { rec: pr, compacted, marker, mark };
       return;
     }
+    if (pr.type === 'system' && r.subtype === 'microcompact_boundary') {
+      const meta = obj(r.microcompactMetadata);
+      const pre = num(meta?.preTokens);
+      const saved = num(meta?.tokensSaved);
+      const ids = meta?.compactedToolIds;
+      this.addMark({ kind: 'compaction', at: ts, trigger: 'micro', ...(pre !== undefined && { preTokens: pre }), ...(Array.isArray(ids) && { cleared: ids.length }), ...(saved !== undefined && { saved }) });
+    }
     if (pr.type === 'user' && r.isCompactSummary === true) {
       // the summary a compaction left: onto its boundary's mark, or a mark of its own (versions before compact_boundary)
       const chars = messageOf(r) ? textOf(messageOf(r)!).length : 0;
       const last = this.boundary?.mark ?? this.marksNow()[this.marksNow().length - 1];
-      if (last?.kind === 'compaction' && last.summaryChars === undefined) last.summaryChars = chars;
+      if (last?.kind === 'compaction' && last.trigger !== 'micro' && last.summaryChars === undefined) last.summaryChars = chars;
       else this.addMark({ kind: 'compaction', at: ts, summaryChars: chars });
     }
     if (pr.type === 'user') {
@@ -887,6 +902,7 @@ export class SessionReplayer {
         this.pendingRewind = undefined;
         const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
         this.spans.push(span);
+        if (this.spans.length === 1) this.intoFirst(span, own);
         if (this.boundary) this.into(span, this.boundary.rec);
         this.into(span, pr);
         if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
@@ -896,7 +912,9 @@ export class SessionReplayer {
     }
     const cur = this.spans[this.spans.length - 1];
     if (!cur) {
-      if (pr.type !== 'user' && pr.type !== 'assistant' && this.leadingRecs.length < MAX_LEADING) this.leadingRecs.push(pr);
+      if (pr.type !== 'user' && pr.type !== 'assistant') {
+        if (this.leadingRecs.length < MAX_LEADING) this.leadingRecs.push(pr);
+      } else if (this.beforeFirst.length < MAX_LEADING) this.beforeFirst.push(pr);
       return;
     }
     this.into(cur, pr);
@@ -908,15 +926,38 @@ export class SessionReplayer {
         cur.expanded = true;
       }
     }
-    if (pr.type === 'assistant') {
-      const m = messageOf(r);
-      for (const b of m ? blocksOf(m) : [])
-        if (b.type === 'tool_use' && typeof b.name === 'string') {
-          const c: CallSpan = { id: b.id ?? '', name: b.name, input: obj(b.input) ?? {}, timestamp: ts };
-          cur.calls.push(c);
-          if (!cur.callById.has(c.id)) cur.callById.set(c.id, c);
-        }
+    if (pr.type === 'assistant') this.callsOf(cur, r, ts);
+  }
+
+  /** an answer's tool calls, into its turn */
+  private callsOf(s: TurnSpan, r: Rec, ts: string | undefined): void {
+    const m = messageOf(r);
+    for (const b of m ? blocksOf(m) : [])
+      if (b.type === 'tool_use' && typeof b.name === 'string') {
+        const c: CallSpan = { id: b.id ?? '', name: b.name, input: obj(b.input) ?? {}, timestamp: ts };
+        s.calls.push(c);
+        if (!s.callById.has(c.id)) s.callById.set(c.id, c);
+      }
+  }
+
+  /**
+   * The first turn takes what the model was sent before its prompt, when it was sent anything: seen on 2.1.39, a
+   * background task's notification after /clear, answered before the user typed (its request's usage was counted
+   * nowhere). Only the file's own session's records (a file plan mode started opens with the other session's last one);
+   * without a real answer (a local command typed first) nothing is taken, as before.
+   */
+  private intoFirst(span: TurnSpan, own: string | undefined): void {
+    const held = this.beforeFirst.filter((pr) => !own || str(pr.rec.sessionId) === undefined || str(pr.rec.sessionId) === own);
+    this.beforeFirst.length = 0;
+    const answered = held.some((pr) => pr.type === 'assistant' && str(obj(pr.rec.message)?.model) !== '<synthetic>' && pr.rec.isApiErrorMessage !== true);
+    if (answered) {
+      for (const pr of held) {
+        this.into(span, pr);
+        if (pr.type === 'assistant') this.callsOf(span, pr.rec, str(pr.rec.timestamp));
+      }
     }
+    span.requests.unshift(...this.requestsBeforeFirst);
+    this.requestsBeforeFirst.length = 0;
   }
 
   /**

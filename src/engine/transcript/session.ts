@@ -523,6 +523,8 @@ export class LiveReader {
     // the records go to the replayer piece by piece as they are read (a cold open holds what the replayer keeps, not
     // the whole file's records at once); a file read again from the start gets a new replayer at that moment
     const state = f.poll({ records: (recs) => this.replayer.add(recs), restart: () => (this.replayer = new SessionReplayer()) });
+    // a last line without its newline: taken when it is whole (a copied transcript), else left for the next read
+    f.parser.settle();
     this.replayer.add(f.parser.records.splice(0));
     const problems = [...f.parser.problems];
     if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${this.file}: ${f.error ?? state}` });

@@ -148,6 +148,12 @@ export class TurnLedger {
       this.tail = { layers: new Map(), beforeFirst: 0, first: NONE };
       return;
     }
+    // a microcompaction (2.1.12 to 2.1.22 seen: old tool results cleared from the context on its own): the next request
+    // is sent without them, so its cache breaks; no summary, the breakdown goes on
+    if (pr.type === 'system' && r.subtype === 'microcompact_boundary') {
+      this.compacted = 'micro';
+      return;
+    }
     if (pr.type !== 'assistant' || (r.isSidechain === true && !this.ownChain)) {
       if (ts && (pr.type === 'user' || pr.type === 'attachment')) this.lastOther = ts;
     } else {
@@ -431,7 +437,7 @@ function lostCache(prev: PricedUsage, q: PricedUsage): boolean {
 function cacheBreak(prev: RequestView, q: RequestView, compacted: string | undefined, index: number, resumed: boolean, life: '5m' | '1h', shape: Map<string, string>): CacheBreak {
   const lost = prev.usage.cacheRead + prev.usage.cacheCreation - q.usage.cacheRead;
   const causes: { cause: CacheBreak['cause']; why: string }[] = [];
-  if (compacted) causes.push({ cause: 'compaction', why: compacted === 'auto' ? 'Claude Code compacted the conversation on its own' : 'the conversation was compacted (/compact)' });
+  if (compacted) causes.push({ cause: 'compaction', why: compacted === 'micro' ? 'Claude Code cleared old tool results from the context on its own (microcompaction)' : compacted === 'auto' ? 'Claude Code compacted the conversation on its own' : 'the conversation was compacted (/compact)' });
   if (prev.model && q.model && prev.model !== q.model) causes.push({ cause: 'model', why: `the model changed from ${prev.model} to ${q.model} (each model has its own cache)` });
   const ps = prev.requestRef ? shape.get(prev.requestRef) : undefined;
   const qs = q.requestRef ? shape.get(q.requestRef) : undefined;
