@@ -462,6 +462,49 @@ const CASES: Case[] = [
       assert.equal(s.next.context?.tokens, 7 + 21_100 + 150);
     },
   },
+  {
+    // 2.0.x: subagents' transcripts beside the sessions (`<project>/agent-ID.jsonl`), this session's by the session
+    // their records name: the startup's Warmup agent in turn 1, the Task call's subagent by its result; another
+    // session's agent in the same folder is not counted
+    file: '21-2.0.64-project/21a6e064-0000-4000-8000-000000000021.jsonl',
+    version: '2.0.64',
+    turns: [
+      {
+        prompt: 'Where do the lantern presets live?',
+        requests: 2,
+        usage: { input: 16, cacheRead: 18_000, cacheCreation: 18_300, output: 120 },
+        cost: usd([10, 5], [18_000, 6.25], [80, 25]) + usd([6, 5], [18_000, 0.5], [300, 6.25], [40, 25]),
+        agents: [
+          {
+            agentId: '0a0a0a21',
+            agentType: null,
+            workflow: null,
+            toolUseId: null,
+            transcript: '21-2.0.64-project/agent-0a0a0a21.jsonl',
+            requests: 1,
+            usage: { input: 2_000, cacheRead: 0, cacheCreation: 9_000, output: 20 },
+            cost: usd([2_000, 1], [9_000, 1.25], [20, 5]),
+          },
+          {
+            agentId: '5eed0a21',
+            agentType: null,
+            workflow: null,
+            toolUseId: 'toolu_21T',
+            transcript: '21-2.0.64-project/agent-5eed0a21.jsonl',
+            requests: 2,
+            usage: { input: 3_020, cacheRead: 5_000, cacheCreation: 2_100, output: 80 },
+            cost: usd([3_000, 1], [2_000, 1.25], [50, 5]) + usd([20, 1], [5_000, 0.1], [100, 1.25], [30, 5]),
+          },
+        ],
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      assert.equal(s.agents.files, 2, 'the other session\'s agent beside it is not this session\'s');
+      assert.equal(s.agents.requests, 3);
+    },
+  },
 ];
 
 const close = (a: number | null | undefined, b: number | null, what: string) => {
@@ -471,8 +514,11 @@ const close = (a: number | null | undefined, b: number | null, what: string) => 
 
 describe('real-shaped transcripts: requests, usage, cost, cache, window, layers (session --json)', () => {
   test('the corpus covers at least 18 fixtures across at least 10 versions from 1.0.x to 2.1.33x', () => {
-    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.jsonl'));
-    assert.equal(files.length, CASES.length, 'every fixture has its case');
+    const top = fs.readdirSync(DIR);
+    const files = top.filter((f) => f.endsWith('.jsonl'));
+    // a project folder of its own (sessions beside their agents' transcripts): its sessions, not a session's folder
+    for (const d of top) if (fs.statSync(path.join(DIR, d)).isDirectory() && !top.includes(`${d}.jsonl`)) files.push(...fs.readdirSync(path.join(DIR, d)).filter((f) => f.endsWith('.jsonl') && !f.startsWith('agent-')).map((f) => `${d}/${f}`));
+    assert.deepEqual(files.sort(), CASES.map((c) => c.file).sort(), 'every fixture has its case');
     assert.ok(CASES.length >= 18);
     const versions = new Set(CASES.map((c) => c.version));
     assert.ok(versions.size >= 10 && [...versions].some((v) => v.startsWith('1.0.')) && [...versions].some((v) => /^2\.1\.33\d$/.test(v)));
@@ -644,5 +690,30 @@ describe('the built CLI', () => {
     assert.match(hooks, /hook UserPromptSubmit python3 hooks\/ticket\.py: 0 chars to the model · output dropped/);
     const mcp = run('13-2.1.120-mcp-deltas.jsonl', false).stdout;
     assert.match(mcp, /MCP claude\.ai Linear: instructions 79 chars · 2 deferred tool\(s\)/);
+  });
+});
+
+describe('subagents beside the sessions (versions up to 2.1.1)', () => {
+  const P = '21-2.0.64-project';
+  const SID = '21a6e064-0000-4000-8000-000000000021';
+  test('followed: an agent file that comes beside the session later is read; a file that names no session yet is looked at again when the folder changes; the folder is not listed at every read while it rests', () => {
+    const to = fs.mkdtempSync(path.join(tmp, 'proj-'));
+    for (const f of [`${SID}.jsonl`, 'agent-0a0a0a21.jsonl']) fs.cpSync(path.join(DIR, P, f), path.join(to, f));
+    let listed = 0;
+    const fa: FileAccess = { ...nodeFileAccess, readDir: (p) => (p === to && listed++, nodeFileAccess.readDir(p)) };
+    const reader = new LiveReader(fa, path.join(to, `${SID}.jsonl`));
+    const agents = () => reader.read(NEWEST_PROFILE).turns.flatMap((t) => t.agents ?? []).map((a) => `${a.agentId}:${a.requests}`);
+    assert.deepEqual(agents(), ['0a0a0a21:1']);
+    assert.deepEqual(agents(), ['0a0a0a21:1']);
+    assert.equal(listed, 1, 'the resting folder is listed once');
+    // an agent file created empty (its first record not written yet), then written
+    const late = path.join(to, 'agent-5eed0a21.jsonl');
+    fs.writeFileSync(late, '');
+    assert.deepEqual(agents(), ['0a0a0a21:1']);
+    fs.writeFileSync(late, fs.readFileSync(path.join(DIR, P, 'agent-5eed0a21.jsonl')));
+    // another file in the folder moves its time: the unnamed one is looked at again
+    fs.writeFileSync(path.join(to, 'notes.txt'), 'x');
+    fs.utimesSync(to, new Date(), new Date(Date.now() + 5000));
+    assert.deepEqual(agents(), ['0a0a0a21:1', '5eed0a21:2']);
   });
 });

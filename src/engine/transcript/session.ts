@@ -111,6 +111,27 @@ export function listTranscripts(fa: FileAccess, dirs: readonly string[]): Transc
 /** the most bytes of a subagent's transcript read, and of its meta */
 const MAX_AGENT_BYTES = 256 * 1024 * 1024;
 const MAX_META_BYTES = 1024 * 1024;
+/** a project folder's `agent-*.jsonl` files looked at for a session's (versions up to 2.1.1), at most */
+const MAX_PROJECT_AGENTS = 10_000;
+/** of each, the first bytes read for the session its first record names */
+const FIRST_RECORD_BYTES = 64 * 1024;
+
+/** the session the first record of an agent's transcript names (undefined: none yet, or not readable) */
+function firstSessionId(fa: FileAccess, file: string): string | undefined {
+  const r = fa.readRange ? fa.readRange(file, 0, FIRST_RECORD_BYTES) : fa.readFile(file, FIRST_RECORD_BYTES);
+  if (!r.ok) return undefined;
+  const bytes = 'data' in r.value ? r.value.data : r.value;
+  const text = new TextDecoder().decode(bytes);
+  const nl = text.indexOf('\n');
+  if (nl < 0) return undefined;
+  try {
+    const v: unknown = JSON.parse(text.slice(0, nl));
+    const sid = v && typeof v === 'object' ? (v as Rec).sessionId : undefined;
+    return typeof sid === 'string' ? sid : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** a subagent's transcript read: its records, and what was wrong with the file (a line not JSON, a file too large) */
 interface SubagentRead {
@@ -465,6 +486,11 @@ export class LiveReader {
   private readonly subs = new Map<string, SubagentEntry>();
   /** the agents' files as the last read found them (agentsChanged) */
   private agentKey = '';
+  /** the session each `agent-*.jsonl` beside the transcript names (versions up to 2.1.1; '' none yet) */
+  private readonly agentSessions = new Map<string, string>();
+  /** the `agent-*.jsonl` names beside the transcript, listed again only when the folder's time moves (an entry came or
+   *  went): a project folder holds every session of the project, and a followed session is read at every append */
+  private projectListing: { mtimeMs: number; names: string[] } | undefined;
 
   constructor(
     private readonly fa: FileAccess,
@@ -479,7 +505,8 @@ export class LiveReader {
   }
 
   /** the session's subagents' files (`subagents/*.jsonl`), then each workflow run's agents' (`subagents/workflows/<run
-   *  id>/agent-*.jsonl`; the run's `journal.jsonl` is no agent), in that order, with their size and time */
+   *  id>/agent-*.jsonl`; the run's `journal.jsonl` is no agent), then those beside the sessions that name this one
+   *  (versions up to 2.1.1), in that order, with their size and time */
   private agentFiles(): { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] {
     const dir = path.join(this.file.slice(0, -'.jsonl'.length), 'subagents');
     const out: { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] = [];
@@ -495,7 +522,40 @@ export class LiveReader {
     list(dir, (name) => name.endsWith('.jsonl'), undefined);
     const wf = this.fa.readDir(path.join(dir, 'workflows'));
     if (wf.ok) for (const run of wf.value.map((e) => e.name).sort((a, b) => a.localeCompare(b))) list(path.join(dir, 'workflows', run), (name) => name.startsWith('agent-') && name.endsWith('.jsonl'), run);
+    this.projectAgents(out);
     return out;
+  }
+
+  /** versions up to 2.1.1 wrote each subagent's transcript (and 2.0.x the `Warmup` agents of the session's start) beside
+   *  the sessions, `<project>/agent-ID.jsonl`, naming its session in its records: this session's (the transcript's name
+   *  is its id), by the first record of each (remembered once known) */
+  private projectAgents(out: { file: string; workflow: string | undefined; size: number; mtimeMs: number }[]): void {
+    const own = path.basename(this.file, '.jsonl');
+    if (own.startsWith('agent-')) return;
+    const dir = path.dirname(this.file);
+    const at = this.fa.stat(dir);
+    if (!at.ok) return;
+    let names = this.projectListing?.mtimeMs === at.value.mtimeMs ? this.projectListing.names : undefined;
+    if (!names) {
+      const r = this.fa.readDir(dir);
+      if (!r.ok) return;
+      names = r.value.filter((e) => e.kind !== 'dir' && e.name.startsWith('agent-') && e.name.endsWith('.jsonl')).map((e) => e.name);
+      names = names.sort((a, b) => a.localeCompare(b)).slice(0, MAX_PROJECT_AGENTS);
+      this.projectListing = { mtimeMs: at.value.mtimeMs, names };
+      // a file that named no session yet is looked at again with the next listing, not at every read
+      for (const [k, v] of this.agentSessions) if (v === '') this.agentSessions.delete(k);
+    }
+    for (const name of names) {
+      const file = path.join(dir, name);
+      let sid = this.agentSessions.get(file);
+      if (sid === undefined) {
+        sid = firstSessionId(this.fa, file) ?? '';
+        if (this.agentSessions.size < MAX_PROJECT_AGENTS) this.agentSessions.set(file, sid);
+      }
+      if (sid !== own) continue;
+      const st = this.fa.stat(file);
+      if (st.ok && st.value.kind === 'file') out.push({ file, workflow: undefined, size: st.value.size, mtimeMs: st.value.mtimeMs });
+    }
   }
 
   /** the agents' transcripts, each file read again only when its size or time changed */
