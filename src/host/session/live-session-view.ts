@@ -782,6 +782,21 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         {
         const kind = this.markKind(mk.kind);
         // a local command by its name and arguments; an interrupt in words (its marker text is in the tooltip)
+        if (mk.kind === 'compaction') {
+          // what it cleared or kept, in figures (a microcompaction clears old tool results on its own, without a summary);
+          // a whole compaction of this turn is its own row already (its size after and the files it dropped)
+          const micro = mk.trigger === 'micro';
+          if (!micro && turn.compacted) continue;
+          const figures = [
+            mk.cleared !== undefined ? t('{0} old tool results cleared', n(mk.cleared, this.locale)) : '',
+            mk.saved !== undefined ? t('{0} tokens saved', n(mk.saved, this.locale)) : '',
+            mk.preTokens ? t('{0} tokens before', n(mk.preTokens, this.locale)) : '',
+            mk.summaryChars !== undefined ? t('summary {0} chars', n(mk.summaryChars, this.locale)) : '',
+          ].filter(Boolean);
+          const label = micro ? t('Old tool results cleared (microcompaction)') : mk.trigger === 'auto' ? t('Compacted on its own') : mk.trigger === 'manual' ? t('Compacted (/compact)') : kind;
+          out.push({ id: `${id}:mark:${i}`, label, description: [...figures, this.when(mk.at)].filter(Boolean).join(' · '), tooltip: [label, ...figures, this.when(mk.at)].filter(Boolean).join('\n'), icon: 'fold', warn: true });
+          continue;
+        }
         const label = mk.kind === 'interrupt' ? t('Interrupted by the user') : !mk.text ? kind : oneLine(mk.text, 80);
         out.push({ id: `${id}:mark:${i}`, label, description: [mk.kind === 'interrupt' || label === kind ? '' : kind, this.when(mk.at)].filter(Boolean).join(' · '), tooltip: [kind, this.when(mk.at), mk.text].filter(Boolean).join('\n'), icon: mk.kind === 'interrupt' ? 'debug-pause' : 'bookmark' });
       }

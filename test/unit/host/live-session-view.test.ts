@@ -131,8 +131,8 @@ test('a compaction says its size before and after and what it dropped; each laye
     const b = `${CWD}/src/b.ts`;
     const turns = [
       turn({ prompt: 'read both', calls: [call('Read', { file_path: a }), call('Read', { file_path: b }, { id: 'toolu_2' })], instructions: 'STARTUP TEXT' }),
-      turn({ prompt: '/compact', compacted: { trigger: 'manual', preTokens: 155_577 }, restored: { files: [{ path: a, text: 'A' }], references: [], skills: null } }),
-      turn({ prompt: 'go on' }),
+      turn({ prompt: '/compact', compacted: { trigger: 'manual', preTokens: 155_577 }, restored: { files: [{ path: a, text: 'A' }], references: [], skills: null }, marks: [{ kind: 'compaction', trigger: 'manual', preTokens: 155_577, summaryChars: 900 }] }),
+      turn({ prompt: 'go on', marks: [{ kind: 'compaction', trigger: 'micro', preTokens: 80_000, cleared: 12, saved: 30_500, at: '2026-12-03T10:00:00.000Z' }] }),
     ];
     const chars = { system: 1, tools: 0, mcp: {}, instructions: 12, skillsListing: 0, mcpInstructions: 0, agents: 0, deferredListing: 0, fixedTexts: 0, lazy: 0, skillBodies: 0, hooks: 0, changedNotes: 0, restored: 4, conversation: 40, total: 57 };
     const requests = [
@@ -146,6 +146,11 @@ test('a compaction says its size before and after and what it dropped; each laye
     assert.equal(comp.label, 'Compacted (/compact)');
     assert.equal(comp.description, '155,577 → 12,300 tokens · 1 file dropped');
     assert.deepEqual(comp.children!().map((x) => [x.label, x.description]), [['b.ts', 'src · dropped: not brought back']]);
+    // the turn's compaction is that one row (its mark is not a second); a microcompaction is a row of its figures
+    assert.equal(roots[0]!.children!()[1]!.children!().filter((x) => /Compacted/.test(x.label)).length, 1);
+    const micro = roots[0]!.children!()[2]!.children!().find((x) => /microcompaction/.test(x.label))!;
+    assert.equal(micro.label, 'Old tool results cleared (microcompaction)');
+    assert.match(micro.description!, /^12 old tool results cleared · 30,500 tokens saved · 80,000 tokens before · /);
     const layers = roots.find((r) => r.label === 'Last request by layer')!.children!();
     assert.deepEqual(layers.map((l) => [l.label, l.description]), [
       ['System prompt', '1 chars · <1 token'],
