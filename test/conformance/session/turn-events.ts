@@ -269,7 +269,7 @@ export const turnEventScenarios: SessionScenario[] = [
   },
   {
     name: 'sess_event_hooks_system',
-    description: 'hooks printing JSON: two UserPromptSubmit hooks (an additionalContext; a systemMessage) and a PostToolUse hook on Read with both: each additionalContext is sent, each systemMessage is shown to the user only: read back as 0 characters, dropped (the hooks run side by side: their order is not compared)',
+    description: 'hooks printing JSON: two UserPromptSubmit hooks (an additionalContext; a systemMessage) and a PostToolUse hook on Read with both: each additionalContext is sent, each systemMessage is shown to the user only: the systemMessage-only hook read back as 0 characters, dropped; the PostToolUse hook as one run with its additionalContext sent (its hook_success, hook_additional_context and hook_system_message are one run); the hooks run side by side: their order is not compared',
     files: { ...base('HS'), 'repo/.claude/settings.json': hookSettings({ UserPromptSubmit: [HS_UPS_A, HS_UPS_B], PostToolUse: [HS_PTU] }, { PostToolUse: 'Read' }) },
     turns: [T('turn one', [read('src/a.ts')]), T('turn two')],
     readBack: all(
@@ -278,7 +278,7 @@ export const turnEventScenarios: SessionScenario[] = [
         const errs: string[] = [];
         const got = (k: number) => JSON.stringify((at(s, k)?.hooks ?? []).map((h) => `${h.event} ${h.chars} ${h.dropped}`).sort());
         const want = (...x: string[]) => JSON.stringify(x.sort());
-        const one = want(`UserPromptSubmit ${HS_UPS_CTX.length} false`, 'UserPromptSubmit 0 true', `PostToolUse ${HS_PTU_CTX.length} false`, 'PostToolUse 0 true');
+        const one = want(`UserPromptSubmit ${HS_UPS_CTX.length} false`, 'UserPromptSubmit 0 true', `PostToolUse ${HS_PTU_CTX.length} false`);
         if (got(0) !== one) errs.push(`turn 1: hooks ${got(0)}, expected ${one}`);
         const two = want(`UserPromptSubmit ${HS_UPS_CTX.length} false`, 'UserPromptSubmit 0 true');
         if (got(1) !== two) errs.push(`turn 2: hooks ${got(1)}, expected ${two}`);
