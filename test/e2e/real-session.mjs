@@ -127,8 +127,14 @@ export async function realSessionView(h) {
   const rows = await allRows();
   const mcp = rows.find((r) => r.startsWith('MCP servers')) ?? '';
   check(mcp === 'MCP servers 1 server', `real session: the MCP servers group ("${mcp}")`);
-  // the engine's prediction of every lazy injection against what the transcript recorded (api.md after the Read)
-  const prediction = rows.find((r) => r.startsWith('Prediction')) ?? '';
+  // the engine's prediction of every lazy injection against what the transcript recorded (api.md after the Read): made
+  // again once the folder's analysis has the restored rule (the tracker notices a new analysis at its next tick)
+  const predictionRow = (rs) => rs.find((r) => r.startsWith('Prediction')) ?? '';
+  const agreed = await until(async () => {
+    const rs = await allRows();
+    return predictionRow(rs) === 'Prediction agrees with every call of this session' ? rs : undefined;
+  }, 'the prediction made with the restored rule', 10_000).catch(() => rows);
+  const prediction = predictionRow(agreed);
   check(prediction === 'Prediction agrees with every call of this session', `real session: the prediction agrees with the session ("${prediction}")`);
   const layers = rows.find((r) => r.startsWith('Last request by layer')) ?? '';
   check(!!layers, `real session: the last request by layer ("${layers}")`);

@@ -90,8 +90,10 @@ export class LiveSessionTracker {
   private list: TranscriptFile[] = [];
   private lastSize = -1;
   private lastMtime = -1;
-  /** refresh() asked for what comes next and the prediction again */
+  /** refresh() asked for what comes next and the prediction again, or the analysis they were computed with is not the current one */
   private stale = false;
+  /** the analysis the model was read with */
+  private usedAnalysis: Analysis | undefined;
   private deriveTimer: ReturnType<typeof setTimeout> | undefined;
   /** when the first change that what comes next and the prediction missed was read */
   private pendingSince: number | undefined;
@@ -209,11 +211,15 @@ export class LiveSessionTracker {
     const size = st.ok ? st.value.size : -2;
     const mtime = st.ok ? st.value.mtimeMs : -2;
     const running = st.ok && this.now() - mtime < RUNNING_MS;
+    // the folder's analysis moved on (an instruction file or a setting changed: a refresh makes a new one): what comes
+    // next and the prediction are computed again, though the transcript rests
+    const a = this.host.analysis();
+    if (this.model && a !== this.usedAnalysis) this.stale = true;
     // unchanged, unless (looked at with the listing) a subagent or workflow agent wrote while the session's file rested
-    if (!force && size === this.lastSize && mtime === this.lastMtime && this.model && this.model.running === running && !(listing && this.follower.agentsChanged())) return;
+    if (!force && !this.stale && size === this.lastSize && mtime === this.lastMtime && this.model && this.model.running === running && !(listing && this.follower.agentsChanged())) return;
     this.lastSize = size;
     this.lastMtime = mtime;
-    const a = this.host.analysis();
+    this.usedAnalysis = a;
     // what comes next and the prediction: computed again only when the turns, their calls or the analysis changed
     const previous = this.model?.file === file && !this.stale ? this.model.state : undefined;
     const state = readLiveSessionState(this.fa, file, {

@@ -213,3 +213,40 @@ test("a workflow's agent that writes while the session's own file rests is count
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('the analysis moved on (an instruction file changed) while the transcript rests: what comes next and the prediction are computed again at the next tick, then nothing more', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-live-')));
+  const cwd = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(cwd);
+  fs.writeFileSync(path.join(cwd, 'CLAUDE.md'), 'Use the make targets.\n');
+  const dir = path.join(home, '.claude', 'projects', memoryKey(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'aaaa.jsonl');
+  fs.writeFileSync(file, J({ type: 'user', uuid: 'p1', sessionId: 'S', version: '2.1.333', cwd, timestamp: new Date(Date.now() - 120_000).toISOString(), message: { role: 'user', content: 'one prompt' } }) + '\n');
+  fs.utimesSync(file, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+  const opts = { cwd, home, env: { HOME: home }, managedDir: path.join(root, 'managed') };
+  let current = analyze(opts);
+  const first = current;
+  mock.timers.enable({ apis: ['setInterval', 'setTimeout'] });
+  const seen: (LiveModel | undefined)[] = [];
+  const t = new LiveSessionTracker({ where: () => ({ cwd, home, env: {} }), analysis: () => current, changed: (m) => seen.push(m), log: (m) => assert.fail(m) });
+  try {
+    t.start();
+    assert.equal(t.current?.state.derivedFor?.analysis, first);
+    mock.timers.tick(TICK_MS * 3);
+    const before = seen.length;
+    fs.writeFileSync(path.join(cwd, 'CLAUDE.md'), 'Use the make targets. Never push to main.\n');
+    current = current.refresh([path.join(cwd, 'CLAUDE.md')]);
+    mock.timers.tick(TICK_MS);
+    assert.equal(t.current?.state.derivedFor?.analysis, current, 'read again with the new analysis');
+    assert.ok(seen.length > before);
+    const after = seen.length;
+    mock.timers.tick(TICK_MS * 3);
+    assert.equal(seen.length, after, 'nothing changed since: no update');
+  } finally {
+    t.dispose();
+    mock.timers.reset();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
