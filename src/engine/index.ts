@@ -28,7 +28,7 @@ export { compilePatterns, listMatches } from './globs/glob-count.js';
 // The session the user runs, read from Claude Code's transcript (src/engine/transcript/).
 export { TranscriptParser, parseTranscriptText, MAX_LINE_CHARS, type TranscriptProblem, type ParsedRecord } from './transcript/records.js';
 export { TranscriptFollower, type FollowState } from './transcript/follow.js';
-export { SessionReplayer, compactionRequest, layerChars, type Replay, type LiveTurn, type TurnMark, type TurnKind, type LiveCall, type LiveRequest, type LayerChars, type LiveInjected } from './transcript/replay.js';
+export { SessionReplayer, compactionRequest, layerChars, type Replay, type LiveTurn, type TurnMark, type TurnKind, type TurnAgent, type LiveCall, type LiveRequest, type LayerChars, type LiveInjected } from './transcript/replay.js';
 export type { Usage, RebuiltRequest } from './transcript/requests.js';
 export { LiveReader, RUNNING_MS, isRunning, lastRecordTime, splitFindings, configDir, transcriptDirs, listTranscripts, readLiveSession, readLiveSessionState, reconstructFromDisk, nextSteps, checkPrediction, predictionRun, scriptOf, type LiveSession, type LiveSessionState, type LiveSessionOptions, type NextSteps, type HeldFile, type PredictionFinding, type NotModelled, type TranscriptFile } from './transcript/session.js';
 export { summarizeTranscript, type SessionSummary } from './transcript/session-summary.js';

@@ -350,19 +350,18 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
     if (!prices.has(model)) prices.set(model, priceOf(model, profile, override));
     return prices.get(model);
   };
-  const out: TurnAccounting[] = perTurn.map((p, k) => {
+  /** a ledger's requests, their usage summed and priced (into the session's total), one by one to `each` */
+  const account = (p: TurnLedger, each?: (i: number, u: PricedUsage) => void): { usage: TurnUsage; cost: number | null } => {
     const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
     let cost: number | null = 0;
-    let brk: CacheBreak | undefined;
     for (let i = 0; i < p.n; i++) {
-      // the figures straight from the columns; a request as an object only where the cache broke
+      // the figures straight from the columns; a request as an object only where the caller needs one
       const u = p.usage(i);
       const model = p.modelOf(i);
       usage.input += u.input;
       usage.cacheRead += u.cacheRead;
       usage.cacheCreation += u.cacheCreation;
       usage.output += u.output;
-      maxContext = Math.max(maxContext, contextOf(u));
       const price = priceFor(model);
       if (!price) {
         if (contextOf(u) + u.output > 0) {
@@ -376,44 +375,27 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
         total += c;
         priced++;
       }
+      each?.(i, u);
+    }
+    return { usage, cost };
+  };
+  const out: TurnAccounting[] = perTurn.map((p, k) => {
+    let brk: CacheBreak | undefined;
+    const { usage, cost } = account(p, (i, u) => {
+      maxContext = Math.max(maxContext, contextOf(u));
       if (prev && !brk && lostCache(prev.usage, u)) {
         const q = p.request(i);
         const compacted = q.compactedBefore ?? (i === 0 ? carry : undefined);
         brk = cacheBreak(prev.ledger.request(prev.index), q, compacted, i, i === 0 && !!turns[k]!.resumed, cacheLife, shape);
       }
       prev = { ledger: p, index: i, usage: u };
-    }
+    });
     if (p.n) carry = undefined;
     carry = p.pendingCompaction ?? carry;
     const ctx = usage.input + usage.cacheRead + usage.cacheCreation;
     return { requests: p.n + p.compactions, usage, cost, cache: { hitRatio: ctx > 0 ? usage.cacheRead / ctx : null, ...(brk && { break: brk }) } };
   });
-  const agentsOut = agents.map((p): AgentAccounting => {
-    const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
-    let cost: number | null = 0;
-    for (let i = 0; i < p.n; i++) {
-      const u = p.usage(i);
-      const model = p.modelOf(i);
-      usage.input += u.input;
-      usage.cacheRead += u.cacheRead;
-      usage.cacheCreation += u.cacheCreation;
-      usage.output += u.output;
-      const price = priceFor(model);
-      if (!price) {
-        if (contextOf(u) + u.output > 0) {
-          unpriced.add(model ?? 'model not recorded');
-          cost = null;
-        }
-        continue;
-      }
-      const c = costOf(u, price);
-      from.add(price.from);
-      if (cost !== null) cost += c;
-      total += c;
-      priced++;
-    }
-    return { requests: p.n, usage, cost };
-  });
+  const agentsOut = agents.map((p): AgentAccounting => ({ requests: p.n, ...account(p) }));
   return {
     turns: out,
     agents: agentsOut,

@@ -7,7 +7,7 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile } from '../../engine/index.js';
+import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
@@ -49,17 +49,8 @@ export interface TurnExtras {
   agents?: TurnAgentRow[];
 }
 
-/** what the view shows of an agent counted under a turn (the engine's TurnAgent) */
-export interface TurnAgentRow {
-  agentId: string;
-  agentType: string | null;
-  workflow: string | null;
-  toolUseId: string | null;
-  transcript: string;
-  requests: number;
-  usage: { input: number; cacheRead: number; cacheCreation: number; output: number };
-  cost: number | null;
-}
+/** what the view shows of an agent counted under a turn: the engine's */
+export type TurnAgentRow = TurnAgent;
 
 export interface SessionExtras {
   mcp?: { server: string; instructionsChars: number; deferredTools: readonly string[]; loadedToolChars: number | null }[];
