@@ -57,12 +57,29 @@ export interface FileAccess {
 
 /** order by UTF-16 code unit, as a plain `<` compares (no locale: a collator or localeCompare sets up ICU) */
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byName = (a: { name: string }, b: { name: string }) => byCodeUnit(a.name, b.name);
+export const byName = (a: { name: string }, b: { name: string }) => byCodeUnit(a.name, b.name);
 
 /** a DirEntry as a ListedEntry */
+/** a folder's entry that is its own ListedEntry: no closure per entry (a crawl makes one per file), and a list of them
+ *  serves readDir and the fast listing alike (git-tree.ts keeps a commit's folders so) */
+export class ListedDirEntry implements DirEntry, ListedEntry {
+  constructor(
+    readonly name: string,
+    readonly kind: DirEntry['kind'],
+  ) {}
+  isFile(): boolean {
+    return this.kind === 'file';
+  }
+  isDirectory(): boolean {
+    return this.kind === 'dir';
+  }
+  isSymbolicLink(): boolean {
+    return this.kind === 'symlink';
+  }
+}
+
 export function listed(e: DirEntry): ListedEntry {
-  const { name, kind } = e;
-  return { name, isFile: () => kind === 'file', isDirectory: () => kind === 'dir', isSymbolicLink: () => kind === 'symlink' };
+  return new ListedDirEntry(e.name, e.kind);
 }
 
 /** `fa.list(dir)`, or readDir sorted by name where `fa` has no fast listing */

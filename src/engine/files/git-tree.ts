@@ -7,7 +7,7 @@
 // Git is run through an injected `GitRunner` (the Node one is src/cli/git-runner.ts): nothing here
 // starts a process. Bounded: a blob larger than the reader's limit is refused from its listed size.
 import * as path from 'node:path';
-import { type DirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
+import { byName, ListedDirEntry, type DirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
 
 export type GitResult = { ok: true; stdout: Uint8Array } | { ok: false; message: string };
 
@@ -43,7 +43,7 @@ export interface GitTree {
   /** root-relative `/`-separated paths ('' is the root folder) */
   entries: ReadonlyMap<string, TreeEntry>;
   /** each folder's entries, by root-relative folder path */
-  dirs: Map<string, TreeDirEntry[]>;
+  dirs: Map<string, ListedDirEntry[]>;
   /** for a tree derived from another (deriveTree): what `git diff-tree` said differs from it, in its order */
   changes?: { from: GitTree; paths: TreeChange[] };
 }
@@ -106,30 +106,15 @@ export async function readTreeStreamed(git: GitRunner, rev: string, resolved?: s
   return { ok: true, tree: parse.tree(rev, commit) };
 }
 
+/** an entry as listed: a blob's size unknown until asked (-1), 0 for a folder or a submodule */
+const treeEntry = (kind: TreeKind, oid: string): TreeEntry => ({ kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
 const notARevision = (rev: string): { ok: false; message: string } => ({ ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` });
 const lsTreeArgs = (commit: string) => ['ls-tree', '-r', '-t', '-z', '--full-tree', commit];
-
-/** a folder's entry in a tree: a DirEntry that is its own ListedEntry (the crawl's fast listing needs no copy of it) */
-export class TreeDirEntry implements DirEntry, ListedEntry {
-  constructor(
-    readonly name: string,
-    readonly kind: DirEntry['kind'],
-  ) {}
-  isFile(): boolean {
-    return this.kind === 'file';
-  }
-  isDirectory(): boolean {
-    return this.kind === 'dir';
-  }
-  isSymbolicLink(): boolean {
-    return this.kind === 'symlink';
-  }
-}
 
 /** `git ls-tree -r -t -z` output, parsed piece by piece (each piece whole entries) into a tree's entries and folders */
 class TreeListing {
   private readonly entries = new Map<string, TreeEntry>();
-  private readonly dirs = new Map<string, TreeDirEntry[]>([['', []]]);
+  private readonly dirs = new Map<string, ListedDirEntry[]>([['', []]]);
   // the folder the last entry was in: `ls-tree -r -t` lists a folder's entries together (a sub-folder's
   // between them), so most entries find their folder's list without a look-up
   private cur = '';
@@ -157,7 +142,7 @@ class TreeListing {
       if (kind === 'file' && text.startsWith('120000 ', start)) kind = 'symlink';
       const oid = text.slice(s2 + 1, tab);
       const rel = text.slice(tab + 1, end);
-      entries.set(rel, { kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
+      entries.set(rel, treeEntry(kind, oid));
       const slash = rel.lastIndexOf('/');
       if (slash < 0 ? this.cur !== '' : this.cur.length !== slash || !rel.startsWith(this.cur)) {
         this.cur = slash < 0 ? '' : rel.slice(0, slash);
@@ -165,7 +150,7 @@ class TreeListing {
         if (!list) dirs.set(this.cur, (list = []));
         this.curList = list;
       }
-      this.curList.push(new TreeDirEntry(rel.slice(slash + 1), kind === 'submodule' ? 'dir' : kind));
+      this.curList.push(new ListedDirEntry(rel.slice(slash + 1), kind === 'submodule' ? 'dir' : kind));
       if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
     }
   }
@@ -262,7 +247,7 @@ export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitR
   const dirs = new Map(base.dirs);
   /** folders whose list was copied from the base's (the base's lists are never changed) */
   const copied = new Set<string>();
-  const listOf = (parent: string): TreeDirEntry[] => {
+  const listOf = (parent: string): ListedDirEntry[] => {
     let list = dirs.get(parent);
     if (!copied.has(parent)) {
       list = list ? list.slice() : [];
@@ -294,8 +279,8 @@ export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitR
     }
     if (newMode === '000000') continue;
     const kind = treeKind(newMode);
-    entries.set(rel, { kind, oid: newOid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
-    list.push(new TreeDirEntry(name, listKind(newMode)));
+    entries.set(rel, treeEntry(kind, newOid));
+    list.push(new ListedDirEntry(name, listKind(newMode)));
     if ((kind === 'dir' || kind === 'submodule') && !dirs.has(rel)) dirs.set(rel, []);
   }
   for (const p of copied) {
@@ -385,8 +370,7 @@ export function blobStore(): BlobStore {
 }
 
 const PERSONAL = new Set(['CLAUDE.local.md', 'settings.local.json']);
-const GIT_DIR = new TreeDirEntry('.git', 'dir');
-const byName = (a: TreeDirEntry, b: TreeDirEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const GIT_DIR = new ListedDirEntry('.git', 'dir');
 
 const noEntry = <T>(what: string, p: string): FsResult<T> => ({ ok: false, code: 'ENOENT', message: `ENOENT: no such file or directory, ${what} '${p}' (in the commit)` });
 
@@ -609,15 +593,15 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
             const st = o.outside.lstat(path.join(p, name));
             store.personal.set(key, (onDisk = st.ok && st.value.kind === 'file' && !st.value.isSymlink));
           }
-          if (onDisk) list.push(new TreeDirEntry(name, 'file'));
+          if (onDisk) list.push(new ListedDirEntry(name, 'file'));
         }
       return { ok: true, value: list };
     },
     list(p): FsResult<readonly ListedEntry[]> {
       const r = fa.readDir(p);
       if (!r.ok) return r;
-      // readDir's list is a copy of the tree's, its entries TreeDirEntry: sorted in place, when git's order is not the code units'
-      const v = r.value as TreeDirEntry[];
+      // readDir's list is a copy of the tree's, its entries ListedDirEntry: sorted in place, when git's order is not the code units'
+      const v = r.value as ListedDirEntry[];
       for (let i = 1; i < v.length; i++)
         if (v[i - 1]!.name > v[i]!.name) {
           v.sort(byName);
