@@ -60,11 +60,10 @@ export function nodeGitRunner(cwd: string, git = 'git'): GitRunner {
         child.stderr.on('data', (d: Buffer) => {
           if (stderr.length < 4096) stderr += d.toString('utf8');
         });
-        child.on('error', (e: NodeJS.ErrnoException) => done({ ok: false, message: e.code === 'ENOENT' ? 'git is not installed (or not on PATH)' : e.message }));
+        child.on('error', (e) => done(failed(e, undefined, undefined, undefined) ?? { ok: false, message: e.message }));
         child.on('close', (status, signal) => {
           if (over) done({ ok: false, message: `git's output is over ${maxBytes} bytes` });
-          else if (status !== 0) done({ ok: false, message: stderr.trim().split('\n')[0] || `git exited with ${status ?? signal}` });
-          else done({ ok: true });
+          else done(failed(null, status, signal, Buffer.from(stderr)) ?? { ok: true });
         });
       });
     },
