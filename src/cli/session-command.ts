@@ -13,6 +13,8 @@ import {
   isRunning,
   lastRecordTime,
   summarizeTranscript,
+  sumCosts,
+  agentsByCall,
   transcriptDirs,
   LiveReader,
   type LiveSession,
@@ -241,8 +243,7 @@ function agentLines(agents: Agent[], indent: string): string[] {
   const out = agents.slice(0, MAX_AGENT_LINES).map((a) => `${indent}agent ${safe(a.agentId)} (${a.workflow ? `workflow ${safe(a.workflow)}` : safe(a.agentType ?? 'subagent')}): ${n(a.requests)} request${a.requests === 1 ? '' : 's'} · ${tokens(a.usage)} · ${price(a.cost)}`);
   const rest = agents.slice(MAX_AGENT_LINES);
   if (rest.length) {
-    const cost = rest.some((a) => a.cost === null) ? null : rest.reduce((x, a) => x + a.cost!, 0);
-    out.push(`${indent}… ${rest.length} more agent(s): ${n(rest.reduce((x, a) => x + a.requests, 0))} requests · ${price(cost)}`);
+    out.push(`${indent}… ${rest.length} more agent(s): ${n(rest.reduce((x, a) => x + a.requests, 0))} requests · ${price(sumCosts(rest.map((a) => a.cost)))}`);
   }
   return out;
 }
@@ -337,8 +338,7 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     out.push(...turnFigures(t, st));
     if (t.changedNotes) out.push(`  notes: ${[...t.changedNotes.matchAll(/^Note: (\/[^\n]*?) changed on disk/gm)].map((m) => safe(rel(m[1]!, cwd))).join(', ')} changed on disk`);
     if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
-    const agents = t.agents ?? [];
-    const calls = new Set(t.calls.map((c) => c.id));
+    const agents = agentsByCall(t.calls, t.agents);
     for (const call of t.calls) {
       const input = call.input as Record<string, unknown>;
       // what the call was about: its file, skill, agent or command, else the first of the inputs tools commonly name it by
@@ -350,17 +350,16 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
       if (call.skillBody !== null) got.push(`skill body ${n(call.skillBody.length)} chars`);
       if (call.agent) got.push(`subagent ${safe(call.agent.type)}: ${call.agent.instructions === null ? 'no instruction file' : `startup block ${n(call.agent.instructions.length)} chars`}`);
       if (call.error) got.push(st.red(`error: ${safe(short(call.error, 80))}`));
-      const started = agents.filter((a) => a.toolUseId === call.id);
+      const started = agents.ofCall.get(call.id) ?? [];
       const runs = [...new Set(started.map((a) => a.workflow).filter((w) => w !== null))];
       if (runs.length) {
-        const cost = started.some((a) => a.cost === null) ? null : started.reduce((x, a) => x + a.cost!, 0);
-        got.push(`workflow ${runs.map(safe).join(', ')}: ${started.length} agent${started.length === 1 ? '' : 's'}, ${n(started.reduce((x, a) => x + a.requests, 0))} requests, ${price(cost)}`);
+        got.push(`workflow ${runs.map(safe).join(', ')}: ${started.length} agent${started.length === 1 ? '' : 's'}, ${n(started.reduce((x, a) => x + a.requests, 0))} requests, ${price(sumCosts(started.map((a) => a.cost)))}`);
       }
       out.push(`  ${safe(call.name)} ${safe(target)}${got.length ? ` → ${got.join(' · ')}` : ''}`);
       out.push(...agentLines(started, '    '));
     }
     // agents no call of the turn started (placed by the time they started)
-    out.push(...agentLines(agents.filter((a) => a.toolUseId === null || !calls.has(a.toolUseId)), '  '));
+    out.push(...agentLines(agents.unplaced, '  '));
     for (const m of t.marks) out.push(markLine(m));
   });
   const last = [...s.requests].reverse().find((r) => r.chars);

@@ -32,6 +32,8 @@ export { SessionReplayer, compactionRequest, layerChars, type Replay, type LiveT
 export type { Usage, RebuiltRequest } from './transcript/requests.js';
 export { LiveReader, RUNNING_MS, isRunning, lastRecordTime, splitFindings, configDir, transcriptDirs, listTranscripts, readLiveSession, readLiveSessionState, reconstructFromDisk, nextSteps, checkPrediction, predictionRun, scriptOf, type LiveSession, type LiveSessionState, type LiveSessionOptions, type NextSteps, type HeldFile, type PredictionFinding, type NotModelled, type TranscriptFile } from './transcript/session.js';
 export { summarizeTranscript, type SessionSummary } from './transcript/session-summary.js';
+export { sumCosts } from './transcript/pricing.js';
+export { agentsByCall } from './transcript/turn-figures.js';
 export { sessionContextSplit, type SessionContextSplit, type ContextSplitRow, type ContextCategory, type LoadedTool, type SessionMcpSplit } from './transcript/context-split.js';
 export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';

@@ -409,11 +409,11 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
     case 'invoked_skills':
       return { layer: 'restored skills', chars: sent ?? arr(a!.skills).reduce<number>((k, s) => k + (str(obj(s)?.content) ?? '').length, 0) };
     case 'mcp_instructions_delta':
-      return { layer: 'MCP server instructions', chars: sent ?? arr(a!.addedBlocks).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+      return { layer: 'MCP server instructions', chars: sent ?? stringsChars(a!.addedBlocks) };
     case 'deferred_tools_delta':
-      return { layer: 'deferred tool names', chars: sent ?? arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+      return { layer: 'deferred tool names', chars: sent ?? stringsChars(a!.addedLines) };
     case 'agent_listing_delta':
-      return { layer: 'agent listing', chars: sent ?? arr(a!.addedLines).reduce<number>((k, s) => k + (str(s) ?? '').length, 0) };
+      return { layer: 'agent listing', chars: sent ?? stringsChars(a!.addedLines) };
     case 'skill_listing':
       return { layer: 'skills listing', chars: sent ?? (str(a!.content) ?? '').length };
     default: {
@@ -425,6 +425,9 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
     }
   }
 }
+
+/** the characters of a list of strings (a delta's added lines or blocks) */
+const stringsChars = (v: unknown): number => arr(v).reduce<number>((k, s) => k + (str(s) ?? '').length, 0);
 
 const STARTUP_LAYER = 'startup instructions';
 const OTHER_TEXTS_LAYER = "Claude Code's other texts";

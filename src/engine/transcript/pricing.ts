@@ -95,3 +95,13 @@ export function costOf(u: PricedUsage, price: Price): number {
   const w5m = Math.max(0, u.cacheCreation - w1h);
   return ((u.input * r.input + u.output * r.output + u.cacheRead * r.cacheRead + w5m * r.cacheWrite5m + w1h * r.cacheWrite1h) / 1_000_000) * price.multiplier;
 }
+
+/** costs summed, null once one of them is (a request whose model has no price) */
+export function sumCosts(costs: Iterable<number | null>): number | null {
+  let sum = 0;
+  for (const c of costs) {
+    if (c === null) return null;
+    sum += c;
+  }
+  return sum;
+}

@@ -28,6 +28,10 @@ const MAX_SHARED = 256;
 /** attachments whose body is large and unused (the whole prompt as the UI showed it) */
 const DROPPED_ATTACHMENTS = new Set(['prompt_snapshot']);
 
+/** a mark's text (a queued or withdrawn prompt, a local command's output) is kept to this many characters */
+const MARK_TEXT = 500;
+export const markText = (s: string): string => (s.length > MARK_TEXT ? `${s.slice(0, MARK_TEXT - 1)}…` : s);
+
 export interface TranscriptProblem {
   /** 1-based line number (0: the file as a whole) */
   line: number;
@@ -212,7 +216,7 @@ export class TranscriptParser {
         // prompts typed while the model worked, taken out of the queue unsent (`popAll`: back into the input at an
         // interrupt, or run as a command): 2.0.76 to 2.1.167 write their text
         const withdrawn = type === 'queue-operation' && rec.operation === 'popAll' && typeof rec.content === 'string' && rec.content.trim() ? rec.content : undefined;
-        this.records.push({ line: n, type: LINK_TYPE, rec: { timestamp: rec.timestamp, ...(withdrawn !== undefined && { withdrawn: withdrawn.length > 500 ? `${withdrawn.slice(0, 499)}…` : withdrawn }) } });
+        this.records.push({ line: n, type: LINK_TYPE, rec: { timestamp: rec.timestamp, ...(withdrawn !== undefined && { withdrawn: markText(withdrawn) }) } });
       }
       return;
     }

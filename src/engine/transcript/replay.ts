@@ -8,7 +8,7 @@ import { AGENT_LISTING_HEAD, CHANGED_NOTE, DEFERRED_TOOLS_LEAD, entryText, MCP_I
 import type { ClaudeProfile } from '../profiles.js';
 import { numberLines } from '../session/changed-notes.js';
 import { restoreSkills } from '../session/compaction.js';
-import { arr, blocksOf, LINK_TYPE, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
+import { arr, blocksOf, LINK_TYPE, markText, messageOf, num, obj, str, type Block, type ParsedRecord, type Rec, type WireMessage } from './records.js';
 import { rebuildRequests, RequestIndex, resultLength, resultText, shrink, usageOf, type RebuiltRequest, type Usage } from './requests.js';
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
@@ -702,7 +702,7 @@ export class SessionReplayer {
     }
     const marks = this.marksNow();
     const last = marks[marks.length - 1];
-    if (last?.kind === 'local-command' && last.output === undefined) last.output = text.length > 500 ? `${text.slice(0, 499)}…` : text;
+    if (last?.kind === 'local-command' && last.output === undefined) last.output = markText(text);
   }
 
   /** the records after `parentUuid`'s turn were abandoned (a rewind): they are folded into a mark under the turn the branch left */
@@ -833,7 +833,7 @@ export class SessionReplayer {
         const kind = str(obj(a.origin)?.kind);
         const mode = str(a.commandMode);
         if (mode === 'task-notification' || (kind && kind !== 'human') || TASK_NOTIFICATION.test(prompt.trimStart())) this.addMark({ kind: 'notification', at: ts, text: notificationText(prompt.trimStart(), kind) });
-        else this.addMark({ kind: 'queued', at: ts, text: prompt.length > 500 ? `${prompt.slice(0, 499)}…` : prompt });
+        else this.addMark({ kind: 'queued', at: ts, text: markText(prompt) });
       }
     }
     if (pr.type === 'system' && r.subtype === 'local_command') {
@@ -1077,8 +1077,15 @@ export class SessionReplayer {
         if (c.runId && !callOfRun.has(c.runId)) callOfRun.set(c.runId, c.id);
       }),
     );
-    const placed = subagents.map((sub) => this.placeAgent(sub, byCall, callOfAgent, callOfRun));
+    const ties = subagents.map((sub) => tieAgent(sub, callOfAgent, callOfRun));
+    const placed = subagents.map((sub, i) => this.placeAgent(sub, ties[i]!, byCall));
     out.agents = placed.filter((p): p is PlacedAgent => p !== undefined);
+    // the subagent each Agent call ran, by the same tie (a workflow's agents answer no Agent call)
+    const subOfCall = new Map<string, SubagentTranscript>();
+    subagents.forEach((sub, i) => {
+      const id = ties[i]!.toolUseId;
+      if (!sub.workflow && id !== undefined && !subOfCall.has(id)) subOfCall.set(id, sub);
+    });
     // an Agent call's subagent: its first request (a workflow's agents answer no Agent call)
     const subFirst = subagents.flatMap((sub, i) => {
       if (sub.workflow) return [];
@@ -1113,20 +1120,19 @@ export class SessionReplayer {
         extracted = r.turn;
         if (mine.length) last = r.last;
       } else extracted = fromAttachments(this.spans, k, subagents, profile);
-      this.cache[k] = { key, extracted, last, live: this.liveTurn(s, extracted, subagents) };
+      this.cache[k] = { key, extracted, last, live: this.liveTurn(s, extracted, subOfCall) };
     });
     this.cache.length = this.spans.length;
     out.turns = this.cache.map((c) => c.live);
     return out;
   }
 
-  /** a subagent's own transcript in the turn of the call that started it, else of the time it started; its requests
-   *  taken once per records read (undefined: the file holds no record) */
-  private placeAgent(sub: SubagentTranscript, byCall: Map<string, number>, callOfAgent: Map<string, string>, callOfRun: Map<string, string>): PlacedAgent | undefined {
+  /** a subagent's own transcript in the turn of the call that started it (`tie`), else of the time it started; its
+   *  requests taken once per records read (undefined: the file holds no record) */
+  private placeAgent(sub: SubagentTranscript, tie: AgentTie, byCall: Map<string, number>): PlacedAgent | undefined {
     const recs = sub.records;
     if (!recs.length) return undefined;
-    const agentId = AGENT_FILE.exec(sub.file)?.[1] ?? str(recs.find((r) => typeof r.rec.agentId === 'string')?.rec.agentId) ?? sub.file;
-    const toolUseId = str(sub.meta?.toolUseId) ?? callOfAgent.get(agentId) ?? (sub.workflow ? callOfRun.get(sub.workflow) : undefined);
+    const { agentId, toolUseId } = tie;
     const at = toolUseId !== undefined ? byCall.get(toolUseId) : undefined;
     let ledger = this.agentLedgers.get(recs);
     if (!ledger) {
@@ -1148,12 +1154,11 @@ export class SessionReplayer {
     return [...this.liveRequests];
   }
 
-  private liveTurn(s: TurnSpan, e: ExtractedTurn, subagents: SubagentTranscript[]): LiveTurn {
-    const subs = new Map(subagents.map((x) => [str(x.meta?.toolUseId) ?? '', x]));
+  /** `subOfCall`: the subagent each Agent call ran (tieAgent) */
+  private liveTurn(s: TurnSpan, e: ExtractedTurn, subOfCall: ReadonlyMap<string, SubagentTranscript>): LiveTurn {
     const calls: LiveCall[] = s.calls.map((c, i) => {
       const ec = e.calls[i];
-      // the meta names the call (2.1.328 on), else the call's result names the subagent (toolUseResult.agentId)
-      const sub = subs.get(c.id) ?? (c.agentId ? subagents.find((x) => !x.workflow && AGENT_FILE.exec(x.file)?.[1] === c.agentId) : undefined);
+      const sub = subOfCall.get(c.id);
       const result = c.result && c;
       return {
         name: c.name,
@@ -1186,6 +1191,19 @@ export class SessionReplayer {
       resumed: s.requests.length > 0 && s.requests[0]! > 0 && !!this.ix.requests[s.requests[0]!]?.fresh && !s.compacted,
     };
   }
+}
+
+/** which agent a transcript is, and the call that started it (undefined: none of this file's calls) */
+interface AgentTie {
+  agentId: string;
+  toolUseId: string | undefined;
+}
+
+/** the agent by its file's name (else its records'), the call by its meta's toolUseId (2.1.328 on), else the Agent call
+ *  whose result names the agent (`toolUseResult.agentId`), else the Workflow call whose result names its run */
+function tieAgent(sub: SubagentTranscript, callOfAgent: ReadonlyMap<string, string>, callOfRun: ReadonlyMap<string, string>): AgentTie {
+  const agentId = AGENT_FILE.exec(sub.file)?.[1] ?? str(sub.records.find((r) => typeof r.rec.agentId === 'string')?.rec.agentId) ?? sub.file;
+  return { agentId, toolUseId: str(sub.meta?.toolUseId) ?? callOfAgent.get(agentId) ?? (sub.workflow ? callOfRun.get(sub.workflow) : undefined) };
 }
 
 /** the turn running at a time (a subagent whose meta names no tool call: 2.1.235, a forked skill) */

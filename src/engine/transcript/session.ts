@@ -133,6 +133,17 @@ function firstSessionId(fa: FileAccess, file: string): string | undefined {
   }
 }
 
+/** an agent's transcript found on disk, with what tells it changed */
+interface AgentFile {
+  file: string;
+  workflow: string | undefined;
+  size: number;
+  mtimeMs: number;
+}
+
+/** the agents' files as found: one string that changes when one of them came, went or changed */
+const agentKeyOf = (files: readonly AgentFile[]): string => files.map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n');
+
 /** a subagent's transcript read: its records, and what was wrong with the file (a line not JSON, a file too large) */
 interface SubagentRead {
   file: string;
@@ -507,9 +518,9 @@ export class LiveReader {
   /** the session's subagents' files (`subagents/*.jsonl`), then each workflow run's agents' (`subagents/workflows/<run
    *  id>/agent-*.jsonl`; the run's `journal.jsonl` is no agent), then those beside the sessions that name this one
    *  (versions up to 2.1.1), in that order, with their size and time */
-  private agentFiles(): { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] {
+  private agentFiles(): AgentFile[] {
     const dir = path.join(this.file.slice(0, -'.jsonl'.length), 'subagents');
-    const out: { file: string; workflow: string | undefined; size: number; mtimeMs: number }[] = [];
+    const out: AgentFile[] = [];
     const list = (d: string, take: (name: string) => boolean, workflow: string | undefined) => {
       const r = this.fa.readDir(d);
       if (!r.ok) return;
@@ -529,7 +540,7 @@ export class LiveReader {
   /** versions up to 2.1.1 wrote each subagent's transcript (and 2.0.x the `Warmup` agents of the session's start) beside
    *  the sessions, `<project>/agent-ID.jsonl`, naming its session in its records: this session's (the transcript's name
    *  is its id), by the first record of each (remembered once known) */
-  private projectAgents(out: { file: string; workflow: string | undefined; size: number; mtimeMs: number }[]): void {
+  private projectAgents(out: AgentFile[]): void {
     const own = path.basename(this.file, '.jsonl');
     if (own.startsWith('agent-')) return;
     const dir = path.dirname(this.file);
@@ -561,7 +572,7 @@ export class LiveReader {
   /** the agents' transcripts, each file read again only when its size or time changed */
   private subagents(): SubagentRead[] {
     const files = this.agentFiles();
-    this.agentKey = files.map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n');
+    this.agentKey = agentKeyOf(files);
     return files.map((f) => {
       const hit = this.subs.get(f.file);
       if (hit && hit.size === f.size && hit.mtimeMs === f.mtimeMs) return hit.value;
@@ -574,7 +585,7 @@ export class LiveReader {
   /** an agent's transcript came, went or changed since the last read (a workflow's agents write in the background
    *  while the session's own file rests): a follower that reads only when the session's file changes asks this too */
   agentsChanged(): boolean {
-    return this.agentFiles().map((f) => `${f.file}:${f.size}:${f.mtimeMs}`).join('\n') !== this.agentKey;
+    return agentKeyOf(this.agentFiles()) !== this.agentKey;
   }
 
   /** `profile`: the one to read with, or how to choose it from the version the transcript names */

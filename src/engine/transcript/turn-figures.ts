@@ -4,9 +4,9 @@
 import type { ClaudeProfile } from '../profiles.js';
 import { modelFacts } from '../skills/models.js';
 import { derivedBreakdown, hookRuns, sessionListings, type DerivedBreakdown, type SessionListings } from './attachment-layers.js';
-import type { PricingOverride } from './pricing.js';
+import { sumCosts, type PricingOverride } from './pricing.js';
 import type { Replay, TurnAgent } from './replay.js';
-import { accountSession, type SessionAccounting, type TurnUsage } from './usage.js';
+import { accountSession, addUsage, zeroUsage, type SessionAccounting, type TurnUsage } from './usage.js';
 
 export interface SessionFigures {
   /** USD of every priced request, the main loop's and its agents'; null when none could be priced */
@@ -28,32 +28,23 @@ export interface SessionFigures {
   breakdown: DerivedBreakdown | null;
 }
 
-const zero = (): TurnUsage => ({ input: 0, cacheRead: 0, cacheCreation: 0, output: 0 });
-const addTo = (a: TurnUsage, b: TurnUsage) => {
-  a.input += b.input;
-  a.cacheRead += b.cacheRead;
-  a.cacheCreation += b.cacheCreation;
-  a.output += b.output;
-};
-
 /** sets each turn's `requests`, `usage`, `cost`, `cache`, `hooks` and `agents`, and gives the session's figures */
 export function applyFigures(r: Replay, profile: ClaudeProfile, override?: PricingOverride): SessionFigures {
   const turns = r.turnLedgers.map((ledger, k) => ({ ledger, resumed: r.turns[k]?.resumed }));
   const acc = accountSession(turns, profile, r.requests, override, r.agents.map((a) => a.ledger));
   const byTurn = new Map<number, TurnAgent[]>();
-  const agents: SessionFigures['agents'] = { files: r.agents.length, requests: 0, usage: zero(), cost: r.agents.length ? 0 : null };
+  // their cost null (as a turn's) once a request of theirs has no price
+  const agents: SessionFigures['agents'] = { files: r.agents.length, requests: 0, usage: zeroUsage(), cost: r.agents.length ? sumCosts(acc.agents.map((f) => f.cost)) : null };
   r.agents.forEach((a, i) => {
     const f = acc.agents[i]!;
     agents.requests += f.requests;
-    addTo(agents.usage, f.usage);
-    // null (as a turn's) once a request of theirs has no price
-    agents.cost = f.cost === null || agents.cost === null ? null : agents.cost + f.cost;
+    addUsage(agents.usage, f.usage);
     const list = byTurn.get(a.turn) ?? [];
     list.push({ agentId: a.agentId, agentType: a.agentType, workflow: a.workflow, toolUseId: a.toolUseId, transcript: a.file, requests: f.requests, usage: f.usage, cost: f.cost });
     byTurn.set(a.turn, list);
   });
-  const totals: SessionFigures['totals'] = { requests: agents.requests, usage: zero() };
-  addTo(totals.usage, agents.usage);
+  const totals: SessionFigures['totals'] = { requests: agents.requests, usage: zeroUsage() };
+  addUsage(totals.usage, agents.usage);
   const autoCompactions: number[] = [];
   let maxContext = acc.maxContext;
   r.turnRecords.forEach((records, k) => {
@@ -67,7 +58,7 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
     t.cache = a.cache;
     t.agents = byTurn.get(k) ?? [];
     totals.requests += t.requests;
-    addTo(totals.usage, a.usage);
+    addUsage(totals.usage, a.usage);
     const leading = k === 0 ? hookRuns(r.leadingRecords) : [];
     t.hooks = [...leading, ...hookRuns(records)].map((h) => ({ event: h.event, command: h.command, chars: h.chars, dropped: h.dropped }));
     for (const b of r.turnLedgers[k]!.boundaries) {
@@ -82,4 +73,17 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
     breakdown = derivedBreakdown(r.leadingRecords, r.turnLedgers, 1 / bpt);
   }
   return { cost: acc.cost, agents, totals, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings([r.leadingRecords, ...r.turnRecords], r.requests), breakdown };
+}
+
+/** a turn's agents by the call that started them, and those no call of the turn started (placed by the time they
+ *  started: a run no call names), as the CLI and the view list them */
+export function agentsByCall(calls: readonly { id: string }[], agents: readonly TurnAgent[] = []): { ofCall: Map<string, TurnAgent[]>; unplaced: TurnAgent[] } {
+  const ids = new Set(calls.map((c) => c.id));
+  const ofCall = new Map<string, TurnAgent[]>();
+  const unplaced: TurnAgent[] = [];
+  for (const a of agents) {
+    if (a.toolUseId === null || !ids.has(a.toolUseId)) unplaced.push(a);
+    else ofCall.set(a.toolUseId, [...(ofCall.get(a.toolUseId) ?? []), a]);
+  }
+  return { ofCall, unplaced };
 }

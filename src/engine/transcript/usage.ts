@@ -255,6 +255,16 @@ export interface TurnUsage {
   output: number;
 }
 
+export const zeroUsage = (): TurnUsage => ({ input: 0, cacheRead: 0, cacheCreation: 0, output: 0 });
+
+/** `b`'s four figures added to `a`'s */
+export function addUsage(a: TurnUsage, b: TurnUsage): void {
+  a.input += b.input;
+  a.cacheRead += b.cacheRead;
+  a.cacheCreation += b.cacheCreation;
+  a.output += b.output;
+}
+
 export interface CacheBreak {
   /** the likely cause: `pause` (longer than the cache's life), `compaction` (`/compact` or on Claude Code's own), `model`
    *  (another model), `tools-or-system` (the request's tool list or system prompt changed), `resumed` (a new process on
@@ -352,16 +362,13 @@ export function accountSession(turns: readonly TurnInput[], profile: ClaudeProfi
   };
   /** a ledger's requests, their usage summed and priced (into the session's total), one by one to `each` */
   const account = (p: TurnLedger, each?: (i: number, u: PricedUsage) => void): { usage: TurnUsage; cost: number | null } => {
-    const usage: TurnUsage = { input: 0, cacheRead: 0, cacheCreation: 0, output: 0 };
+    const usage = zeroUsage();
     let cost: number | null = 0;
     for (let i = 0; i < p.n; i++) {
       // the figures straight from the columns; a request as an object only where the caller needs one
       const u = p.usage(i);
       const model = p.modelOf(i);
-      usage.input += u.input;
-      usage.cacheRead += u.cacheRead;
-      usage.cacheCreation += u.cacheCreation;
-      usage.output += u.output;
+      addUsage(usage, u);
       const price = priceFor(model);
       if (!price) {
         if (contextOf(u) + u.output > 0) {

@@ -7,7 +7,7 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { nodeFileAccess, RUNNING_MS, summarizeTranscript, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
+import { agentsByCall, nodeFileAccess, RUNNING_MS, summarizeTranscript, sumCosts, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
@@ -815,11 +815,10 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
             ...(turn.restored!.skills ? [{ id: `${id}:rs`, label: t('Invoked skills'), description: t('{0} chars', n(turn.restored!.skills.length, this.locale)), open: { text: turn.restored!.skills, title: 'invoked-skills' }, icon: 'sparkle' }] : []),
           ],
         });
-      const agents = x.agents ?? [];
-      const callIds = new Set(turn.calls.map((c) => c.id));
-      turn.calls.forEach((c, i) => out.push(this.callNode(m, c, `${id}:call:${i}`, agents.filter((a) => a.toolUseId === c.id))));
+      const agents = agentsByCall(turn.calls, x.agents);
+      turn.calls.forEach((c, i) => out.push(this.callNode(m, c, `${id}:call:${i}`, agents.ofCall.get(c.id))));
       // agents no call of the turn started (a run no call names: placed by the time it started)
-      for (const a of agents) if (a.toolUseId === null || !callIds.has(a.toolUseId)) out.push(this.agentNode(a, `${id}:agent:${a.agentId}`, true));
+      for (const a of agents.unplaced) out.push(this.agentNode(a, `${id}:agent:${a.agentId}`, true));
       return out;
     };
     const hasKids = !!turn.compacted || !!x.usage || x.cost != null || (x.requests ?? 0) > 1 || !!x.cache?.break || !!x.hooks?.length || !!x.marks?.length || showInstructions || !!turn.changedNotes || !!turn.restored || turn.calls.length > 0 || !!x.agents?.length;
@@ -911,7 +910,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       else runs.set(a.workflow, [...(runs.get(a.workflow) ?? []), a]);
     }
     for (const [run, list] of runs) {
-      const cost = list.some((a) => a.cost === null) ? null : list.reduce((x, a) => x + a.cost!, 0);
+      const cost = sumCosts(list.map((a) => a.cost));
       const requests = list.reduce((x, a) => x + a.requests, 0);
       out.push({
         id: `${id}:run:${run}`,
