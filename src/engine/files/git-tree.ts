@@ -7,7 +7,7 @@
 // Git is run through an injected `GitRunner` (the Node one is src/cli/git-runner.ts): nothing here
 // starts a process. Bounded: a blob larger than the reader's limit is refused from its listed size.
 import * as path from 'node:path';
-import { byName, ListedDirEntry, type DirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
+import { byName, ListedDirEntry, type FileAccess, type FsResult, type LinkInfo, type ListedEntry, type StatInfo } from './file-access.js';
 
 export type GitResult = { ok: true; stdout: Uint8Array } | { ok: false; message: string };
 
@@ -28,22 +28,35 @@ export function startGit(git: GitRunner, args: readonly string[], input?: string
 
 export type TreeKind = 'file' | 'dir' | 'symlink' | 'submodule';
 
-export interface TreeEntry {
-  kind: TreeKind;
-  oid: string;
+/**
+ * One entry of a commit's tree, as its folder lists it: the folder's list (GitTree.dirs) holds the entries
+ * themselves, so that a listing makes one object per path and no Map by path (a third of a 100,000-file
+ * listing's time went to one). A submodule is listed as a folder (`module`).
+ */
+export class TreeEntry extends ListedDirEntry {
   /** blob size in bytes (0 for folders and submodules); -1 until asked (`ls-tree --long` reads every
    *  object's header: most of the listing's time on a repository of loose objects) */
   size: number;
+  readonly module: boolean;
+  constructor(
+    name: string,
+    kind: TreeKind,
+    readonly oid: string,
+  ) {
+    super(name, kind === 'submodule' ? 'dir' : kind);
+    this.module = kind === 'submodule';
+    this.size = kind === 'file' || kind === 'symlink' ? -1 : 0;
+  }
 }
 
 export interface GitTree {
   /** the commit, as given and as resolved */
   rev: string;
   commit: string;
-  /** root-relative `/`-separated paths ('' is the root folder) */
+  /** root-relative `/`-separated paths ('' is the root folder): a view of `dirs` */
   entries: ReadonlyMap<string, TreeEntry>;
-  /** each folder's entries, by root-relative folder path */
-  dirs: Map<string, ListedDirEntry[]>;
+  /** each folder's entries, by root-relative folder path (git's order) */
+  dirs: Map<string, TreeEntry[]>;
   /** for a tree derived from another (deriveTree): what `git diff-tree` said differs from it, in its order */
   changes?: { from: GitTree; paths: TreeChange[] };
 }
@@ -106,22 +119,19 @@ export async function readTreeStreamed(git: GitRunner, rev: string, resolved?: s
   return { ok: true, tree: parse.tree(rev, commit) };
 }
 
-/** an entry as listed: a blob's size unknown until asked (-1), 0 for a folder or a submodule */
-const treeEntry = (kind: TreeKind, oid: string): TreeEntry => ({ kind, oid, size: kind === 'file' || kind === 'symlink' ? -1 : 0 });
 const notARevision = (rev: string): { ok: false; message: string } => ({ ok: false, message: rev.startsWith('-') ? `${JSON.stringify(rev)} is not a revision` : `revision ${JSON.stringify(rev)} does not exist in this repository` });
 const lsTreeArgs = (commit: string) => ['ls-tree', '-r', '-t', '-z', '--full-tree', commit];
 
 /** `git ls-tree -r -t -z` output, parsed piece by piece (each piece whole entries) into a tree's entries and folders */
 class TreeListing {
-  private readonly entries = new Map<string, TreeEntry>();
-  private readonly dirs = new Map<string, ListedDirEntry[]>([['', []]]);
+  private readonly dirs = new Map<string, TreeEntry[]>([['', []]]);
   // the folder the last entry was in: `ls-tree -r -t` lists a folder's entries together (a sub-folder's
   // between them), so most entries find their folder's list without a look-up
   private cur = '';
   private curList = this.dirs.get('')!;
 
   add(text: string): void {
-    const { entries, dirs } = this;
+    const { dirs } = this;
     let at = 0;
     while (at < text.length) {
       let end = text.indexOf('\0', at);
@@ -140,9 +150,7 @@ class TreeListing {
       if (!kind) continue;
       // mode 120000: a symbolic link
       if (kind === 'file' && text.startsWith('120000 ', start)) kind = 'symlink';
-      const oid = text.slice(s2 + 1, tab);
       const rel = text.slice(tab + 1, end);
-      entries.set(rel, treeEntry(kind, oid));
       const slash = rel.lastIndexOf('/');
       if (slash < 0 ? this.cur !== '' : this.cur.length !== slash || !rel.startsWith(this.cur)) {
         this.cur = slash < 0 ? '' : rel.slice(0, slash);
@@ -150,54 +158,57 @@ class TreeListing {
         if (!list) dirs.set(this.cur, (list = []));
         this.curList = list;
       }
-      this.curList.push(new ListedDirEntry(rel.slice(slash + 1), kind === 'submodule' ? 'dir' : kind));
+      this.curList.push(new TreeEntry(rel.slice(slash + 1), kind, text.slice(s2 + 1, tab)));
       if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
     }
   }
 
   tree(rev: string, commit: string): GitTree {
-    return { rev, commit, entries: this.entries, dirs: this.dirs };
+    return { rev, commit, entries: new TreeEntries(this.dirs), dirs: this.dirs };
   }
 }
 
-/**
- * A derived tree's entries: the base's, under what `git diff-tree` changed (an entry, or null where one went), without
- * a copy of the base's (a pull request changes a few of 100,000). Iterates as a Map of the same entries would,
- * though not in the same order.
- */
-class OverlayEntries implements ReadonlyMap<string, TreeEntry> {
-  private readonly changed = new Map<string, TreeEntry | null>();
-  private count: number;
-  constructor(private readonly base: ReadonlyMap<string, TreeEntry>) {
-    this.count = base.size;
+/** a folder's entries by name, made on the first look-up in a long folder (lists are complete by then: a listing
+ *  and a derivation change their lists before anyone looks up, and a sort leaves the entries as they are) */
+const byNameIn = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
+/** past this many entries a folder's look-ups go through a Map of its names rather than along its list */
+const SCAN_AT_MOST = 24;
+
+/** the entry `name` of a folder's list */
+function entryIn(list: readonly TreeEntry[], name: string): TreeEntry | undefined {
+  if (list.length <= SCAN_AT_MOST) {
+    for (const e of list) if (e.name === name) return e;
+    return undefined;
   }
+  let m = byNameIn.get(list);
+  if (!m) byNameIn.set(list, (m = new Map(list.map((e) => [e.name, e]))));
+  return m.get(name);
+}
+
+/** A tree's entries by root-relative path, read from its folders' lists (no Map of every path). Iterates folder by folder. */
+class TreeEntries implements ReadonlyMap<string, TreeEntry> {
+  constructor(private readonly dirs: ReadonlyMap<string, readonly TreeEntry[]>) {}
   get size(): number {
-    return this.count;
+    let n = 0;
+    for (const list of this.dirs.values()) n += list.length;
+    return n;
   }
   get(rel: string): TreeEntry | undefined {
-    const c = this.changed.get(rel);
-    return c === undefined ? this.base.get(rel) : c ?? undefined;
+    const slash = rel.lastIndexOf('/');
+    const list = this.dirs.get(slash < 0 ? '' : rel.slice(0, slash));
+    return list && entryIn(list, slash < 0 ? rel : rel.slice(slash + 1));
   }
   has(rel: string): boolean {
     return this.get(rel) !== undefined;
   }
-  set(rel: string, e: TreeEntry): void {
-    if (!this.has(rel)) this.count++;
-    this.changed.set(rel, e);
-  }
-  delete(rel: string): void {
-    if (this.has(rel)) this.count--;
-    this.changed.set(rel, null);
-  }
   *entries(): MapIterator<[string, TreeEntry]> {
-    for (const [rel, e] of this.base) if (!this.changed.has(rel)) yield [rel, e];
-    for (const [rel, e] of this.changed) if (e) yield [rel, e];
+    for (const [dir, list] of this.dirs) for (const e of list) yield [dir ? `${dir}/${e.name}` : e.name, e];
   }
   *keys(): MapIterator<string> {
     for (const [rel] of this.entries()) yield rel;
   }
   *values(): MapIterator<TreeEntry> {
-    for (const [, e] of this.entries()) yield e;
+    for (const list of this.dirs.values()) yield* list;
   }
   [Symbol.iterator](): MapIterator<[string, TreeEntry]> {
     return this.entries();
@@ -205,24 +216,13 @@ class OverlayEntries implements ReadonlyMap<string, TreeEntry> {
   forEach(f: (value: TreeEntry, key: string, map: ReadonlyMap<string, TreeEntry>) => void): void {
     for (const [rel, e] of this.entries()) f(e, rel, this);
   }
-  /** does any entry changed here have this kind? (the base's are the base's to ask) */
-  changedHas(kind: TreeKind): boolean {
-    for (const e of this.changed.values()) if (e?.kind === kind) return true;
-    return false;
-  }
 }
 
 /** git's order of a folder's entries: by name, bytewise, a folder's (not a submodule's) as if it ended in `/` */
-function gitOrder(entries: ReadonlyMap<string, TreeEntry>, parent: string): (a: DirEntry, b: DirEntry) => number {
-  const key = (e: DirEntry) => Buffer.from(entries.get(parent ? `${parent}/${e.name}` : e.name)?.kind === 'dir' ? `${e.name}/` : e.name);
-  return (a, b) => Buffer.compare(key(a), key(b));
-}
+const gitKey = (e: TreeEntry) => Buffer.from(e.kind === 'dir' && !e.module ? `${e.name}/` : e.name);
+const gitOrder = (a: TreeEntry, b: TreeEntry) => Buffer.compare(gitKey(a), gitKey(b));
 
 const treeKind = (mode: string): TreeKind => (mode === '040000' ? 'dir' : mode === '160000' ? 'submodule' : mode === '120000' ? 'symlink' : 'file');
-const listKind = (mode: string): DirEntry['kind'] => {
-  const k = treeKind(mode);
-  return k === 'submodule' ? 'dir' : k;
-};
 
 /**
  * The tree of `rev` from the tree of `base` and `git diff-tree` between them: what the revisions share is
@@ -243,11 +243,10 @@ export function diffTreeRun(base: string, commit: string): [string[], undefined,
 /** deriveTree from the output of its `git diff-tree` run (diffTreeRun) */
 export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitResult): { ok: true; tree: GitTree } | undefined {
   if (!d.ok) return undefined;
-  const entries = new OverlayEntries(base.entries);
   const dirs = new Map(base.dirs);
   /** folders whose list was copied from the base's (the base's lists are never changed) */
   const copied = new Set<string>();
-  const listOf = (parent: string): ListedDirEntry[] => {
+  const listOf = (parent: string): TreeEntry[] => {
     let list = dirs.get(parent);
     if (!copied.has(parent)) {
       list = list ? list.slice() : [];
@@ -272,32 +271,32 @@ export function treeFromDiff(base: GitTree, rev: string, commit: string, d: GitR
     changes.push({ rel, oldMode, newMode });
     // the old entry goes (a folder replaced by a file of its name may come in either order: only the old one)
     if (oldMode !== '000000') {
-      const oldKind = listKind(oldMode);
-      const at = list.findIndex((e) => e.name === name && e.kind === oldKind);
+      const oldKind = treeKind(oldMode);
+      const at = list.findIndex((e) => e.name === name && e.oid === oldOid && (e.module ? 'submodule' : e.kind) === oldKind);
       if (at >= 0) list.splice(at, 1);
-      if (entries.get(rel)?.oid === oldOid) entries.delete(rel);
     }
     if (newMode === '000000') continue;
-    const kind = treeKind(newMode);
-    entries.set(rel, treeEntry(kind, newOid));
-    list.push(new ListedDirEntry(name, listKind(newMode)));
-    if ((kind === 'dir' || kind === 'submodule') && !dirs.has(rel)) dirs.set(rel, []);
+    const e = new TreeEntry(name, treeKind(newMode), newOid);
+    list.push(e);
+    if (e.kind === 'dir' && !dirs.has(rel)) dirs.set(rel, []);
   }
+  const entries = new TreeEntries(dirs);
   for (const p of copied) {
-    const k = p === '' ? 'dir' : entries.get(p)?.kind;
     // a folder removed (its files' records copied its list back) or no longer a folder
-    if (k !== 'dir' && k !== 'submodule') dirs.delete(p);
-    else dirs.get(p)!.sort(gitOrder(entries, p));
+    if (p !== '' && entries.get(p)?.kind !== 'dir') dirs.delete(p);
+    else dirs.get(p)!.sort(gitOrder);
   }
   return { ok: true, tree: { rev, commit, entries, dirs, changes: { from: base, paths: changes } } };
 }
 
 /** instruction files, settings, .gitignore and .mcp.json: read by every analysis */
 export function instructionLike(rel: string): boolean {
-  const name = rel.slice(rel.lastIndexOf('/') + 1);
-  if (name === 'CLAUDE.md' || name === 'CLAUDE.local.md' || name === 'AGENTS.md' || name === '.gitignore' || name === '.mcp.json') return true;
-  return rel.startsWith('.claude/') || rel.includes('/.claude/');
+  const slash = rel.lastIndexOf('/');
+  return instructionName(rel.slice(slash + 1)) || (slash > 0 && inDotClaude(rel.slice(0, slash)));
 }
+const instructionName = (name: string) => name === 'CLAUDE.md' || name === 'CLAUDE.local.md' || name === 'AGENTS.md' || name === '.gitignore' || name === '.mcp.json';
+/** is the folder (root-relative) `.claude` or below one? */
+const inDotClaude = (dir: string) => dir === '.claude' || dir.startsWith('.claude/') || dir.endsWith('/.claude') || dir.includes('/.claude/');
 
 /** Sizes of objects in one `git cat-file --batch-check` run: oid → bytes. */
 export function blobSizes(git: GitRunner, oids: readonly string[]): Map<string, number> {
@@ -412,15 +411,23 @@ const unknownOids = (entries: readonly TreeEntry[], store: BlobStore): string[] 
 function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan & { gitignores: TreeEntry[] } {
   const candidates: TreeEntry[] = [];
   const gitignores: TreeEntry[] = [];
-  const add = (rel: string, e: TreeEntry | undefined) => {
-    if (!e || (e.kind !== 'file' && e.kind !== 'symlink') || !(instructionLike(rel) || rel.endsWith('.md'))) return;
+  const add = (e: TreeEntry | undefined, dotClaude: boolean) => {
+    if (!e || (e.kind !== 'file' && e.kind !== 'symlink') || !(dotClaude || instructionName(e.name) || e.name.endsWith('.md'))) return;
     candidates.push(e);
-    if (rel === '.gitignore' || rel.endsWith('/.gitignore')) gitignores.push(e);
+    if (e.name === '.gitignore') gitignores.push(e);
   };
   for (const tree of trees) {
     // a tree derived from one listed here shares its entries but for the changed paths
-    if (tree.changes && trees.includes(tree.changes.from)) for (const c of tree.changes.paths) add(c.rel, tree.entries.get(c.rel));
-    else for (const [rel, e] of tree.entries) add(rel, e);
+    if (tree.changes && trees.includes(tree.changes.from))
+      for (const c of tree.changes.paths) {
+        const slash = c.rel.lastIndexOf('/');
+        add(tree.entries.get(c.rel), slash > 0 && inDotClaude(c.rel.slice(0, slash)));
+      }
+    else
+      for (const [dir, list] of tree.dirs) {
+        const dotClaude = inDotClaude(dir);
+        for (const e of list) add(e, dotClaude);
+      }
   }
   return { candidates, gitignores, unknown: unknownOids(candidates, store) };
 }
@@ -451,22 +458,22 @@ function prefetchRest(git: GitRunner, plan: PrefetchPlan, store: BlobStore, all:
   return want.size ? 1 : 0;
 }
 
-/** does the tree hold a symbolic link? (a derived tree: its base's answer, remembered, or one of its changes) */
-const linksOf = new WeakMap<ReadonlyMap<string, TreeEntry>, boolean>();
+/** does the tree hold a symbolic link? (a derived tree: one of its changes, or its base's answer, remembered, and a look) */
+const linksOf = new WeakMap<GitTree, boolean>();
 function hasLinks(tree: GitTree): boolean {
-  const entries = tree.entries;
-  let v = linksOf.get(entries);
+  let v = linksOf.get(tree);
   if (v === undefined) {
-    if (entries instanceof OverlayEntries && tree.changes) v = entries.changedHas('symlink') || (hasLinks(tree.changes.from) && [...entries.values()].some((e) => e.kind === 'symlink'));
+    const changes = tree.changes;
+    if (changes && (changes.paths.some((c) => c.newMode === '120000') || !hasLinks(changes.from))) v = changes.paths.some((c) => c.newMode === '120000');
     else {
       v = false;
-      for (const e of entries.values())
+      for (const e of tree.entries.values())
         if (e.kind === 'symlink') {
           v = true;
           break;
         }
     }
-    linksOf.set(entries, v);
+    linksOf.set(tree, v);
   }
   return v;
 }
@@ -523,7 +530,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
 
   /** a tree without symbolic links (most): a path is its own entry, no walk through its folders */
   const links = hasLinks(tree);
-  const rootEntry: TreeEntry = { kind: 'dir', oid: '', size: 0 };
+  const rootEntry = new TreeEntry('', 'dir', '');
 
   /** follows symbolic links inside the tree (40 hops); undefined when the link leads outside or nowhere */
   const resolve = (rel: string, hops = 0): { rel: string; e: TreeEntry | undefined } | 'outside' => {
@@ -544,7 +551,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
       }
       cur = next;
     }
-    return { rel: cur, e: cur === '' ? { kind: 'dir', oid: '', size: 0 } : tree.entries.get(cur) };
+    return { rel: cur, e: cur === '' ? rootEntry : tree.entries.get(cur) };
   };
 
   const statOf = (e: TreeEntry): StatInfo => ({ kind: e.kind === 'file' ? 'file' : 'dir', size: e.kind === 'file' ? sizeOf(e) : 0, mtimeMs: 0 });
@@ -579,7 +586,7 @@ export function gitTreeFileAccess(git: GitRunner, tree: GitTree, o: GitTreeAcces
       if (r === 'outside') return o.outside.readDir(p);
       if (!r.e) return noEntry('scandir', p);
       if (r.e.kind === 'file') return { ok: false, code: 'ENOTDIR', message: `ENOTDIR: not a directory, scandir '${p}'` };
-      const list = (tree.dirs.get(r.rel) ?? []).slice();
+      const list: ListedDirEntry[] = (tree.dirs.get(r.rel) ?? []).slice();
       if (rel === '') list.push(GIT_DIR);
       // the personal files on disk that git does not hold, listed as the working tree lists them
       if (o.personalFromDisk !== false)
