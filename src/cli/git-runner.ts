@@ -2,7 +2,7 @@
 // one folder, with a timeout and a bound on its output; never a shell, never the user's pager or
 // external diff drivers, never an interactive prompt.
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import type { GitRunner, GitResult } from '../engine/index.js';
+import type { GitInput, GitRunner, GitResult } from '../engine/index.js';
 
 const TIMEOUT_MS = 120_000;
 
@@ -29,6 +29,40 @@ export function nodeGitRunner(cwd: string, git = 'git'): GitRunner {
         child.stdin?.on('error', () => undefined);
         child.stdin?.end(input);
       });
+    },
+    open(args, maxBytes = 64 * 1024 * 1024): GitInput {
+      const child = spawn(git, argv(args), { cwd, timeout: TIMEOUT_MS, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      let over = false;
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => {
+        if (over) return;
+        bytes += d.length;
+        if (bytes > maxBytes) {
+          over = true;
+          child.kill();
+        } else chunks.push(d);
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        if (stderr.length < 4096) stderr += d.toString('utf8');
+      });
+      // git gone early (killed, or not installed): what is written after goes nowhere, and `end` says why
+      child.stdin.on('error', () => undefined);
+      const result = new Promise<GitResult>((resolve) => {
+        child.on('error', (e) => resolve(failed(e, undefined, undefined, undefined) ?? { ok: false, message: e.message }));
+        child.on('close', (status, signal) => {
+          if (over) resolve({ ok: false, message: `git's output is over ${maxBytes} bytes` });
+          else resolve(failed(null, status, signal, Buffer.from(stderr)) ?? { ok: true, stdout: Buffer.concat(chunks, bytes) });
+        });
+      });
+      return {
+        write: (input) => void (child.stdin.writable && child.stdin.write(input)),
+        end: () => {
+          child.stdin.end();
+          return result;
+        },
+      };
     },
     stream(args, onChunk, maxBytes = 64 * 1024 * 1024) {
       return new Promise((resolve) => {

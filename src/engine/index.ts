@@ -47,7 +47,7 @@ export { transcriptWidthsFor, widthsFromTranscripts, type TranscriptWidths } fro
 export * from './mcp/transcript-facts.js';
 export { DiagnosticSink } from './diagnostics.js';
 // `claude-layers diff` (src/engine/diff/): two revisions of the repository compared, and the budget gate.
-export { blobStore, deriveTree, gitTreeFileAccess, readTree, readTreeStreamed, readBlobs, type BlobStore, type GitRunner, type GitResult, type GitTree } from './files/git-tree.js';
+export { blobStore, deriveTree, gitTreeFileAccess, readTree, readTreeStreamed, readBlobs, type BlobStore, type GitInput, type GitRunner, type GitResult, type GitTree } from './files/git-tree.js';
 export { runDiff, defaultBranch, BUDGET_FILE, type DiffRequest, type DiffResult, type DiffOutcome } from './diff/run.js';
 export { compareRevisions, type DiffReport, type Change } from './diff/compare.js';
 export { revisionFacts, type RevisionFacts, type FindingFact } from './diff/revision.js';

@@ -11,7 +11,7 @@ import { revisionIndex, type RevisionFacts } from '../../src/engine/diff/revisio
 import { compilePatterns, firstMatches, listMatches, treeFromPaths, type DirNode } from '../../src/engine/globs/glob-count.js';
 import { nodeGitRunner } from '../../src/cli/git-runner.js';
 import { commitFiles, emptyRepo, FIXTURES, fixtureRepo, git, type TempRepo } from '../cli/diff-repos.js';
-import { blobStore, prefetchBlobs, readTree } from '../../src/engine/files/git-tree.js';
+import { blobFeed, blobStore, deriveTree, prefetchBlobs, readTree, readTreeStreamed, type GitRunner } from '../../src/engine/files/git-tree.js';
 
 /** every fact of the index a check can see: folders in order, their files, hidden entries, raw listings, lookups */
 function shape(ix: WorkspaceIndex): unknown {
@@ -211,6 +211,63 @@ test('the prefetch reads the instruction and Markdown files in one run, and by t
         assert.equal(Buffer.from(store.blobs.get(e.oid)!).toString('utf8'), fs.readFileSync(path.join(FIXTURES, 'nested', 'base', ...rel.split('/')), 'utf8'), rel);
         assert.equal(store.sizes.get(e.oid), store.blobs.get(e.oid)!.length);
       }
+    }
+  } finally {
+    t.cleanup();
+  }
+});
+
+test("the diff's prefetch, fed while the base's tree is listed: one git run written in pieces as the listing goes, the store prefetchBlobs fills for both revisions, and sizes first when its output is refused", async () => {
+  const t = emptyRepo();
+  try {
+    // past one piece of oids (64): Markdown files, instruction files, a .claude folder's files of any kind, files not read
+    const files: Record<string, string> = { 'CLAUDE.md': '# root\n', '.gitignore': 'dist/\n', '.claude/settings.json': '{}\n', '.claude/rules/r.md': 'rule\n' };
+    for (let i = 0; i < 150; i++) files[`docs/d${i % 5}/p${i}.md`] = `page ${i}\n`;
+    for (let i = 0; i < 150; i++) files[`src/m${i % 5}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+    commitFiles(t.repo, files);
+    git(t.repo, 'checkout', '-q', '-b', 'pr');
+    commitFiles(t.repo, { 'docs/d0/p0.md': 'page 0, changed\n', 'docs/new.md': 'new\n', '.claude/rules/r.md': null, 'src/m0/f0.ts': 'changed\n' });
+    const runner = nodeGitRunner(t.repo);
+    const base = readTree(runner, 'main');
+    const head = base.ok ? deriveTree(runner, base.tree, 'pr') : undefined;
+    assert.ok(base.ok && head?.ok);
+    const reference = blobStore();
+    prefetchBlobs(runner, [base.tree, head.tree], reference);
+    assert.equal(reference.blobs.size, 4 + 150 + 2, "the base's instruction-like and Markdown files (its .gitignore and settings.json among them), and the head's changed and added one");
+    for (const refuse of [false, true]) {
+      const calls: string[] = [];
+      const written: string[] = [];
+      let listing = false;
+      const git: GitRunner = {
+        run: (args, input, max) => (calls.push(args.slice(0, 2).join(' ')), runner.run(args, input, max)),
+        stream: (args, onChunk, max) => {
+          listing = true;
+          return runner.stream!(args, onChunk, max).finally(() => (listing = false));
+        },
+        open: (args, max) => {
+          calls.push(`open ${args.join(' ')}${listing ? ' (while listed)' : ''}`);
+          // refused: an output bound no blob fits in
+          const inner = runner.open!(args, refuse ? 16 : max);
+          return { write: (s) => (written.push(s), inner.write(s)), end: () => inner.end() };
+        },
+      };
+      const store = blobStore();
+      const feed = blobFeed(git, store);
+      const listed = await readTreeStreamed(git, 'main', undefined, feed);
+      assert.ok(listed.ok);
+      const derived = deriveTree(git, listed.tree, 'pr');
+      assert.ok(derived?.ok);
+      feed.addTree(derived.tree);
+      assert.equal(await feed.done(), 1);
+      const expected = ['rev-parse --verify', 'open cat-file --batch --buffer (while listed)', 'rev-parse --verify', 'diff-tree -r'];
+      assert.deepEqual(calls, refuse ? [...expected, 'cat-file --batch-check', 'cat-file --batch'] : expected);
+      assert.ok(written.length >= 3, `written in pieces (${written.length})`);
+      // every object once, each asked of the one run
+      const oids = written.join('').split('\n').filter(Boolean);
+      assert.equal(new Set(oids).size, oids.length);
+      assert.deepEqual(new Set(oids), new Set(reference.sizes.keys()));
+      assert.deepEqual(store.blobs, reference.blobs);
+      assert.deepEqual(store.sizes, reference.sizes);
     }
   } finally {
     t.cleanup();

@@ -132,8 +132,6 @@ export interface RevisionOptions {
   /** the other revision's facts and every path whose content or existence differs from it (absolute; a folder
    *  for all below it): the analysis takes over what that one's read and processed for the other paths */
   shared?: { facts: RevisionFacts; changed: readonly string[] };
-  /** awaited after the workspace is listed and before any text is read: the texts fetched meanwhile (diff's prefetch) */
-  ready?: Promise<unknown>;
 }
 
 /** what one revision's facts keep for the other's (revisionIndex, RevisionOptions.prior) */
@@ -177,7 +175,6 @@ function unreadable(a: Analysis, inv: Inventory, display: (p: string) => string)
 
 export async function revisionFacts(options: EngineOptions, o: RevisionOptions = {}): Promise<RevisionFacts> {
   const { options: opts, index } = lintPrepare(options, undefined, o.deadline, o.treeFs === true, o.index);
-  if (o.ready) await o.ready;
   // the other revision's texts, read and processed, but for what differs (`shared`)
   const a = analyze(opts, o.shared && { analysis: o.shared.facts.analysis, changed: o.shared.changed });
   const env = a.env;

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineOptions } from '../environment.js';
 import { nodeFileAccess, type FileAccess } from '../files/file-access.js';
-import { blobStore, deriveTree, diffTreeRun, gitTreeFileAccess, instructionLike, readTree, readTreeStreamed, startGit, startPrefetch, treeFromDiff, type GitResult, type GitRunner, type GitTree } from '../files/git-tree.js';
+import { blobFeed, blobStore, deriveTree, diffTreeRun, gitTreeFileAccess, instructionLike, readTree, readTreeStreamed, startGit, treeFromDiff, type GitResult, type GitRunner, type GitTree } from '../files/git-tree.js';
 import { decodeUtf8 } from '../instructions/content.js';
 import { checkBudgets, parseBudgetObject, type Budgets, type BudgetViolation } from './budget.js';
 import { compareRevisions, unreadableFiles, type DiffReport } from './compare.js';
@@ -134,7 +134,11 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
   }
   // with both commits known, what needs only them runs in git while the base's tree is listed and read
   const early = named && { tree: startGit(git, ...diffTreeRun(named.base, named.head)), raw: startGit(git, rawArgs(named.base, named.head), undefined, 64 * 1024 * 1024) };
-  const bt = await readTreeStreamed(git, baseRev, named?.base);
+  // one store of objects for both sides: what the revisions share is read from git once; both sides' instruction and
+  // Markdown files in one git run, fed while the base's tree is listed (git reads them meanwhile)
+  const store = blobStore();
+  const feed = blobFeed(git, store);
+  const bt = await readTreeStreamed(git, baseRev, named?.base, feed);
   if (!bt.ok) return { ok: false, message: bt.message.includes('does not exist') ? missing(git, baseRev) : bt.message };
   let ht: GitTree | undefined;
   if (req.head !== undefined) {
@@ -142,17 +146,14 @@ export async function runDiff(git: GitRunner, req: DiffRequest): Promise<DiffRes
     const r = (early ? treeFromDiff(bt.tree, req.head, named.head, await early.tree) : deriveTree(git, bt.tree, req.head, named?.head)) ?? readTree(git, req.head, named?.head);
     if (!r.ok) return { ok: false, message: r.message.includes('does not exist') ? missing(git, req.head) : r.message };
     ht = r.tree;
+    feed.addTree(ht);
   }
-
-  // one store of objects for both sides: what the revisions share is read from git once, both sides' instruction
-  // and Markdown files in one git run, in the background while the base's workspace is listed
-  const store = blobStore();
-  const prefetched = startPrefetch(git, ht ? [bt.tree, ht] : [bt.tree], store);
+  await feed.done();
   const baseFs = gitTreeFileAccess(git, bt.tree, { root, outside, store, prefetched: true });
   const headFs = ht ? gitTreeFileAccess(git, ht, { root, outside, store, prefetched: true }) : undefined;
   const cwd = outside.realpath(path.resolve(req.options.cwd));
   const cwdReal = cwd.ok ? cwd.value : path.resolve(req.options.cwd);
-  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true, ready: prefetched });
+  const before = await revisionFacts({ ...req.options, cwd: cwdReal, fs: baseFs }, { secrets: req.secrets, deadline: req.deadline, treeFs: true });
   const shared = ht && headFs && !req.fromScratch ? sharedWithBase(before, ht, headFs, root, cwdReal) : undefined;
   const after = await revisionFacts({ ...req.options, cwd: cwdReal, ...(headFs && { fs: headFs }) }, { secrets: req.secrets, deadline: req.deadline, treeFs: !!headFs, ...shared });
 

@@ -19,6 +19,15 @@ export interface GitRunner {
   /** the same, its output handed over piece by piece as git writes it (not kept): the caller works on it while git
    *  goes on; at most `maxBytes` in all */
   stream?(args: readonly string[], onChunk: (chunk: Uint8Array) => void, maxBytes?: number): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** git started with its stdin left open: the caller writes its input piece by piece while git works (diff's prefetch,
+   *  fed while the base's tree is listed); `end` closes the input and gives all git wrote, at most `maxBytes` */
+  open?(args: readonly string[], maxBytes?: number): GitInput;
+}
+
+/** the input of a git run started by GitRunner.open */
+export interface GitInput {
+  write(input: string): void;
+  end(): Promise<GitResult>;
 }
 
 /** `git ARGS` started in the background where the runner can, else run now */
@@ -85,23 +94,23 @@ export function resolveCommit(git: GitRunner, rev: string): string | undefined {
 }
 
 /** Resolves `rev` to a commit (unless the caller did: `resolved`) and lists its tree; a message saying why when it cannot. */
-export function readTree(git: GitRunner, rev: string, resolved?: string): { ok: true; tree: GitTree } | { ok: false; message: string } {
+export function readTree(git: GitRunner, rev: string, resolved?: string, feed?: BlobFeed): { ok: true; tree: GitTree } | { ok: false; message: string } {
   const commit = resolved ?? resolveCommit(git, rev);
   if (commit === undefined) return notARevision(rev);
   const ls = git.run(lsTreeArgs(commit), undefined, MAX_LISTING_BYTES);
   if (!ls.ok) return { ok: false, message: `cannot list the tree of ${rev}: ${ls.message}` };
-  const parse = new TreeListing();
+  const parse = new TreeListing(feed);
   parse.add(Buffer.from(ls.stdout).toString('utf8'));
   return { ok: true, tree: parse.tree(rev, commit) };
 }
 
 /** readTree, the listing parsed while git still writes it where the runner streams (`stream`): git's
- *  work and the parse overlap on two cores */
-export async function readTreeStreamed(git: GitRunner, rev: string, resolved?: string): Promise<{ ok: true; tree: GitTree } | { ok: false; message: string }> {
-  if (!git.stream) return readTree(git, rev, resolved);
+ *  work and the parse overlap on two cores (and, fed with each file to prefetch as it is parsed, `feed`'s git run too) */
+export async function readTreeStreamed(git: GitRunner, rev: string, resolved?: string, feed?: BlobFeed): Promise<{ ok: true; tree: GitTree } | { ok: false; message: string }> {
+  if (!git.stream) return readTree(git, rev, resolved, feed);
   const commit = resolved ?? resolveCommit(git, rev);
   if (commit === undefined) return notARevision(rev);
-  const parse = new TreeListing();
+  const parse = new TreeListing(feed);
   // an entry ends in NUL (ASCII), so a chunk cut after its last NUL decodes whole; the rest waits for the next
   let rest: Uint8Array | undefined;
   const r = await git.stream(lsTreeArgs(commit), (chunk) => {
@@ -129,6 +138,10 @@ class TreeListing {
   // between them), so most entries find their folder's list without a look-up
   private cur = '';
   private curList = this.dirs.get('')!;
+  /** is `cur` .claude or below one (its files are all prefetched) */
+  private curDotClaude = false;
+  /** handed each file the prefetch reads, as it is parsed */
+  constructor(private readonly feed?: BlobFeed) {}
 
   add(text: string): void {
     const { dirs } = this;
@@ -157,8 +170,11 @@ class TreeListing {
         let list = dirs.get(this.cur);
         if (!list) dirs.set(this.cur, (list = []));
         this.curList = list;
+        this.curDotClaude = inDotClaude(this.cur);
       }
-      this.curList.push(new TreeEntry(rel.slice(slash + 1), kind, text.slice(s2 + 1, tab)));
+      const e = new TreeEntry(rel.slice(slash + 1), kind, text.slice(s2 + 1, tab));
+      this.curList.push(e);
+      if (this.feed && prefetchable(e, this.curDotClaude)) this.feed.add(e);
       if (kind === 'dir' || kind === 'submodule') if (!dirs.has(rel)) dirs.set(rel, []);
     }
   }
@@ -384,17 +400,73 @@ export function prefetchBlobs(git: GitRunner, trees: readonly GitTree[], store: 
   return prefetchRest(git, plan, store, readBlobsWithin(git, plan.unknown, ONE_RUN_BYTES));
 }
 
-/** prefetchBlobs started in the background where the runner can (`start`): git reads while the caller works on
- *  what needs no text (diff lists the base's workspace meanwhile); a blob asked before it is done is read on its own */
-export async function startPrefetch(git: GitRunner, trees: readonly GitTree[], store: BlobStore): Promise<number> {
-  if (!git.start) return prefetchBlobs(git, trees, store);
-  const plan = prefetchPlan(trees, store);
-  // what listing the workspace reads (its .gitignore files) now, in one run; the rest while it lists
-  const first = { candidates: plan.gitignores, unknown: unknownOids(plan.gitignores, store) };
-  const n = prefetchRest(git, first, store, readBlobsWithin(git, first.unknown, ONE_RUN_BYTES));
-  const unknown = plan.unknown.filter((oid) => !store.sizes.has(oid));
-  const r = unknown.length ? await git.start(['cat-file', '--batch'], unknown.join('\n') + '\n', ONE_RUN_BYTES) : undefined;
-  return n + prefetchRest(git, { candidates: plan.candidates, unknown }, store, r === undefined ? new Map() : r.ok ? parseBatch(r.stdout) : undefined);
+/**
+ * The prefetch of a diff, fed while the base's tree is listed: each instruction-like or Markdown file's object asked
+ * of one `git cat-file --batch` as the listing names it (TreeListing hands them over), so that git reads them while
+ * the listing goes on (where the runner can: `open`), then the derived head's changed files; `done` closes the run and
+ * puts what it read into the store as prefetchBlobs does (sizes first when the one run is refused).
+ */
+export interface BlobFeed {
+  add(e: TreeEntry): void;
+  /** the files to prefetch among a derived tree's changed paths (a tree listed whole: every one of them) */
+  addTree(tree: GitTree): void;
+  /** the number of `--batch` runs that read (0 or 1) */
+  done(): Promise<number>;
+}
+
+/** oids written to git at a time (one write per so many, not one per file) */
+const FEED_BATCH = 64;
+
+export function blobFeed(git: GitRunner, store: BlobStore): BlobFeed {
+  const candidates: TreeEntry[] = [];
+  const asked = new Set<string>();
+  let pending: string[] = [];
+  let run: GitInput | undefined;
+  const flush = () => {
+    if (!pending.length || !git.open) return;
+    (run ??= git.open(['cat-file', '--batch', '--buffer'], ONE_RUN_BYTES)).write(pending.join('\n') + '\n');
+    pending = [];
+  };
+  const add = (e: TreeEntry) => {
+    candidates.push(e);
+    if (store.sizes.has(e.oid) || asked.has(e.oid)) return;
+    asked.add(e.oid);
+    pending.push(e.oid);
+    if (pending.length >= FEED_BATCH) flush();
+  };
+  return {
+    add,
+    addTree(tree) {
+      if (tree.changes) changedPrefetchable(tree, add);
+      else allPrefetchable(tree, add);
+    },
+    async done() {
+      flush();
+      const unknown = [...asked];
+      const r = run ? await run.end() : unknown.length ? await startGit(git, ['cat-file', '--batch'], unknown.join('\n') + '\n', ONE_RUN_BYTES) : undefined;
+      return prefetchRest(git, { candidates, unknown }, store, r === undefined ? new Map() : r.ok ? parseBatch(r.stdout) : undefined);
+    },
+  };
+}
+
+/** does the prefetch read this entry (of a folder that is `.claude` or below one: `dotClaude`)? */
+const prefetchable = (e: TreeEntry, dotClaude: boolean) => (e.kind === 'file' || e.kind === 'symlink') && (dotClaude || instructionName(e.name) || e.name.endsWith('.md'));
+
+/** every entry of the tree to prefetch */
+function allPrefetchable(tree: GitTree, add: (e: TreeEntry) => void): void {
+  for (const [dir, list] of tree.dirs) {
+    const dotClaude = inDotClaude(dir);
+    for (const e of list) if (prefetchable(e, dotClaude)) add(e);
+  }
+}
+
+/** the entries to prefetch among a derived tree's changed paths */
+function changedPrefetchable(tree: GitTree, add: (e: TreeEntry) => void): void {
+  for (const c of tree.changes?.paths ?? []) {
+    const e = tree.entries.get(c.rel);
+    const slash = c.rel.lastIndexOf('/');
+    if (e && prefetchable(e, slash > 0 && inDotClaude(c.rel.slice(0, slash)))) add(e);
+  }
 }
 
 interface PrefetchPlan {
@@ -411,23 +483,14 @@ const unknownOids = (entries: readonly TreeEntry[], store: BlobStore): string[] 
 function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan & { gitignores: TreeEntry[] } {
   const candidates: TreeEntry[] = [];
   const gitignores: TreeEntry[] = [];
-  const add = (e: TreeEntry | undefined, dotClaude: boolean) => {
-    if (!e || (e.kind !== 'file' && e.kind !== 'symlink') || !(dotClaude || instructionName(e.name) || e.name.endsWith('.md'))) return;
+  const add = (e: TreeEntry) => {
     candidates.push(e);
     if (e.name === '.gitignore') gitignores.push(e);
   };
   for (const tree of trees) {
     // a tree derived from one listed here shares its entries but for the changed paths
-    if (tree.changes && trees.includes(tree.changes.from))
-      for (const c of tree.changes.paths) {
-        const slash = c.rel.lastIndexOf('/');
-        add(tree.entries.get(c.rel), slash > 0 && inDotClaude(c.rel.slice(0, slash)));
-      }
-    else
-      for (const [dir, list] of tree.dirs) {
-        const dotClaude = inDotClaude(dir);
-        for (const e of list) add(e, dotClaude);
-      }
+    if (tree.changes && trees.includes(tree.changes.from)) changedPrefetchable(tree, add);
+    else allPrefetchable(tree, add);
   }
   return { candidates, gitignores, unknown: unknownOids(candidates, store) };
 }
