@@ -298,6 +298,34 @@ test('2.1.20: a microcompaction is a mark (trigger micro, results cleared, token
   assert.match(text, /old tool results cleared \(microcompaction: 2 result\(s\), 31,000 tokens saved of 62,000\)/);
 });
 
+test('2.1.20 records no request: the derived breakdown counts a long tool result whole and leaves out the results a microcompaction cleared', () => {
+  // the fixture as written, and a copy whose result that stays is long (past what the reader holds of one) with a reminder appended
+  const fixture = path.join(DIR, 'micro-2.1.20.jsonl');
+  const long = path.join(fs.mkdtempSync(path.join(HOME, 'micro-long-')), 'micro-long.jsonl');
+  const body = 'export function c() {}\n'.repeat(2000) + '\n\n<system-reminder>\nA note Claude Code appends to a read.\n</system-reminder>\n';
+  fs.writeFileSync(long, fs.readFileSync(fixture, 'utf8').replace('"content":"export function c() {}"', `"content":${JSON.stringify(body)}`));
+  for (const file of [fixture, long]) {
+    const recs = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { message?: { content?: unknown } });
+    // every character the records add to the conversation, and the results of the two calls the microcompaction names
+    let all = 0;
+    let cleared = 0;
+    for (const r of recs) {
+      const c = r.message?.content;
+      if (typeof c === 'string') all += c.length;
+      else if (Array.isArray(c))
+        for (const b of c as { type: string; text?: string; content?: string; input?: unknown; tool_use_id?: string }[]) {
+          const n = b.type === 'text' ? b.text!.length : b.type === 'tool_result' ? b.content!.length : b.type === 'tool_use' ? JSON.stringify(b.input).length : 0;
+          all += n;
+          if (b.type === 'tool_result' && (b.tool_use_id === 'toolu_01Rd43a' || b.tool_use_id === 'toolu_01Rd43b')) cleared += n;
+        }
+    }
+    assert.equal(cleared, 2 * 'export function a() {}'.length);
+    if (file === long) assert.ok(all > body.length);
+    const conversation = read(file).breakdown?.layers.find((l) => l.layer === 'conversation');
+    assert.equal(conversation?.chars, all - cleared, path.basename(file));
+  }
+});
+
 test('a prompt-type command: shown as /name args, its expanded text counted as the prompt\'s size', () => {
   const s = read(path.join(DIR, 'custom-command-1.0.44.jsonl'));
   assert.equal(s.turns[0]!.promptChars, 'Review pull request 42 of this repository: read the diff, list risks, suggest tests.\n\nARGUMENTS: 42'.length);

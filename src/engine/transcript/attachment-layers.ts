@@ -10,6 +10,7 @@
 // characters, what only the first request's usage tells (system prompt, tools and the unrecorded startup block) derived
 // from it and marked so.
 import { arr, num, obj, str, type ParsedRecord, type Rec } from './records.js';
+import { resultLength } from './requests.js';
 import type { TurnLedger } from './usage.js';
 import type { LiveRequest } from './replay.js';
 
@@ -390,7 +391,7 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
       const x = obj(b);
       if (!x) continue;
       if (x.type === 'text') n += (str(x.text) ?? '').length;
-      else if (x.type === 'tool_result') n += typeof x.content === 'string' ? x.content.length : typeof x.droppedLength === 'number' ? x.droppedLength : arr(x.content).reduce<number>((k, y) => k + (str(obj(y)?.text)?.length ?? 0), 0);
+      else if (x.type === 'tool_result') n += resultChars(x);
       else if (x.type === 'tool_use') n += (JSON.stringify(x.input ?? {}) ?? '').length;
     }
     return { layer: r.isMeta === true ? 'skill bodies and expanded commands' : 'conversation', chars: n };
@@ -424,6 +425,48 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
       return { layer: str(a?.type) === 'instructions' ? STARTUP_LAYER : OTHER_TEXTS_LAYER, chars: sent };
     }
   }
+}
+
+/** a tool_result block's characters: a long one's that the reader let go counted (requests.ts's shrink keeps a
+ *  string of its appended reminder and the whole length in `droppedLength`) */
+const resultChars = (x: Rec): number => resultLength(x);
+
+/** tool results held by sessionChars (the oldest forgotten past it) */
+const MAX_RESULTS_HELD = 100_000;
+
+/**
+ * recordChars over one session's records in order: a microcompaction (`microcompact_boundary`, 2.1.12 to 2.1.22 seen)
+ * clears old tool results from the context with no summary, so its record counts as minus the characters of the
+ * results it names (`compactedToolIds`), as this reader saw them. The last 100,000 results are held, by call id.
+ */
+export function sessionChars(): (pr: ParsedRecord) => { layer: string; chars: number } | null {
+  const results = new Map<string, number>();
+  return (pr) => {
+    const r = pr.rec;
+    if (pr.type === 'system') {
+      if (r.subtype !== 'microcompact_boundary' || r.isSidechain === true) return null;
+      let n = 0;
+      for (const id of arr(obj(r.microcompactMetadata)?.compactedToolIds)) {
+        const k = str(id);
+        const c = k === undefined ? undefined : results.get(k);
+        if (c === undefined) continue;
+        n += c;
+        results.delete(k!);
+      }
+      return n ? { layer: 'conversation', chars: -n } : null;
+    }
+    const c = recordChars(pr);
+    if (c?.layer === 'conversation' && pr.type === 'user')
+      for (const b of arr(obj(r.message)?.content)) {
+        const x = obj(b);
+        const id = x?.type === 'tool_result' ? str(x.tool_use_id) : undefined;
+        if (id === undefined) continue;
+        results.delete(id);
+        results.set(id, resultChars(x!));
+        if (results.size > MAX_RESULTS_HELD) results.delete(results.keys().next().value!);
+      }
+    return c;
+  };
 }
 
 /** the characters of a list of strings (a delta's added lines or blocks) */
@@ -501,6 +544,7 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
   // the startup block is in it unless the records hold it (`rendered` on the instructions attachment)
   const what = byLayer.has(STARTUP_LAYER) ? 'system prompt and tools' : 'system prompt, tools and startup instructions';
   if (first !== undefined) layers.push({ layer: what, chars: null, tokens: Math.max(0, Math.round(first - beforeFirst * ratio.value)), derived: true });
-  for (const [layer, chars] of byLayer) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
+  // (a layer a microcompaction emptied is left out)
+  for (const [layer, chars] of byLayer) if (chars > 0) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
   return { tokensPerChar: ratio, layers };
 }

@@ -13,7 +13,7 @@ import { rebuildRequests, RequestIndex, resultLength, resultText, shrink, usageO
 import { findStartup } from './wire.js';
 import { extractTurn, variantsNote, type ExtractedTurn, type RecordedSessionRequest } from './wire-session.js';
 import { TurnLedger, type TurnCache, type TurnUsage } from './usage.js';
-import { recordChars } from './attachment-layers.js';
+import { sessionChars } from './attachment-layers.js';
 
 export interface LiveInjected {
   path: string;
@@ -665,6 +665,8 @@ export class SessionReplayer {
   private lastModel: string | undefined;
   /** records before the first prompt that carry context (attachments, hook progress, system), at most MAX_LEADING */
   private readonly leadingRecs: ParsedRecord[] = [];
+  /** each record's characters for the breakdown, a microcompaction's cleared results taken off (attachment-layers.ts) */
+  private readonly recordChars = sessionChars();
   /** the conversation's records and recorded requests before the first prompt, at most MAX_LEADING: a request Claude
    *  Code sent by itself (a background task's notification answered after /clear) counts in the first turn */
   private readonly beforeFirst: ParsedRecord[] = [];
@@ -900,7 +902,7 @@ export class SessionReplayer {
         if (this.pendingRewind) marks.push(this.pendingRewind);
         if (this.boundary) marks.push(this.boundary.mark);
         this.pendingRewind = undefined;
-        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
+        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(this.recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
         this.spans.push(span);
         if (this.spans.length === 1) this.intoFirst(span, own);
         if (this.boundary) this.into(span, this.boundary.rec);

@@ -149,12 +149,9 @@ export class TurnLedger {
       return;
     }
     // a microcompaction (2.1.12 to 2.1.22 seen: old tool results cleared from the context on its own): the next request
-    // is sent without them, so its cache breaks; no summary, the breakdown goes on
-    if (pr.type === 'system' && r.subtype === 'microcompact_boundary') {
-      this.compacted = 'micro';
-      return;
-    }
-    if (pr.type !== 'assistant' || (r.isSidechain === true && !this.ownChain)) {
+    // is sent without them, so its cache breaks; no summary, the breakdown goes on without those results (recordChars)
+    if (pr.type === 'system' && r.subtype === 'microcompact_boundary') this.compacted = 'micro';
+    else if (pr.type !== 'assistant' || (r.isSidechain === true && !this.ownChain)) {
       if (ts && (pr.type === 'user' || pr.type === 'attachment')) this.lastOther = ts;
     } else {
       const m = obj(r.message);
