@@ -98,12 +98,31 @@ export function resolveEnvironment(o: EngineOptions): Environment {
 
 /** is `p` equal to or below `dir` (both absolute)? */
 export function isInside(p: string, dir: string): boolean {
+  if (below(p, dir) !== undefined) return true;
   const rel = path.relative(dir, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (!upward(rel) && !path.isAbsolute(rel));
 }
 
 /** is `p` strictly below `dir`? */
 export function isStrictlyInside(p: string, dir: string): boolean {
+  if (below(p, dir) !== undefined) return true;
   const rel = path.relative(dir, p);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return rel !== '' && !upward(rel) && !path.isAbsolute(rel);
+}
+
+/** does a relative path leave its folder (`..`, `../x`)? (a name such as `..x` does not) */
+const upward = (rel: string) => rel === '..' || rel.startsWith(`..${path.sep}`);
+
+/** a path with something to normalize: a `.` or `..` segment, a doubled or trailing separator (on Windows also a `/`) */
+const NOT_NORMAL = path.sep === '/' ? /\/\.{1,2}(\/|$)|\/\/|\/$/ : /[\\/]\.{1,2}([\\/]|$)|[\\/][\\/]|[\\/]$|\//;
+const SEP = path.sep.charCodeAt(0);
+
+/**
+ * `p` relative to `dir` by a slice, when both are absolute and normal and `p` starts with `dir` and a separator
+ * (what path.relative would give, without its two resolves: a lint displays and places thousands of paths);
+ * undefined otherwise, and the caller asks path.relative.
+ */
+export function below(p: string, dir: string): string | undefined {
+  if (p.length <= dir.length + 1 || p.charCodeAt(dir.length) !== SEP || !p.startsWith(dir) || !path.isAbsolute(dir) || NOT_NORMAL.test(p) || NOT_NORMAL.test(dir)) return undefined;
+  return p.slice(dir.length + 1);
 }

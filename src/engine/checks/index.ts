@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Analysis } from '../analysis.js';
 import { grouped, type Diagnostic, type Severity } from '../diagnostics.js';
-import { isInside } from '../environment.js';
+import { below, isInside } from '../environment.js';
 import { fileChecks, nameChecks, readText } from './file-checks.js';
 import { globCheck, type GatedRule, type RuleVerdict } from './glob-check.js';
 import { buildInventory, type Inventory } from './inventory.js';
@@ -99,6 +99,8 @@ export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
 /** display form of a path: relative to the launch directory, `~/…` under HOME, else absolute */
 export function displayPath(p: string, cwd: string, home: string = os.homedir()): string {
   if (!p) return p;
+  const rel = below(p, cwd);
+  if (rel !== undefined) return rel;
   if (isInside(p, cwd)) return path.relative(cwd, p) || '.';
   if (home && isInside(p, home)) return `~/${path.relative(home, p)}`;
   return p;
