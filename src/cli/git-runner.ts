@@ -15,6 +15,34 @@ const failed = (error: Error | null | undefined, status: number | null | undefin
 export function nodeGitRunner(cwd: string, git = 'git'): GitRunner {
   const argv = (args: readonly string[]) => ['-c', 'core.quotepath=off', '--no-pager', ...args];
   const env = () => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' });
+  /** git started with its output handed to `onChunk` piece by piece as it writes it: at most `maxBytes` in all (past
+   *  them, or when `onChunk` throws, git is stopped and `done` says why) */
+  const piped = (args: readonly string[], stdin: 'pipe' | 'ignore', onChunk: (chunk: Buffer) => void, maxBytes: number) => {
+    const child = spawn(git, argv(args), { cwd, timeout: TIMEOUT_MS, env: env(), stdio: [stdin, 'pipe', 'pipe'] });
+    let bytes = 0;
+    let failure: string | undefined;
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      if (failure !== undefined) return;
+      bytes += d.length;
+      if (bytes > maxBytes) failure = `git's output is over ${maxBytes} bytes`;
+      else
+        try {
+          onChunk(d);
+        } catch (e) {
+          failure = (e as Error).message;
+        }
+      if (failure !== undefined) child.kill();
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      if (stderr.length < 4096) stderr += d.toString('utf8');
+    });
+    const done = new Promise<{ ok: true } | { ok: false; message: string }>((resolve) => {
+      child.on('error', (e) => resolve(failed(e, undefined, undefined, undefined) ?? { ok: false, message: e.message }));
+      child.on('close', (status, signal) => resolve(failure !== undefined ? { ok: false, message: failure } : failed(null, status, signal, Buffer.from(stderr)) ?? { ok: true }));
+    });
+    return { child, done };
+  };
   return {
     run(args, input, maxBytes = 64 * 1024 * 1024): GitResult {
       const r = spawnSync(git, argv(args), { cwd, input, maxBuffer: maxBytes, timeout: TIMEOUT_MS, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
@@ -31,75 +59,20 @@ export function nodeGitRunner(cwd: string, git = 'git'): GitRunner {
       });
     },
     open(args, maxBytes = 64 * 1024 * 1024): GitInput {
-      const child = spawn(git, argv(args), { cwd, timeout: TIMEOUT_MS, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
       const chunks: Buffer[] = [];
-      let bytes = 0;
-      let over = false;
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => {
-        if (over) return;
-        bytes += d.length;
-        if (bytes > maxBytes) {
-          over = true;
-          child.kill();
-        } else chunks.push(d);
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        if (stderr.length < 4096) stderr += d.toString('utf8');
-      });
+      const { child, done } = piped(args, 'pipe', (d) => chunks.push(d), maxBytes);
       // git gone early (killed, or not installed): what is written after goes nowhere, and `end` says why
-      child.stdin.on('error', () => undefined);
-      const result = new Promise<GitResult>((resolve) => {
-        child.on('error', (e) => resolve(failed(e, undefined, undefined, undefined) ?? { ok: false, message: e.message }));
-        child.on('close', (status, signal) => {
-          if (over) resolve({ ok: false, message: `git's output is over ${maxBytes} bytes` });
-          else resolve(failed(null, status, signal, Buffer.from(stderr)) ?? { ok: true, stdout: Buffer.concat(chunks, bytes) });
-        });
-      });
+      child.stdin!.on('error', () => undefined);
       return {
-        write: (input) => void (child.stdin.writable && child.stdin.write(input)),
+        write: (input) => void (child.stdin!.writable && child.stdin!.write(input)),
         end: () => {
-          child.stdin.end();
-          return result;
+          child.stdin!.end();
+          return done.then((r): GitResult => (r.ok ? { ok: true, stdout: Buffer.concat(chunks) } : r));
         },
       };
     },
     stream(args, onChunk, maxBytes = 64 * 1024 * 1024) {
-      return new Promise((resolve) => {
-        const child = spawn(git, argv(args), { cwd, timeout: TIMEOUT_MS, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-        let bytes = 0;
-        let over = false;
-        let stderr = '';
-        let settled = false;
-        const done = (r: { ok: true } | { ok: false; message: string }) => {
-          if (!settled) resolve(r);
-          settled = true;
-        };
-        child.stdout.on('data', (d: Buffer) => {
-          if (over) return;
-          bytes += d.length;
-          if (bytes > maxBytes) {
-            over = true;
-            child.kill();
-            return;
-          }
-          try {
-            onChunk(d);
-          } catch (e) {
-            over = true;
-            child.kill();
-            done({ ok: false, message: (e as Error).message });
-          }
-        });
-        child.stderr.on('data', (d: Buffer) => {
-          if (stderr.length < 4096) stderr += d.toString('utf8');
-        });
-        child.on('error', (e) => done(failed(e, undefined, undefined, undefined) ?? { ok: false, message: e.message }));
-        child.on('close', (status, signal) => {
-          if (over) done({ ok: false, message: `git's output is over ${maxBytes} bytes` });
-          else done(failed(null, status, signal, Buffer.from(stderr)) ?? { ok: true });
-        });
-      });
+      return piped(args, 'ignore', onChunk, maxBytes).done;
     },
   };
 }
