@@ -15,6 +15,7 @@ import {
   summarizeTranscript,
   sumCosts,
   agentsByCall,
+  callTarget,
   transcriptDirs,
   LiveReader,
   type LiveSession,
@@ -340,11 +341,9 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
     if (t.restored) out.push(`  brought back: ${t.restored.files.map((f) => safe(rel(f.path, cwd))).join(', ') || 'no file'}${t.restored.skills ? ' · the invoked skills' : ''}`);
     const agents = agentsByCall(t.calls, t.agents);
     for (const call of t.calls) {
-      const input = call.input as Record<string, unknown>;
-      // what the call was about: its file, skill, agent or command, else the first of the inputs tools commonly name it by
-      // (Grep and Glob's pattern, a search's query, a fetch's url, a Workflow's or MCP tool's description)
-      const named = ['pattern', 'query', 'url', 'description'].map((k) => input[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
-      const target = typeof input.file_path === 'string' ? rel(input.file_path, cwd) : typeof input.skill === 'string' ? input.skill : typeof input.subagent_type === 'string' ? input.subagent_type : typeof input.command === 'string' ? short(input.command, 40) : named !== undefined ? short(named, 40) : '';
+      // what the call was about (call-target.ts: its file, skill, agent, command, pattern, query, question, task…)
+      const about = callTarget(call.input);
+      const target = about.file !== undefined ? rel(about.file, cwd) : short(about.text, 40);
       const got: string[] = [];
       if (call.injected.length) got.push(call.injected.map((i) => `${safe(rel(i.path, cwd))} (${n(i.text.length)} chars)`).join(', '));
       if (call.skillBody !== null) got.push(`skill body ${n(call.skillBody.length)} chars`);

@@ -34,6 +34,7 @@ export { LiveReader, RUNNING_MS, isRunning, lastRecordTime, splitFindings, confi
 export { summarizeTranscript, type SessionSummary } from './transcript/session-summary.js';
 export { sumCosts } from './transcript/pricing.js';
 export { agentsByCall } from './transcript/turn-figures.js';
+export { callTarget, type CallTarget } from './transcript/call-target.js';
 export { sessionContextSplit, type SessionContextSplit, type ContextSplitRow, type ContextCategory, type LoadedTool, type SessionMcpSplit } from './transcript/context-split.js';
 export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';

@@ -7,7 +7,7 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentsByCall, nodeFileAccess, RUNNING_MS, summarizeTranscript, sumCosts, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
+import { agentsByCall, callTarget, nodeFileAccess, RUNNING_MS, summarizeTranscript, sumCosts, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
@@ -857,11 +857,11 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
 
   private callNode(m: LiveModel, c: LiveCall, id: string, agents: TurnAgentRow[] = []): Node {
     const { t } = this;
-    const input = c.input as Record<string, unknown>;
-    const str = (k: string) => (typeof input[k] === 'string' ? (input[k]) : undefined);
-    const filePath = str('file_path') ?? str('notebook_path');
+    // what the call was about (call-target.ts, as the CLI shows it)
+    const about = callTarget(c.input);
+    const filePath = about.file;
     const file = filePath ? this.fileRow(filePath, m) : undefined;
-    const target = file?.label ?? str('skill') ?? str('subagent_type') ?? str('pattern') ?? str('query') ?? str('url') ?? (str('command') !== undefined ? oneLine(str('command')!, 60) : '');
+    const target = file?.label ?? oneLine(about.text, 60);
     const kids: Node[] = [
       ...c.injected.map((i) => {
         const f = this.fileRow(i.path, m);

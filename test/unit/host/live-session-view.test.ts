@@ -345,7 +345,7 @@ test("the agents a turn counts: a Workflow call's run holds its agents, an Agent
     });
     const [r1] = v.roots(model([t1]))[0]!.children!();
     const kids = r1!.children!();
-    const wf = kids.find((k) => k.label === 'Workflow')!;
+    const wf = kids.find((k) => k.label === 'Workflow Survey plugins')!;
     const run = wf.children!()[0]!;
     assert.equal(run.label, 'Workflow run wf_1 · $0.75');
     assert.equal(run.description, '2 agents · 4 requests');
