@@ -16,6 +16,7 @@ import {
   sumCosts,
   agentsByCall,
   callTarget,
+  groupHookRuns,
   transcriptDirs,
   LiveReader,
   type LiveSession,
@@ -227,7 +228,9 @@ function turnFigures(t: SessionJson['session']['turns'][number], st: Style): str
   }
   const b = t.cache?.break;
   if (b) out.push(st.yellow(`  cache break at request ${b.request + 1}: ${n(b.lost)} cached tokens not read, ${n(b.written)} written again · ${safe(b.why)}${b.also?.length ? ` (also: ${b.also.join(', ')})` : ''}`));
-  for (const h of t.hooks ?? []) out.push(`  hook ${safe(h.event)}${h.command ? ` ${safe(short(h.command, 50))}${h.commandFrom ? ' (named from the settings)' : ''}` : ''}: ${h.chars === null ? 'ran (this version records no output)' : `${n(h.chars)} chars to the model`}${h.dropped ? st.yellow(' · output dropped (printed, nothing reached the model)') : ''}`);
+  // a hook that ran after each of many calls: one line, how many times
+  for (const h of groupHookRuns(t.hooks ?? []))
+    out.push(`  hook ${safe(h.event)}${h.command ? ` ${safe(short(h.command, 50))}${h.commandFrom ? ' (named from the settings)' : ''}` : ''}${h.runs > 1 ? ` ×${h.runs}` : ''}: ${h.chars === null ? 'ran (this version records no output)' : `${n(h.chars)} chars to the model`}${h.dropped ? st.yellow(' · output dropped (printed, nothing reached the model)') : ''}`);
   return out;
 }
 const short = (s: string, max = 60) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);

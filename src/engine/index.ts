@@ -35,6 +35,7 @@ export { summarizeTranscript, type SessionSummary } from './transcript/session-s
 export { sumCosts } from './transcript/pricing.js';
 export { agentsByCall } from './transcript/turn-figures.js';
 export { callTarget, type CallTarget } from './transcript/call-target.js';
+export { groupHookRuns } from './transcript/attachment-layers.js';
 export { sessionContextSplit, type SessionContextSplit, type ContextSplitRow, type ContextCategory, type LoadedTool, type SessionMcpSplit } from './transcript/context-split.js';
 export { measuredHooks, hookKey, HookOutputs, type MeasuredHook } from './transcript/hook-outputs.js';
 export { extract, extractStartup, findStartup, lastMainLoopBody, splitEntries, wireFormat, type Extracted, type ExtractedTouch, type WireFormat } from './transcript/wire.js';

@@ -4,7 +4,7 @@
 // out as its systemMessage and additionalContext joined by a newline; a non-blocking error sends neither stream.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hookRuns } from '../../src/engine/transcript/attachment-layers.js';
+import { groupHookRuns, hookRuns } from '../../src/engine/transcript/attachment-layers.js';
 import { parseTranscriptText } from '../../src/engine/transcript/records.js';
 
 const att = (attachment: Record<string, unknown>) => JSON.stringify({ type: 'attachment', uuid: `u-${Math.random()}`, attachment });
@@ -44,4 +44,21 @@ test('2.1.181: a hook_success whose stdout is JSON with a systemMessage, then th
     { event: 'UserPromptSubmit', command: 'a', from: 'hook_success', chars: 0, dropped: true },
     { event: 'UserPromptSubmit', command: '', from: 'hook_system_message', chars: 0, dropped: true },
   ]);
+});
+
+test("a turn's hook runs shown a line per hook: the runs of one together where the first came, how many, the characters all of them sent", () => {
+  const run = (event: string, command: string, chars: number | null, dropped = false) => ({ event, command, chars, dropped, from: 'hook_success' });
+  const runs = [run('SessionStart', 'init.sh', 120), run('PostToolUse', 'fmt.sh', 34), run('PostToolUse', 'fmt.sh', 34), run('PostToolUse', 'lint.sh', null), run('PostToolUse', 'fmt.sh', 10), run('PostToolUse', 'fmt.sh', 0, true), run('PostToolUse', 'lint.sh', null), run('Stop', 'stop.sh', null)];
+  assert.deepEqual(
+    groupHookRuns(runs).map((g) => [g.event, g.command, g.runs, g.chars, g.dropped]),
+    [
+      ['SessionStart', 'init.sh', 1, 120, false],
+      ['PostToolUse', 'fmt.sh', 3, 78, false],
+      ['PostToolUse', 'lint.sh', 2, null, false],
+      ['PostToolUse', 'fmt.sh', 1, 0, true],
+      ['Stop', 'stop.sh', 1, null, false],
+    ],
+  );
+  assert.equal(runs[1]!.chars, 34, 'the runs themselves are left as they were');
+  assert.deepEqual(groupHookRuns([]), []);
 });

@@ -156,6 +156,30 @@ function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }
 /** the hooks that ran among these records: a run a `progress` or `stop_hook_summary` record announced and an attachment
  *  then recorded (same event and command) is listed once, with the attachment's figures; a `hook_additional_context`
  *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
+/**
+ * A turn's hook runs as they are shown, a line each: the runs of one hook (its event and command, and whether its
+ * output was recorded and whether it was dropped) together, where the first of them came, with how many ran and the
+ * characters all of them sent (null: not recorded). A PostToolUse hook runs after every call: a turn of forty calls
+ * holds forty runs of it.
+ */
+export function groupHookRuns<H extends Pick<HookRun, 'event' | 'command' | 'chars' | 'dropped'>>(hooks: readonly H[]): (H & { runs: number })[] {
+  const out: (H & { runs: number })[] = [];
+  const at = new Map<string, number>();
+  for (const h of hooks) {
+    const key = `${h.event}\0${h.command}\0${h.chars === null}\0${h.dropped}`;
+    const i = at.get(key);
+    if (i === undefined) {
+      at.set(key, out.length);
+      out.push({ ...h, runs: 1 });
+    } else {
+      const g = out[i]!;
+      g.runs++;
+      if (g.chars !== null && h.chars !== null) g.chars += h.chars;
+    }
+  }
+  return out;
+}
+
 export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
   let m = hookMemo.get(records);
   if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [] }));

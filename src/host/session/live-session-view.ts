@@ -7,7 +7,7 @@
 // open themselves. A status bar item shows the running session's fill. Every text is escaped (shown).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentsByCall, callTarget, nodeFileAccess, RUNNING_MS, summarizeTranscript, sumCosts, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
+import { agentsByCall, callTarget, groupHookRuns, nodeFileAccess, RUNNING_MS, summarizeTranscript, sumCosts, type ContextCategory, type FileAccess, type LiveCall, type LiveSession, type LiveTurn, type LoadedTool, type PredictionFinding, type SessionContextSplit, type SessionSummary, type TranscriptFile, type TurnAgent } from '../../engine/index.js';
 import { shown, type LiveHeadline } from '../../../webview/protocol.js';
 import type { Translate } from '../format.js';
 import { LiveSessionTracker, watchFile, type LiveModel, type TrackerHost } from './live-session.js';
@@ -42,7 +42,7 @@ export interface TurnExtras {
   cost?: number | null;
   cache?: { hitRatio: number; break?: { cause: string; why?: string } };
   /** chars: what reached the model; null where the transcript records only the run (2.1.12 to 2.1.74) */
-  hooks?: { event: string; command: string; chars: number | null; dropped: boolean }[];
+  hooks?: { event: string; command: string; chars: number | null; dropped: boolean; commandFrom?: 'settings' }[];
   /** local commands, interrupts, rewinds: inside the turn they happened in */
   marks?: { kind: string; at?: string; text?: string }[];
   /** the subagents and workflow agents counted under this turn, each by its own transcript */
@@ -758,11 +758,12 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
       }
       if (x.cache?.break)
         out.push({ id: `${id}:cache-break`, label: t('Cache broken: {0}', x.cache.break.why ?? x.cache.break.cause), description: '', tooltip: t('The cache was written again with no new layer to explain it: the whole context was paid at the cache-write price. Likely cause: {0}', x.cache.break.why ?? x.cache.break.cause), icon: 'warning', warn: true });
-      for (const [i, h] of (x.hooks ?? []).entries()) {
+      // a hook that ran after each of many calls: one row, how many times
+      for (const [i, h] of groupHookRuns(x.hooks ?? []).entries()) {
         const what = h.dropped ? t('output dropped') : h.chars === null ? t('ran') : t('{0} chars to the model', n(h.chars, this.locale));
         out.push({
           id: `${id}:hook:${i}`,
-          label: t('{0} hook · {1}', h.event, what),
+          label: h.runs > 1 ? t('{0} hook ×{1} · {2}', h.event, h.runs, what) : t('{0} hook · {1}', h.event, what),
           description: h.commandFrom ? t('{0} (named from the settings)', h.command) : h.command || t('command not recorded'),
           tooltip: t('{0} hook: {1}\n{2}', h.event, h.commandFrom ? t('{0} (the transcript names only the event: the one {1} hook of the settings as they are now)', h.command, h.event) : h.command || t('command not recorded'), h.dropped ? t('it printed output that Claude Code did not pass to the model') : h.chars === null ? t('ran (its output is not in the transcript)') : t('{0} chars of its output reached the model', n(h.chars, this.locale))),
           icon: h.dropped ? 'warning' : 'zap',
