@@ -413,7 +413,8 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   out.push('');
   const real = s.findings.filter((f) => !f.explained);
   const modelled = s.notModelled.length ? ' it models' : '';
-  if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session${modelled}`);
+  if (!s.turns.length && !s.findings.length) out.push(`${st.bold('Prediction')}: no turn to compare yet`);
+  else if (!s.findings.length) out.push(`${st.bold('Prediction')}: the engine predicts every lazy injection and skill call of this session${modelled}`);
   else {
     out.push(`${st.bold('Prediction')}: ${real.length} difference(s)${s.findings.length > real.length ? `, ${s.findings.length - real.length} explained by files changed since` : ''}`);
     const chars = (t: string | null) => (t === null ? 'none' : `${n(t.length)} chars`);
@@ -436,7 +437,8 @@ export function sessionText(j: SessionJson, cwd: string, st: Style): string {
   }
   if (s.problems.length || Object.keys(s.unknownTypes).length) {
     out.push('');
-    for (const p of s.problems.slice(0, 8)) out.push(st.yellow(`  ${p.file ? `${safe(path.basename(p.file))}${p.line ? ` line ${p.line}` : ''}` : `line ${p.line}`}: ${safe(p.reason)}`));
+    // (line 0: the file as a whole, its reason names it)
+    for (const p of s.problems.slice(0, 8)) out.push(st.yellow(`  ${p.file ? `${safe(path.basename(p.file))}${p.line ? ` line ${p.line}` : ''}: ` : p.line ? `line ${p.line}: ` : ''}${safe(p.reason)}`));
     if (s.problems.length > 8) out.push(st.yellow(`  … ${s.problems.length - 8} more`));
     const u = Object.entries(s.unknownTypes);
     if (u.length) out.push(`  record types this reader does not know: ${u.map(([k, v]) => `${safe(k)} (${v})`).join(', ')}`);

@@ -365,6 +365,26 @@ describe('a compaction\'s request, rebuilt by one rule', () => {
   });
 });
 
+test('a file none of whose lines is a record is said to be no transcript, first; one record of any type, or a line still being written, and it is not', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-notrec-'));
+  try {
+    const read = (name: string, text: string) => {
+      const file = path.join(root, name);
+      fs.writeFileSync(file, text);
+      return new LiveReader(nodeFileAccess, file).read(profile).problems.map((p) => p.reason);
+    };
+    const none = read('lock.json', '{\n  "name": "x",\n  "lockfileVersion": 3\n}\n');
+    assert.match(none[0]!, /lock\.json holds no Claude Code transcript record: none of its 4 line\(s\) is a JSON object with a "type"/);
+    assert.equal(none.length, 5, 'and each line says why');
+    assert.match(read('objects.jsonl', '{"a":1}\n[1]\n')[0]!, /holds no Claude Code transcript record/);
+    assert.deepEqual(read('one.jsonl', '{"a":1}\n' + J({ type: 'some-new-type', uuid: 'n1' }) + '\n'), ['record without a type']);
+    assert.deepEqual(read('writing.jsonl', '{"type":"user","mess'), [], 'a first line still being written');
+    assert.deepEqual(read('empty.jsonl', ''), []);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 describe('readLiveSessionState: the chain for CLI and host', () => {
   test('one run serves the prediction; a read over the same turns reuses it without asking for an analysis', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-state-')));

@@ -73,6 +73,9 @@ export class TranscriptParser {
     this.maxLine = opts.maxLineChars ?? MAX_LINE_CHARS;
   }
 
+  /** records with a type (known or not) so far: none in a file that is not a transcript */
+  typed = 0;
+
   /** lines seen so far (complete ones) */
   get lines(): number {
     return this.lineNo;
@@ -203,6 +206,7 @@ export class TranscriptParser {
       this.problems.push({ line: n, reason: 'record without a type' });
       return;
     }
+    this.typed++;
     if (typeof rec.version === 'string') this.versions.add(rec.version);
     this.share(rec);
     if (!KNOWN.has(type)) {

@@ -600,6 +600,9 @@ export class LiveReader {
     const problems = [...f.parser.problems];
     if (state === 'gone' || state === 'unreadable') problems.push({ line: 0, reason: `cannot read ${this.file}: ${f.error ?? state}` });
     if (f.capped) problems.push({ line: f.parser.lines, reason: `only the first ${f.bytesRead} bytes were read` });
+    // a file of lines none of which is a record (a JSON object with a type): not a Claude Code transcript
+    if (f.parser.lines > 0 && f.parser.typed === 0 && !f.parser.hasPartialLine)
+      problems.unshift({ line: 0, reason: `${this.file} holds no Claude Code transcript record: none of its ${f.parser.lines} line(s) is a JSON object with a "type"` });
     const chosen = typeof profile === 'function' ? profile([...f.parser.versions].pop()) : profile;
     const subs = this.subagents();
     for (const s of subs) problems.push(...s.problems);
