@@ -9,6 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeFileAccess } from '../../src/engine/files/file-access.js';
 import { WorkspaceIndex, indexedFileAccess } from '../../src/engine/files/workspace-index.js';
+import { workspaceNames } from '../../src/engine/checks/glob-check.js';
+import { mayMatch, nameIndex } from '../../src/engine/globs/glob-count.js';
 
 function makeTree(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-index-'));
@@ -170,4 +172,49 @@ test('absolute paths of an index of the root folder have one separator', () => {
   for (const p of [ix.stoppedAt.folder, ix.firstLeftOut, ...ix.instructions.keys()]) assert.ok(!p.startsWith(doubled) && p.startsWith(root), p);
   assert.equal(ix.abs(''), root);
   assert.equal(ix.abs('etc/x'), path.join(root, 'etc', 'x'));
+});
+
+test("a derived index's names are its base's and the changed paths' (no walk of its tree); once changed, or after a .gitignore changed, they are listed again", () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ccl-names-')));
+  try {
+    fs.mkdirSync(path.join(root, 'src', 'api'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'api', 'client.ts'), 'x\n');
+    fs.writeFileSync(path.join(root, 'README.md'), 'x\n');
+    const base = WorkspaceIndex.build(root, { fs: nodeFileAccess });
+    const baseNames = workspaceNames(base);
+    assert.equal(workspaceNames(base), baseNames, 'kept while the index is unchanged');
+    assert.ok(baseNames.names.has('client.ts') && !baseNames.names.has('billing'));
+    // the head: a folder and a file added, one removed
+    fs.mkdirSync(path.join(root, 'src', 'billing'));
+    fs.writeFileSync(path.join(root, 'src', 'billing', 'Invoice.PY'), 'x\n');
+    fs.rmSync(path.join(root, 'README.md'));
+    const changes = [
+      { path: path.join(root, 'src', 'billing'), before: 'absent', after: 'dir' },
+      { path: path.join(root, 'src', 'billing', 'Invoice.PY'), before: 'absent', after: 'file' },
+      { path: path.join(root, 'README.md'), before: 'file', after: 'absent' },
+    ] as const;
+    const head = base.derive(nodeFileAccess, changes)!;
+    assert.ok(head.derivedFrom, 'derived, no .gitignore changed');
+    const names = workspaceNames(head);
+    for (const n of ['billing', 'invoice.py', 'client.ts', 'src']) assert.ok(names.names.has(n), n);
+    assert.ok(names.suffixes.has('.py') && names.suffixes.has('.ts'));
+    assert.ok(names.names.has('readme.md'), 'a superset: a name that went may stay (a walk decides)');
+    assert.ok(mayMatch(names, ['src/billing/*.py']) && !mayMatch(names, ['src/shipping/**']));
+    // every name a walk of the head finds is there
+    const walked = nameIndex(head.tree);
+    for (const n of ['billing', 'invoice.py', 'client.ts', 'api', 'src']) assert.equal(walked.names.has(n), true, n);
+    // changed afterwards: listed again, the new name there
+    fs.writeFileSync(path.join(root, 'src', 'Zeta.go'), 'x\n');
+    head.apply([{ type: 'created', path: path.join(root, 'src', 'Zeta.go') }]);
+    assert.equal(head.derivedFrom, undefined);
+    const again = workspaceNames(head);
+    assert.notEqual(again, names);
+    assert.ok(again.names.has('zeta.go') && !again.names.has('readme.md'));
+    // a .gitignore among the changes: not derived names (folders were listed again)
+    fs.writeFileSync(path.join(root, '.gitignore'), 'src/api/\n');
+    const ignored = base.derive(nodeFileAccess, [{ path: path.join(root, '.gitignore'), before: 'absent', after: 'file' }])!;
+    assert.equal(ignored.derivedFrom, undefined);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

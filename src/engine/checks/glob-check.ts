@@ -6,7 +6,7 @@
 // match), from each rule's base folder, so large repositories stay fast.
 import * as path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { compilePatterns, firstMatch as fm, firstMatchListing, mayMatch, nameIndex, type CompiledPatterns, type DirNode, type NameIndex } from '../globs/glob-count.js';
+import { compilePatterns, firstMatch as fm, firstMatchListing, mayMatch, nameIndex, nameIndexWith, type CompiledPatterns, type DirNode, type NameIndex } from '../globs/glob-count.js';
 import { rulePatterns } from '../globs/globs.js';
 import type { ConditionalRule } from '../model.js';
 import type { WorkspaceIndex } from '../files/workspace-index.js';
@@ -28,6 +28,20 @@ export interface RuleVerdict {
   diagnostics: Diagnostic[];
 }
 
+/** the names of an index's tree, kept while it is unchanged (its generation): an editor's lints ask again and again */
+const namesOf = new WeakMap<WorkspaceIndex, { generation: number; names: NameIndex }>();
+
+/** an index's names: kept, or (a diff's head, derived from its base's) the base's with the changed paths', or listed */
+export function workspaceNames(index: WorkspaceIndex): NameIndex {
+  const kept = namesOf.get(index);
+  if (kept?.generation === index.generation) return kept.names;
+  const from = index.derivedFrom;
+  const base = from && namesOf.get(from.index);
+  const names = from && base && base.generation === from.generation ? nameIndexWith(base.names, from.changed) : nameIndex(index.tree);
+  namesOf.set(index, { generation: index.generation, names });
+  return names;
+}
+
 /**
  * `reuse`: a rule's verdict known from elsewhere (diff's head: the base's, for a rule whose patterns, base and
  * line are the same and that no file that came or went can match), taken as it is rather than walked for.
@@ -43,7 +57,7 @@ export function globCheck(rules: GatedRule[], index: WorkspaceIndex, display: (p
   const first = (tree: DirNode, base: string, compiled: CompiledPatterns): string | undefined => {
     const at = locateBase(tree, index.root, base);
     if (!at?.node) return undefined;
-    if (!at.at && !mayMatch((names ??= nameIndex(index.tree)), compiled.patterns)) return undefined;
+    if (!at.at && !mayMatch((names ??= workspaceNames(index)), compiled.patterns)) return undefined;
     return fm(at.node, compiled, at.at);
   };
   // git-ignored files, listed only as far as the patterns of a rule that matches nothing reach (and

@@ -181,6 +181,14 @@ export class WorkspaceIndex {
   readonly unreadableDirs: string[] = [];
   /** the disk the index was crawled through */
   readonly fs: FileAccess;
+  /** bumped by every `apply`: what was worked out from the tree before (its names: glob-check.ts) is stale */
+  generation = 0;
+  /**
+   * derive's: the index this one was made from (at that one's generation) and the paths that differ, root-relative;
+   * every name of this tree is that one's or a segment of those paths. Undefined for a crawled index, for one where a
+   * .gitignore changed (folders listed again), and once this one is changed.
+   */
+  derivedFrom?: { index: WorkspaceIndex; generation: number; changed: readonly string[] };
 
   private readonly meta = new Map<DirNode, Meta>();
   private readonly opts: Required<Omit<WorkspaceIndexOptions, 'exclude' | 'deadline' | 'now' | 'fs'>> & { exclude?: (rel: string) => boolean; deadline?: number; now: () => number };
@@ -491,6 +499,8 @@ export class WorkspaceIndex {
 
   /** Apply file-system events (from a watcher). Each costs O(depth) unless a .gitignore changed. */
   apply(changes: readonly IndexChange[]): ApplyResult {
+    this.generation++;
+    this.derivedFrom = undefined;
     const res: ApplyResult = { instructions: false, recrawled: false, files: false };
     for (const c of changes) this.applyOne(c, res);
     return res;
@@ -618,6 +628,7 @@ export class WorkspaceIndex {
       if (parent && ix.meta.has(parent)) touched.add(parent);
     }
     for (const d of touched) ix.reorder(d);
+    if (!res.recrawled) ix.derivedFrom = { index: this, generation: this.generation, changed: changes.map((c) => ix.rel(c.path)).filter((r): r is string => !!r) };
     return ix;
   }
 

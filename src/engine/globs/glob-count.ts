@@ -839,31 +839,54 @@ function expandAll(d: DirNode, expand: (d: DirNode) => void): void {
 
 // ---- a necessary condition, before a walk ---------------------------------------------------------
 
-/** the names of a tree (folders and files, lower-cased) and their last-dot suffixes (`.ts`) */
+/** the names of a tree (folders and files, lower-cased) and their last-dot suffixes (`.ts`): asked, never listed */
 export interface NameIndex {
-  names: ReadonlySet<string>;
-  suffixes: ReadonlySet<string>;
+  names: { has(name: string): boolean };
+  suffixes: { has(suffix: string): boolean };
+}
+
+/** a NameIndex being filled */
+function nameSets(): { names: Set<string>; suffixes: Set<string>; add(name: string): void } {
+  const names = new Set<string>();
+  const suffixes = new Set<string>();
+  return {
+    names,
+    suffixes,
+    add(name) {
+      const n = name.toLowerCase();
+      if (names.has(n)) return;
+      names.add(n);
+      const dot = n.lastIndexOf('.');
+      if (dot >= 0) suffixes.add(n.slice(dot));
+    },
+  };
 }
 
 export function nameIndex(tree: DirNode): NameIndex {
-  const names = new Set<string>();
-  const suffixes = new Set<string>();
-  const add = (name: string) => {
-    const n = name.toLowerCase();
-    if (names.has(n)) return;
-    names.add(n);
-    const dot = n.lastIndexOf('.');
-    if (dot >= 0) suffixes.add(n.slice(dot));
-  };
+  const idx = nameSets();
   const visit = (d: DirNode) => {
-    for (const f of d.files) add(f);
+    for (const f of d.files) idx.add(f);
     for (const c of d.dirs) {
-      add(c.name);
+      idx.add(c.name);
       visit(c);
     }
   };
   visit(tree);
-  return { names, suffixes };
+  return { names: idx.names, suffixes: idx.suffixes };
+}
+
+/**
+ * The names of a tree made from another by changing some paths (`/`-separated, relative to the same root): the other
+ * tree's names and every segment of those paths. A superset where a path went (a name no entry has any more is still
+ * there): mayMatch's `false` stays certain, a `true` means a walk, as ever.
+ */
+export function nameIndexWith(from: NameIndex, changed: readonly string[]): NameIndex {
+  const more = nameSets();
+  for (const rel of changed) for (const seg of rel.split('/')) if (seg) more.add(seg);
+  return {
+    names: { has: (n) => from.names.has(n) || more.names.has(n) },
+    suffixes: { has: (x) => from.suffixes.has(x) || more.suffixes.has(x) },
+  };
 }
 
 const LITERAL_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
