@@ -230,6 +230,11 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "add a test for the empty tide table", ["toolu_01Ed42"], []],
     ] },
+  { file: "checkpoints-2.1.218.jsonl", endedAt: "2026-07-24T08:17:42.000Z",
+    turns: [
+      ["prompt", "make the tide chart legend bigger", ["toolu_01Ed45"], []],
+      ["prompt", "and the axis labels too", [], []],
+    ] },
   { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
     turns: [
       ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
@@ -521,4 +526,12 @@ test('prompts typed while the model worked and taken out of the queue unsent (po
   const text = sessionText({ session: s }, '/home/dev/projects/tidepool', plain);
   assert.match(text, /typed while it worked, taken back unsent: "only the imu ones"/);
   assert.doesNotMatch(text, /sent to the model in this turn/);
+});
+
+test('2.1.218 to 2.1.235: bridge-session and file-history-delta are bookkeeping the reader knows, not unknown types', () => {
+  const s = read(path.join(DIR, 'checkpoints-2.1.218.jsonl'));
+  assert.deepEqual(s.unknownTypes, {});
+  assert.equal(s.turns[0]!.requests, 2);
+  const text = sessionText({ session: s }, '/home/dev/projects/tidepool', plain);
+  assert.doesNotMatch(text, /record types this reader does not know/);
 });
