@@ -334,6 +334,27 @@ const CASES: Case[] = [
     },
   },
   {
+    file: '22-2.1.81-long-result.jsonl',
+    version: '2.1.81',
+    turns: [
+      { prompt: 'Read the design notes', requests: 2, usage: { input: 7, cacheRead: 20_000, cacheCreation: 23_700, output: 100 }, cost: usd([3, 5], [20_000, 10], [40, 25]) + usd([4, 5], [20_000, 0.5], [3_700, 10], [60, 25]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      const b = s.breakdown!;
+      // a result past LONG_TEXT is kept as its length (droppedLength): that length counts, not the emptied text; before,
+      // it counted 0 and the ratio (growth over a few characters) was past 1 token per character, or near it in real
+      // sessions (0.7 to 0.99 on 2.1.81 to 2.1.237, the system prompt's layer squeezed to 0)
+      const between = JSON.stringify({ file_path: '/home/dev/projects/lantern/docs/design.md' }).length + 14_000;
+      assert.equal(b.tokensPerChar.from, 'session');
+      assert.ok(Math.abs(b.tokensPerChar.value - (23_704 - 20_003) / between) < 1e-9, `ratio ${b.tokensPerChar.value}`);
+      assert.ok(b.layers.some((l) => l.layer === 'conversation' && l.chars! >= 14_000), JSON.stringify(b.layers));
+      const sys = b.layers.find((l) => l.layer === 'system prompt, tools and startup instructions')!;
+      assert.ok(sys.tokens! > 19_000 && sys.tokens! < 20_003, `system and tools ${sys.tokens}`);
+    },
+  },
+  {
     file: '19-2.1.300-rendered.jsonl',
     version: '2.1.300',
     turns: [
