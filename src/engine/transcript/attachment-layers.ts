@@ -454,7 +454,8 @@ const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
 /**
  * The breakdown of a version that records no request. `turns`: each turn's ledger (usage.ts: its requests and the
  * characters its records add, taken as they came), in order; `leading`: records before the first prompt. The ratio: Σ growth of the context between two consecutive requests of a turn with no compaction
- * between ÷ Σ characters recorded between their answers. The system prompt, tools and startup block (none of them
+ * between ÷ Σ characters recorded between their answers (where the first answer's thinking is not recorded: less its
+ * output tokens ÷ less its own characters). The system prompt, tools and startup block (none of them
  * recorded): the first request after the last compaction (or the session's first) less what the records before its
  * answer hold, at that ratio. A read costs the requests, not the records.
  */
@@ -464,8 +465,11 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
   let dChars = 0;
   for (const s of turns)
     for (let i = 1; i < s.n; i++) {
-      const between = s.charsBefore(i);
-      const grow = s.context(i) - s.context(i - 1);
+      // an answer whose thinking is not recorded grew the context by its output tokens, thinking included, and the
+      // records by its text and calls only: the pair then counts what came after that answer, without the answer
+      const hidden = s.thinksUnrecorded(i - 1);
+      const between = s.charsBefore(i) - (hidden ? s.answerChars(i - 1) : 0);
+      const grow = s.context(i) - s.context(i - 1) - (hidden ? s.usage(i - 1).output : 0);
       if (between > 0 && grow > 0) {
         dTokens += grow;
         dChars += between;
