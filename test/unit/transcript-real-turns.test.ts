@@ -528,7 +528,7 @@ test('prompts typed while the model worked and taken out of the queue unsent (po
   assert.doesNotMatch(text, /sent to the model in this turn/);
 });
 
-test('2.1.218 to 2.1.235: bridge-session and file-history-delta are bookkeeping the reader knows, not unknown types', () => {
+test('2.1.218 to 2.1.235: bridge-session, file-history-delta and frame-link are bookkeeping the reader knows, not unknown types', () => {
   const s = read(path.join(DIR, 'checkpoints-2.1.218.jsonl'));
   assert.deepEqual(s.unknownTypes, {});
   assert.equal(s.turns[0]!.requests, 2);
