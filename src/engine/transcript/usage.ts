@@ -205,7 +205,7 @@ export class TurnLedger {
     }
     const c = this.recordChars(pr);
     if (!c || !c.chars) return;
-    if (answer !== NONE) this.f32[answer * F32 + ANSWER] += c.chars;
+    if (answer !== NONE) this.f32[answer * F32 + ANSWER] = this.get32(answer, ANSWER) + c.chars;
     this.bdBetween += c.chars;
     this.tail.layers.set(c.layer, (this.tail.layers.get(c.layer) ?? 0) + c.chars);
     if (this.tail.first === NONE) this.tail.beforeFirst += c.chars;
