@@ -235,6 +235,12 @@ const CASES: Case[] = [
       ["prompt", "make the tide chart legend bigger", ["toolu_01Ed45"], []],
       ["prompt", "and the axis labels too", [], []],
     ] },
+  { file: "compact-typed-2.1.232.jsonl", endedAt: "2026-08-19T16:02:27.000Z",
+    turns: [
+      ["prompt", "where were we?", [], []],
+      ["command", "/compact", [], ["compaction"]],
+      ["prompt", "continue with the alerts", ["toolu_01Ed46"], []],
+    ] },
   { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
     turns: [
       ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],

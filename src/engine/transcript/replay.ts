@@ -350,6 +350,8 @@ function promptish(r: Rec): boolean {
 interface TurnSpan {
   prompt: string;
   kind: TurnKind;
+  /** its prompt record's `promptId` (2.1.x), which the records of the same typed input share */
+  promptId?: string;
   promptChars: number;
   /** a command's expanded prompt has been counted */
   expanded: boolean;
@@ -892,17 +894,24 @@ export class SessionReplayer {
       if (k && 'turn' in k) {
         // the first prompt starts the chain of a session whose file opens with another session's last record (plan mode
         // clearing the context: the previous session's interrupt): that mark is the other session's, not this one's
-        const own = str(r.sessionId);
-        if (!this.spans.length && r.parentUuid === null && own) this.leading = this.leading.filter((m) => (this.leadingSession.get(m) ?? own) === own);
+        const session = str(r.sessionId);
+        if (!this.spans.length && r.parentUuid === null && session) this.leading = this.leading.filter((m) => (this.leadingSession.get(m) ?? session) === session);
+        // a command typed at the prompt, written first as a plain prompt with its text and the command's promptId, then as
+        // the command's own records (2.1.232's /compact, its compaction between): that first record opened no turn
+        const prev = this.spans[this.spans.length - 1];
+        const own = str(r.promptId);
+        const typed = k.turn.kind === 'command' && prev?.kind === 'prompt' && own !== undefined && prev.promptId === own && prev.prompt.trim() === k.turn.prompt && !prev.requests.length && !prev.calls.length && !prev.realAnswers.size ? prev : undefined;
+        if (typed) this.spans.pop();
         const fork = this.forkOf(r);
         if (fork !== undefined) this.rewind(fork, ts);
-        const marks: TurnMark[] = [];
+        const marks: TurnMark[] = typed ? [...typed.marks] : [];
         if (this.pendingRewind) marks.push(this.pendingRewind);
         if (this.boundary) marks.push(this.boundary.mark);
         this.pendingRewind = undefined;
-        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
+        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, ...(own !== undefined && { promptId: own }), promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
         this.spans.push(span);
-        if (this.spans.length === 1) this.intoFirst(span, own);
+        if (this.spans.length === 1) this.intoFirst(span, session);
+        if (typed) for (const x of typed.records) this.into(span, x);
         if (this.boundary) this.into(span, this.boundary.rec);
         this.into(span, pr);
         if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
