@@ -241,6 +241,11 @@ const CASES: Case[] = [
       ["command", "/compact", [], ["compaction"]],
       ["prompt", "continue with the alerts", ["toolu_01Ed46"], []],
     ] },
+  { file: "worktree-2.1.233.jsonl", endedAt: "2026-08-15T17:00:42.000Z",
+    turns: [
+      ["prompt", "work on the legend in a worktree", ["toolu_01Wt47"], []],
+      ["prompt", "make the legend bigger", [], []],
+    ] },
   { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
     turns: [
       ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
@@ -540,4 +545,10 @@ test('2.1.218 to 2.1.235: bridge-session, file-history-delta and frame-link are 
   assert.equal(s.turns[0]!.requests, 2);
   const text = sessionText({ session: s }, '/home/dev/projects/tidepool', plain);
   assert.doesNotMatch(text, /record types this reader does not know/);
+});
+
+test('2.1.212 and 2.1.233: agent-color, agent-setting, worktree-state and relocated are bookkeeping the reader knows, not unknown types', () => {
+  const s = read(path.join(DIR, 'worktree-2.1.233.jsonl'));
+  assert.deepEqual(s.unknownTypes, {});
+  assert.equal(s.turns.reduce((n, t) => n + t.requests, 0), 3);
 });

@@ -22,8 +22,9 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /** records that carry nothing the reader uses: dropped as soon as their type is known (`bridge-session`, the remote-control
  *  bridge's id, and `file-history-delta`, one file's backup for a rewind checkpoint: seen on 2.1.218 to 2.1.235;
- *  `frame-link`, a page published as an artifact: 2.1.227) */
-const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'file-history-delta', 'bridge-session', 'frame-link', 'cost-state', 'summary', 'custom-title', 'ai-title', 'agent-name', 'tag', 'pr-link']);
+ *  `frame-link`, a page published as an artifact: 2.1.227; `agent-color` 2.1.212, `agent-setting`, `worktree-state` and
+ *  `relocated`, the worktree a session moved into: 2.1.233) */
+const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'file-history-delta', 'bridge-session', 'frame-link', 'agent-color', 'agent-setting', 'worktree-state', 'relocated', 'cost-state', 'summary', 'custom-title', 'ai-title', 'agent-name', 'tag', 'pr-link']);
 const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape', 'progress']);
 const SHARED_KEYS = ['sessionId', 'cwd', 'gitBranch', 'version', 'userType', 'entrypoint'] as const;
 const MAX_SHARED = 256;
