@@ -246,6 +246,13 @@ const CASES: Case[] = [
       ["prompt", "work on the legend in a worktree", ["toolu_01Wt47"], []],
       ["prompt", "make the legend bigger", [], []],
     ] },
+  { file: "bash-answered-2.1.232.jsonl", endedAt: "2026-08-20T01:01:52.000Z",
+    turns: [
+      ["prompt", "!cat README.md", [], []],
+      ["prompt", "summarise the build steps", ["toolu_01Rd48"], []],
+      ["prompt", "!git status --short", ["toolu_01Bs48"], ["local-command"]],
+      ["prompt", "now push it", [], []],
+    ] },
   { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
     turns: [
       ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
@@ -551,4 +558,13 @@ test('2.1.212 and 2.1.233: agent-color, agent-setting, worktree-state and reloca
   const s = read(path.join(DIR, 'worktree-2.1.233.jsonl'));
   assert.deepEqual(s.unknownTypes, {});
   assert.equal(s.turns.reduce((n, t) => n + t.requests, 0), 3);
+});
+
+
+test('2.1.207 on: a bash-mode command the model answers is a turn (its requests and usage its own, the first input included); one nothing answers stays a mark', () => {
+  const s = read(path.join(DIR, 'bash-answered-2.1.232.jsonl'));
+  assert.deepEqual(s.turns.map((t) => t.requests), [1, 2, 2, 1]);
+  assert.equal(s.turns[0]!.promptChars, 'cat README.md'.length + '# Tidepool\nTide tables for the harbour.'.length);
+  assert.deepEqual(s.turns[2]!.marks.map((m) => [m.text, m.output]), [['!git log -1 --oneline', '0a1b2c3 legend']]);
+  assert.deepEqual(s.marks, []);
 });

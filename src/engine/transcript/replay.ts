@@ -631,6 +631,8 @@ export class SessionReplayer {
   private readonly leadingSession = new WeakMap<TurnMark, string>();
   /** a rewind that left every turn: it goes onto the turn that follows */
   private pendingRewind: TurnMark | undefined;
+  /** a bash-mode command (`!cmd`) and its output, no prompt since: the model's answer makes it a turn (2.1.207 on) */
+  private bash: { mark: TurnMark; marks: TurnMark[]; uuids: string[]; chars: number; promptId?: string } | undefined;
   /** the version changed on this record: marked once the record has found its turn */
   private resume: TurnMark | undefined;
   private readonly versionList: string[] = [];
@@ -788,6 +790,19 @@ export class SessionReplayer {
 
   private step(pr: ParsedRecord, ts: string | undefined): void {
     const r = pr.rec;
+    // a bash-mode command answered by the model (2.1.207 on: its input and output are sent as a prompt): a turn, whose
+    // requests are this answer's and what follows; a command nothing answers stays a mark (the output goes with the next
+    // prompt, as on 2.1.167)
+    if (this.bash && pr.type === 'assistant' && r.isSidechain !== true) {
+      const b = this.bash;
+      this.bash = undefined;
+      if (str(obj(r.message)?.model) !== '<synthetic>' && r.isApiErrorMessage !== true) {
+        const at = b.marks.indexOf(b.mark);
+        if (at >= 0) b.marks.splice(at, 1);
+        this.open({ prompt: b.mark.text ?? '!', kind: 'prompt', chars: b.chars }, b.mark.at, b.promptId, str(r.sessionId));
+        for (const u of b.uuids) this.turnOf.set(u, this.spans.length - 1);
+      }
+    }
     const before = this.ix.requests.length;
     this.ix.add(pr);
     if (this.ix.requests.length > before) {
@@ -885,10 +900,20 @@ export class SessionReplayer {
     }
     if (pr.type === 'user') {
       const k = userKind(r, this.sidechainFile === true);
+      const lead = messageOf(r) ? textOf(messageOf(r)!).trimStart() : '';
+      const bashOutput = this.bash !== undefined && k !== undefined && 'output' in k && BASH_OUTPUT.test(lead);
+      if (this.bash && !bashOutput && r.isSidechain !== true) this.bash = undefined;
       if (k && 'output' in k) this.commandOutput(k.output);
       else if (k && 'mark' in k) {
         if (!this.spans.length && str(r.sessionId)) this.leadingSession.set(k.mark, str(r.sessionId)!);
         this.addMark(k.mark);
+        const input = BASH_INPUT.exec(lead);
+        if (input && k.mark.kind === 'local-command') this.bash = { mark: k.mark, marks: this.marksNow(), uuids: [], chars: input[1]!.trim().length, ...(str(r.promptId) !== undefined && { promptId: str(r.promptId) }) };
+      }
+      if (this.bash && str(r.uuid)) this.bash.uuids.push(str(r.uuid)!);
+      if (bashOutput) {
+        const out = BASH_OUTPUT.exec(lead)!;
+        this.bash!.chars += (out[1] ?? '').length + (out[2] ?? '').length;
       }
       if (promptish(r)) this.prompted = true;
       if (k && 'turn' in k) {
@@ -904,18 +929,8 @@ export class SessionReplayer {
         if (typed) this.spans.pop();
         const fork = this.forkOf(r);
         if (fork !== undefined) this.rewind(fork, ts);
-        const marks: TurnMark[] = typed ? [...typed.marks] : [];
-        if (this.pendingRewind) marks.push(this.pendingRewind);
-        if (this.boundary) marks.push(this.boundary.mark);
-        this.pendingRewind = undefined;
-        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, ...(own !== undefined && { promptId: own }), promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
-        this.spans.push(span);
-        if (this.spans.length === 1) this.intoFirst(span, session);
-        if (typed) for (const x of typed.records) this.into(span, x);
-        if (this.boundary) this.into(span, this.boundary.rec);
+        const span = this.open(k.turn, ts, own, session, typed);
         this.into(span, pr);
-        if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
-        this.boundary = undefined;
         return;
       }
     }
@@ -936,6 +951,24 @@ export class SessionReplayer {
       }
     }
     if (pr.type === 'assistant') this.callsOf(cur, r, ts);
+  }
+
+  /** a new turn: what came before it that is its own (a rewind, a compaction, the typed record of its command) goes in */
+  private open(turn: { prompt: string; kind: TurnKind; chars: number }, ts: string | undefined, promptId: string | undefined, session: string | undefined, typed?: TurnSpan): TurnSpan {
+    const marks: TurnMark[] = typed ? [...typed.marks] : [];
+    if (this.pendingRewind) marks.push(this.pendingRewind);
+    if (this.boundary) marks.push(this.boundary.mark);
+    this.pendingRewind = undefined;
+    const span: TurnSpan = { prompt: turn.prompt, kind: turn.kind, ...(promptId !== undefined && { promptId }), promptChars: turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
+    this.spans.push(span);
+    if (this.spans.length === 1) this.intoFirst(span, session);
+    if (typed) for (const x of typed.records) this.into(span, x);
+    if (this.boundary) {
+      this.into(span, this.boundary.rec);
+      this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
+    }
+    this.boundary = undefined;
+    return span;
   }
 
   /** an answer's tool calls, into its turn */
