@@ -253,6 +253,11 @@ const CASES: Case[] = [
       ["prompt", "!git status --short", ["toolu_01Bs48"], ["local-command"]],
       ["prompt", "now push it", [], []],
     ] },
+  { file: "goal-2.1.199.jsonl", endedAt: "2026-06-28T11:26:24.000Z", marks: ["local-command"],
+    turns: [
+      ["command", "/goal make the tide tests pass", ["toolu_01Bs49"], []],
+      ["prompt", "and the lint", [], []],
+    ] },
   { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
     turns: [
       ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
@@ -567,4 +572,12 @@ test('2.1.207 on: a bash-mode command the model answers is a turn (its requests 
   assert.equal(s.turns[0]!.promptChars, 'cat README.md'.length + '# Tidepool\nTide tables for the harbour.'.length);
   assert.deepEqual(s.turns[2]!.marks.map((m) => [m.text, m.output]), [['!git log -1 --oneline', '0a1b2c3 legend']]);
   assert.deepEqual(s.marks, []);
+});
+
+
+test('2.1.167 and 2.1.199: /goal, a local command that sends a text (isMeta) the model answers, is a command turn with its requests; /model before it stays a mark', () => {
+  const s = read(path.join(DIR, 'goal-2.1.199.jsonl'));
+  assert.deepEqual(s.turns.map((t) => t.requests), [2, 1]);
+  assert.equal(s.turns[0]!.promptChars, 'A session-scoped Stop hook is now active with condition: "make the tide tests pass". Work toward it; the hook checks it when you stop.'.length);
+  assert.deepEqual(s.marks.map((m) => [m.text, m.output]), [['/model', 'Set model to Opus']]);
 });

@@ -631,8 +631,9 @@ export class SessionReplayer {
   private readonly leadingSession = new WeakMap<TurnMark, string>();
   /** a rewind that left every turn: it goes onto the turn that follows */
   private pendingRewind: TurnMark | undefined;
-  /** a bash-mode command (`!cmd`) and its output, no prompt since: the model's answer makes it a turn (2.1.207 on) */
-  private bash: { mark: TurnMark; marks: TurnMark[]; uuids: string[]; chars: number; promptId?: string } | undefined;
+  /** a command since which no prompt came, that the model's answer makes a turn: a bash-mode command (`!cmd`) with its
+   *  output (2.1.207 on), or a local command followed by the text it sends (an `isMeta` record: `/goal CONDITION`) */
+  private pending: { mark: TurnMark; marks: TurnMark[]; uuids: string[]; chars: number; promptId?: string; bash: boolean; sent: boolean } | undefined;
   /** the version changed on this record: marked once the record has found its turn */
   private resume: TurnMark | undefined;
   private readonly versionList: string[] = [];
@@ -793,13 +794,13 @@ export class SessionReplayer {
     // a bash-mode command answered by the model (2.1.207 on: its input and output are sent as a prompt): a turn, whose
     // requests are this answer's and what follows; a command nothing answers stays a mark (the output goes with the next
     // prompt, as on 2.1.167)
-    if (this.bash && pr.type === 'assistant' && r.isSidechain !== true) {
-      const b = this.bash;
-      this.bash = undefined;
-      if (str(obj(r.message)?.model) !== '<synthetic>' && r.isApiErrorMessage !== true) {
+    if (this.pending && pr.type === 'assistant' && r.isSidechain !== true) {
+      const b = this.pending;
+      this.pending = undefined;
+      if ((b.bash || b.sent) && str(obj(r.message)?.model) !== '<synthetic>' && r.isApiErrorMessage !== true) {
         const at = b.marks.indexOf(b.mark);
         if (at >= 0) b.marks.splice(at, 1);
-        this.open({ prompt: b.mark.text ?? '!', kind: 'prompt', chars: b.chars }, b.mark.at, b.promptId, str(r.sessionId));
+        this.open({ prompt: b.mark.text ?? '', kind: b.bash ? 'prompt' : 'command', chars: b.chars }, b.mark.at, b.promptId, str(r.sessionId));
         for (const u of b.uuids) this.turnOf.set(u, this.spans.length - 1);
       }
     }
@@ -901,19 +902,28 @@ export class SessionReplayer {
     if (pr.type === 'user') {
       const k = userKind(r, this.sidechainFile === true);
       const lead = messageOf(r) ? textOf(messageOf(r)!).trimStart() : '';
-      const bashOutput = this.bash !== undefined && k !== undefined && 'output' in k && BASH_OUTPUT.test(lead);
-      if (this.bash && !bashOutput && r.isSidechain !== true) this.bash = undefined;
+      const output = k !== undefined && 'output' in k;
+      const bashOutput = output && BASH_OUTPUT.test(lead);
+      // what may come between a command and the answer that makes it a turn: its output, the caveat, the text it sends
+      const caveat = CAVEAT.test(lead) || lead.startsWith('<local-command-caveat>');
+      const sends = this.pending !== undefined && !this.pending.bash && r.isMeta === true && !caveat;
+      const between = this.pending !== undefined && (this.pending.bash ? bashOutput : (output && !bashOutput) || r.isMeta === true || caveat);
+      if (this.pending && !between && r.isSidechain !== true) this.pending = undefined;
+      if (sends) {
+        this.pending!.sent = true;
+        this.pending!.chars += lead.length;
+      }
       if (k && 'output' in k) this.commandOutput(k.output);
       else if (k && 'mark' in k) {
         if (!this.spans.length && str(r.sessionId)) this.leadingSession.set(k.mark, str(r.sessionId)!);
         this.addMark(k.mark);
         const input = BASH_INPUT.exec(lead);
-        if (input && k.mark.kind === 'local-command') this.bash = { mark: k.mark, marks: this.marksNow(), uuids: [], chars: input[1]!.trim().length, ...(str(r.promptId) !== undefined && { promptId: str(r.promptId) }) };
+        if (k.mark.kind === 'local-command' && (input || COMMAND_RECORD.test(lead))) this.pending = { mark: k.mark, marks: this.marksNow(), uuids: [], chars: input ? input[1]!.trim().length : 0, ...(str(r.promptId) !== undefined && { promptId: str(r.promptId) }), bash: input !== null, sent: false };
       }
-      if (this.bash && str(r.uuid)) this.bash.uuids.push(str(r.uuid)!);
-      if (bashOutput) {
+      if (this.pending && str(r.uuid)) this.pending.uuids.push(str(r.uuid)!);
+      if (this.pending?.bash && bashOutput) {
         const out = BASH_OUTPUT.exec(lead)!;
-        this.bash!.chars += (out[1] ?? '').length + (out[2] ?? '').length;
+        this.pending.chars += (out[1] ?? '').length + (out[2] ?? '').length;
       }
       if (promptish(r)) this.prompted = true;
       if (k && 'turn' in k) {
