@@ -235,11 +235,13 @@ const CASES: Case[] = [
       ["prompt", "make the tide chart legend bigger", ["toolu_01Ed45"], []],
       ["prompt", "and the axis labels too", [], []],
     ] },
-  { file: "compact-typed-2.1.232.jsonl", endedAt: "2026-08-19T16:02:27.000Z",
+  { file: "compact-typed-2.1.232.jsonl", endedAt: "2026-08-19T16:04:16.000Z",
     turns: [
       ["prompt", "where were we?", [], []],
       ["command", "/compact", [], ["compaction"]],
       ["prompt", "continue with the alerts", ["toolu_01Ed46"], []],
+      ["command", "/compact", [], ["compaction"]],
+      ["prompt", "run the alert tests", [], []],
     ] },
   { file: "worktree-2.1.233.jsonl", endedAt: "2026-08-15T17:00:42.000Z",
     turns: [

@@ -931,11 +931,12 @@ export class SessionReplayer {
         // clearing the context: the previous session's interrupt): that mark is the other session's, not this one's
         const session = str(r.sessionId);
         if (!this.spans.length && r.parentUuid === null && session) this.leading = this.leading.filter((m) => (this.leadingSession.get(m) ?? session) === session);
-        // a command typed at the prompt, written first as a plain prompt with its text and the command's promptId, then as
-        // the command's own records (2.1.232's /compact, its compaction between): that first record opened no turn
+        // a command typed at the prompt, written first as a plain prompt with its text, then as the command's own records
+        // (2.1.226 to 2.1.232's /compact, its compaction between; the same promptId on 2.1.232 in one repository, another
+        // in the other): that first record, which sent nothing, opened no turn
         const prev = this.spans[this.spans.length - 1];
         const own = str(r.promptId);
-        const typed = k.turn.kind === 'command' && prev?.kind === 'prompt' && own !== undefined && prev.promptId === own && prev.prompt.trim() === k.turn.prompt && !prev.requests.length && !prev.calls.length && !prev.realAnswers.size ? prev : undefined;
+        const typed = k.turn.kind === 'command' && prev?.kind === 'prompt' && ((own !== undefined && prev.promptId === own) || this.boundary !== undefined) && prev.prompt.trim() === k.turn.prompt && !prev.requests.length && !prev.calls.length && !prev.realAnswers.size ? prev : undefined;
         if (typed) this.spans.pop();
         const fork = this.forkOf(r);
         if (fork !== undefined) this.rewind(fork, ts);
