@@ -9,7 +9,7 @@
 // For a version that records no request, a breakdown of the context rebuilt from these records and the conversation's
 // characters, what only the first request's usage tells (system prompt, tools and the unrecorded startup block) derived
 // from it and marked so.
-import { arr, num, obj, str, type Block, type ParsedRecord, type Rec } from './records.js';
+import { arr, num, obj, str, type ParsedRecord, type Rec } from './records.js';
 import { resultLength } from './requests.js';
 import type { TurnLedger } from './usage.js';
 import type { LiveRequest } from './replay.js';
@@ -392,7 +392,7 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
       if (!x) continue;
       if (x.type === 'text') n += (str(x.text) ?? '').length;
       // a long result is kept as its length (`droppedLength`, its text emptied): that length, not the empty text
-      else if (x.type === 'tool_result') n += resultLength(x as Block);
+      else if (x.type === 'tool_result') n += resultLength(x);
       else if (x.type === 'tool_use') n += (JSON.stringify(x.input ?? {}) ?? '').length;
     }
     return { layer: r.isMeta === true ? 'skill bodies and expanded commands' : 'conversation', chars: n };
