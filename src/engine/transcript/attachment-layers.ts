@@ -1,7 +1,7 @@
 // The layers a transcript records besides the conversation, in every version (../shared/spec/transcripts.md):
 // - hooks: `hook_success` (`content` is what reached the model, for SessionStart and UserPromptSubmit only: empty while
 //   `stdout` was not means the output was dropped; another event's plain output is recorded, never sent), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
-//   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.74: the run, not its output) and
+//   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.81 in real transcripts: the run, not its output) and
 //   `system` / `stop_hook_summary` (`hookInfos`, `hookAdditionalContext`);
 // - MCP server instructions (`mcp_instructions_delta`: `addedNames`, `addedBlocks` `## NAME\n…`, `removedNames`), deferred
 //   tool names (`deferred_tools_delta`: built-in and `mcp__SERVER__TOOL`), the agent listing (`agent_listing_delta`), the

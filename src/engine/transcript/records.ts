@@ -230,7 +230,7 @@ export class TranscriptParser {
       }
       this.uuids.add(rec.uuid);
     }
-    // `progress` (2.1.12 to 2.1.74): only a hook's run is kept (attachment-layers.ts); a subagent's messages, a command's
+    // `progress` (2.1.12 to 2.1.81): only a hook's run is kept (attachment-layers.ts); a subagent's messages, a command's
     // output and an MCP call's status are not context of the main chain, but a link of it
     if (type === 'progress' && (rec.data as Rec | undefined)?.type !== 'hook_progress') {
       this.link(rec, n);
