@@ -230,6 +230,36 @@ const CASES: Case[] = [
     turns: [
       ["prompt", "add a test for the empty tide table", ["toolu_01Ed42"], []],
     ] },
+  { file: "checkpoints-2.1.218.jsonl", endedAt: "2026-07-24T08:17:42.000Z",
+    turns: [
+      ["prompt", "make the tide chart legend bigger", ["toolu_01Ed45"], []],
+      ["prompt", "and the axis labels too", [], []],
+    ] },
+  { file: "compact-typed-2.1.232.jsonl", endedAt: "2026-08-19T16:04:16.000Z",
+    turns: [
+      ["prompt", "where were we?", [], []],
+      ["command", "/compact", [], ["compaction"]],
+      ["prompt", "continue with the alerts", ["toolu_01Ed46"], []],
+      ["command", "/compact", [], ["compaction"]],
+      ["prompt", "run the alert tests", [], []],
+    ] },
+  { file: "worktree-2.1.233.jsonl", endedAt: "2026-08-15T17:00:42.000Z",
+    turns: [
+      ["prompt", "work on the legend in a worktree", ["toolu_01Wt47"], []],
+      ["prompt", "make the legend bigger", [], []],
+    ] },
+  { file: "bash-answered-2.1.232.jsonl", endedAt: "2026-08-20T01:01:52.000Z",
+    turns: [
+      ["prompt", "!cat README.md", [], []],
+      ["prompt", "summarise the build steps", ["toolu_01Rd48"], []],
+      ["prompt", "!git status --short", ["toolu_01Bs48"], ["local-command"]],
+      ["prompt", "now push it", [], []],
+    ] },
+  { file: "goal-2.1.199.jsonl", endedAt: "2026-06-28T11:26:24.000Z", marks: ["local-command"],
+    turns: [
+      ["command", "/goal make the tide tests pass", ["toolu_01Bs49"], []],
+      ["prompt", "and the lint", [], []],
+    ] },
   { file: "micro-2.1.20.jsonl", endedAt: "2026-01-28T09:01:03.000Z",
     turns: [
       ["prompt", "read every parser module and list the entry points", ["toolu_01Rd43a","toolu_01Rd43b","toolu_01Rd43c"], ["compaction"]],
@@ -549,4 +579,35 @@ test('prompts typed while the model worked and taken out of the queue unsent (po
   const text = sessionText({ session: s }, '/home/dev/projects/tidepool', plain);
   assert.match(text, /typed while it worked, taken back unsent: "only the imu ones"/);
   assert.doesNotMatch(text, /sent to the model in this turn/);
+});
+
+test('2.1.218 to 2.1.235: bridge-session, file-history-delta and frame-link are bookkeeping the reader knows, not unknown types', () => {
+  const s = read(path.join(DIR, 'checkpoints-2.1.218.jsonl'));
+  assert.deepEqual(s.unknownTypes, {});
+  assert.equal(s.turns[0]!.requests, 2);
+  const text = sessionText({ session: s }, '/home/dev/projects/tidepool', plain);
+  assert.doesNotMatch(text, /record types this reader does not know/);
+});
+
+test('2.1.212 and 2.1.233: agent-color, agent-setting, worktree-state and relocated are bookkeeping the reader knows, not unknown types', () => {
+  const s = read(path.join(DIR, 'worktree-2.1.233.jsonl'));
+  assert.deepEqual(s.unknownTypes, {});
+  assert.equal(s.turns.reduce((n, t) => n + t.requests, 0), 3);
+});
+
+
+test('2.1.207 on: a bash-mode command the model answers is a turn (its requests and usage its own, the first input included); one nothing answers stays a mark', () => {
+  const s = read(path.join(DIR, 'bash-answered-2.1.232.jsonl'));
+  assert.deepEqual(s.turns.map((t) => t.requests), [1, 2, 2, 1]);
+  assert.equal(s.turns[0]!.promptChars, 'cat README.md'.length + '# Tidepool\nTide tables for the harbour.'.length);
+  assert.deepEqual(s.turns[2]!.marks.map((m) => [m.text, m.output]), [['!git log -1 --oneline', '0a1b2c3 legend']]);
+  assert.deepEqual(s.marks, []);
+});
+
+
+test('2.1.167 and 2.1.199: /goal, a local command that sends a text (isMeta) the model answers, is a command turn with its requests; /model before it stays a mark', () => {
+  const s = read(path.join(DIR, 'goal-2.1.199.jsonl'));
+  assert.deepEqual(s.turns.map((t) => t.requests), [2, 1]);
+  assert.equal(s.turns[0]!.promptChars, 'A session-scoped Stop hook is now active with condition: "make the tide tests pass". Work toward it; the hook checks it when you stop.'.length);
+  assert.deepEqual(s.marks.map((m) => [m.text, m.output]), [['/model', 'Set model to Opus']]);
 });

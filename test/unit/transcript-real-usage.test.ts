@@ -334,6 +334,52 @@ const CASES: Case[] = [
     },
   },
   {
+    file: '22-2.1.81-long-result.jsonl',
+    version: '2.1.81',
+    turns: [
+      { prompt: 'Read the design notes', requests: 2, usage: { input: 7, cacheRead: 20_000, cacheCreation: 23_700, output: 100 }, cost: usd([3, 5], [20_000, 10], [40, 25]) + usd([4, 5], [20_000, 0.5], [3_700, 10], [60, 25]) },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      const b = s.breakdown!;
+      // a result past LONG_TEXT is kept as its length (droppedLength): that length counts, not the emptied text; before,
+      // it counted 0 and the ratio (growth over a few characters) was past 1 token per character, or near it in real
+      // sessions (0.7 to 0.99 on 2.1.81 to 2.1.237, the system prompt's layer squeezed to 0)
+      const between = JSON.stringify({ file_path: '/home/dev/projects/lantern/docs/design.md' }).length + 14_000;
+      assert.equal(b.tokensPerChar.from, 'session');
+      assert.ok(Math.abs(b.tokensPerChar.value - (23_704 - 20_003) / between) < 1e-9, `ratio ${b.tokensPerChar.value}`);
+      assert.ok(b.layers.some((l) => l.layer === 'conversation' && l.chars! >= 14_000), JSON.stringify(b.layers));
+      const sys = b.layers.find((l) => l.layer === 'system prompt, tools and startup instructions')!;
+      assert.ok(sys.tokens! > 19_000 && sys.tokens! < 20_003, `system and tools ${sys.tokens}`);
+    },
+  },
+  {
+    file: '23-2.1.231-thinking-unrecorded.jsonl',
+    version: '2.1.231',
+    turns: [
+      {
+        prompt: 'Why does the lamp flicker?',
+        requests: 3,
+        usage: { input: 11, cacheRead: 43_250, cacheCreation: 24_100, output: 2_130 },
+        cost: usd([3, 5], [20_000, 10], [1_240, 25]) + usd([4, 5], [20_000, 0.5], [3_250, 10], [820, 25]) + usd([4, 5], [23_250, 0.5], [850, 10], [70, 25]),
+      },
+    ],
+    window: 200_000,
+    autoCompactAt: 167_000,
+    check: (s) => {
+      const b = s.breakdown!;
+      // each answer thinks without its text recorded: a pair counts the context's growth less that answer's output
+      // tokens over what came after the answer (before, growth over the answer's call and the result: 0.67 here, 0.69
+      // to 0.78 on real 2.1.231 and 2.1.235 sessions)
+      assert.equal(b.tokensPerChar.from, 'session');
+      const want = (23_254 - 20_003 - 1_240 + (24_104 - 23_254 - 820)) / (6_000 + 'src/lamp.ts:12: pwm.write(duty)'.length);
+      assert.ok(Math.abs(b.tokensPerChar.value - want) < 1e-9, `ratio ${b.tokensPerChar.value}, want ${want}`);
+      const sys = b.layers.find((l) => l.layer === 'system prompt, tools and startup instructions')!;
+      assert.ok(sys.tokens! > 19_000 && sys.tokens! < 20_003, `system and tools ${sys.tokens}`);
+    },
+  },
+  {
     file: '19-2.1.300-rendered.jsonl',
     version: '2.1.300',
     turns: [

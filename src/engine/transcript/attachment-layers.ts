@@ -1,7 +1,7 @@
 // The layers a transcript records besides the conversation, in every version (../shared/spec/transcripts.md):
 // - hooks: `hook_success` (`content` is what reached the model, for SessionStart and UserPromptSubmit only: empty while
 //   `stdout` was not means the output was dropped; another event's plain output is recorded, never sent), `hook_additional_context` (`content`: a list of strings), `hook_system_message`, `async_hook_response`
-//   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.74: the run, not its output) and
+//   (2.1.101 on); `progress` records with `data.type: hook_progress` (2.1.12 to 2.1.81 in real transcripts: the run, not its output) and
 //   `system` / `stop_hook_summary` (`hookInfos`, `hookAdditionalContext`);
 // - MCP server instructions (`mcp_instructions_delta`: `addedNames`, `addedBlocks` `## NAME\n…`, `removedNames`), deferred
 //   tool names (`deferred_tools_delta`: built-in and `mcp__SERVER__TOOL`), the agent listing (`agent_listing_delta`), the
@@ -415,6 +415,7 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
       const x = obj(b);
       if (!x) continue;
       if (x.type === 'text') n += (str(x.text) ?? '').length;
+      // a long result is kept as its length (`droppedLength`, its text emptied): that length, not the empty text
       else if (x.type === 'tool_result') n += resultChars(x);
       else if (x.type === 'tool_use') n += (JSON.stringify(x.input ?? {}) ?? '').length;
     }
@@ -519,7 +520,8 @@ const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
 /**
  * The breakdown of a version that records no request. `turns`: each turn's ledger (usage.ts: its requests and the
  * characters its records add, taken as they came), in order; `leading`: records before the first prompt. The ratio: Σ growth of the context between two consecutive requests of a turn with no compaction
- * between ÷ Σ characters recorded between their answers. The system prompt, tools and startup block (none of them
+ * between ÷ Σ characters recorded between their answers (where the first answer's thinking is not recorded: less its
+ * output tokens ÷ less its own characters). The system prompt, tools and startup block (none of them
  * recorded): the first request after the last compaction (or the session's first) less what the records before its
  * answer hold, at that ratio. A read costs the requests, not the records.
  */
@@ -529,8 +531,11 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
   let dChars = 0;
   for (const s of turns)
     for (let i = 1; i < s.n; i++) {
-      const between = s.charsBefore(i);
-      const grow = s.context(i) - s.context(i - 1);
+      // an answer whose thinking is not recorded grew the context by its output tokens, thinking included, and the
+      // records by its text and calls only: the pair then counts what came after that answer, without the answer
+      const hidden = s.thinksUnrecorded(i - 1);
+      const between = s.charsBefore(i) - (hidden ? s.answerChars(i - 1) : 0);
+      const grow = s.context(i) - s.context(i - 1) - (hidden ? s.usage(i - 1).output : 0);
       if (between > 0 && grow > 0) {
         dTokens += grow;
         dChars += between;

@@ -20,8 +20,11 @@ export const LINK_TYPE = '#link';
 /** a line longer than this (UTF-16 units) is skipped: no record Claude Code writes for the context is near it */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
-/** records that carry nothing the reader uses: dropped as soon as their type is known */
-const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'cost-state', 'summary', 'custom-title', 'ai-title', 'agent-name', 'tag', 'pr-link']);
+/** records that carry nothing the reader uses: dropped as soon as their type is known (`bridge-session`, the remote-control
+ *  bridge's id, and `file-history-delta`, one file's backup for a rewind checkpoint: seen on 2.1.218 to 2.1.235;
+ *  `frame-link`, a page published as an artifact: 2.1.227; `agent-color` 2.1.212, `agent-setting`, `worktree-state` and
+ *  `relocated`, the worktree a session moved into: 2.1.233) */
+const BOOKKEEPING = new Set(['queue-operation', 'mode', 'permission-mode', 'atis-latch', 'tools-used', 'last-prompt', 'file-history-snapshot', 'file-history-delta', 'bridge-session', 'frame-link', 'agent-color', 'agent-setting', 'worktree-state', 'relocated', 'cost-state', 'summary', 'custom-title', 'ai-title', 'agent-name', 'tag', 'pr-link']);
 const KNOWN = new Set([...BOOKKEEPING, 'user', 'assistant', 'system', 'attachment', 'api-request', 'api-request-blob', 'api-request-shape', 'progress']);
 const SHARED_KEYS = ['sessionId', 'cwd', 'gitBranch', 'version', 'userType', 'entrypoint'] as const;
 const MAX_SHARED = 256;
@@ -231,7 +234,7 @@ export class TranscriptParser {
       }
       this.uuids.add(rec.uuid);
     }
-    // `progress` (2.1.12 to 2.1.74): only a hook's run is kept (attachment-layers.ts); a subagent's messages, a command's
+    // `progress` (2.1.12 to 2.1.81): only a hook's run is kept (attachment-layers.ts); a subagent's messages, a command's
     // output and an MCP call's status are not context of the main chain, but a link of it
     if (type === 'progress' && (rec.data as Rec | undefined)?.type !== 'hook_progress') {
       this.link(rec, n);

@@ -350,6 +350,8 @@ function promptish(r: Rec): boolean {
 interface TurnSpan {
   prompt: string;
   kind: TurnKind;
+  /** its prompt record's `promptId` (2.1.x), which the records of the same typed input share */
+  promptId?: string;
   promptChars: number;
   /** a command's expanded prompt has been counted */
   expanded: boolean;
@@ -629,6 +631,9 @@ export class SessionReplayer {
   private readonly leadingSession = new WeakMap<TurnMark, string>();
   /** a rewind that left every turn: it goes onto the turn that follows */
   private pendingRewind: TurnMark | undefined;
+  /** a command since which no prompt came, that the model's answer makes a turn: a bash-mode command (`!cmd`) with its
+   *  output (2.1.207 on), or a local command followed by the text it sends (an `isMeta` record: `/goal CONDITION`) */
+  private pending: { mark: TurnMark; marks: TurnMark[]; uuids: string[]; chars: number; promptId?: string; bash: boolean; sent: boolean } | undefined;
   /** the version changed on this record: marked once the record has found its turn */
   private resume: TurnMark | undefined;
   private readonly versionList: string[] = [];
@@ -788,6 +793,19 @@ export class SessionReplayer {
 
   private step(pr: ParsedRecord, ts: string | undefined): void {
     const r = pr.rec;
+    // a bash-mode command answered by the model (2.1.207 on: its input and output are sent as a prompt): a turn, whose
+    // requests are this answer's and what follows; a command nothing answers stays a mark (the output goes with the next
+    // prompt, as on 2.1.167)
+    if (this.pending && pr.type === 'assistant' && r.isSidechain !== true) {
+      const b = this.pending;
+      this.pending = undefined;
+      if ((b.bash || b.sent) && str(obj(r.message)?.model) !== '<synthetic>' && r.isApiErrorMessage !== true) {
+        const at = b.marks.indexOf(b.mark);
+        if (at >= 0) b.marks.splice(at, 1);
+        this.open({ prompt: b.mark.text ?? '', kind: b.bash ? 'prompt' : 'command', chars: b.chars }, b.mark.at, b.promptId, str(r.sessionId));
+        for (const u of b.uuids) this.turnOf.set(u, this.spans.length - 1);
+      }
+    }
     const before = this.ix.requests.length;
     this.ix.add(pr);
     if (this.ix.requests.length > before) {
@@ -885,30 +903,47 @@ export class SessionReplayer {
     }
     if (pr.type === 'user') {
       const k = userKind(r, this.sidechainFile === true);
+      const lead = messageOf(r) ? textOf(messageOf(r)!).trimStart() : '';
+      const output = k !== undefined && 'output' in k;
+      const bashOutput = output && BASH_OUTPUT.test(lead);
+      // what may come between a command and the answer that makes it a turn: its output, the caveat, the text it sends
+      const caveat = CAVEAT.test(lead) || lead.startsWith('<local-command-caveat>');
+      const sends = this.pending !== undefined && !this.pending.bash && r.isMeta === true && !caveat;
+      const between = this.pending !== undefined && (this.pending.bash ? bashOutput : (output && !bashOutput) || r.isMeta === true || caveat);
+      if (this.pending && !between && r.isSidechain !== true) this.pending = undefined;
+      if (sends) {
+        this.pending!.sent = true;
+        this.pending!.chars += lead.length;
+      }
       if (k && 'output' in k) this.commandOutput(k.output);
       else if (k && 'mark' in k) {
         if (!this.spans.length && str(r.sessionId)) this.leadingSession.set(k.mark, str(r.sessionId)!);
         this.addMark(k.mark);
+        const input = BASH_INPUT.exec(lead);
+        if (k.mark.kind === 'local-command' && (input || COMMAND_RECORD.test(lead))) this.pending = { mark: k.mark, marks: this.marksNow(), uuids: [], chars: input ? input[1]!.trim().length : 0, ...(str(r.promptId) !== undefined && { promptId: str(r.promptId) }), bash: input !== null, sent: false };
+      }
+      if (this.pending && str(r.uuid)) this.pending.uuids.push(str(r.uuid)!);
+      if (this.pending?.bash && bashOutput) {
+        const out = BASH_OUTPUT.exec(lead)!;
+        this.pending.chars += (out[1] ?? '').length + (out[2] ?? '').length;
       }
       if (promptish(r)) this.prompted = true;
       if (k && 'turn' in k) {
         // the first prompt starts the chain of a session whose file opens with another session's last record (plan mode
         // clearing the context: the previous session's interrupt): that mark is the other session's, not this one's
-        const own = str(r.sessionId);
-        if (!this.spans.length && r.parentUuid === null && own) this.leading = this.leading.filter((m) => (this.leadingSession.get(m) ?? own) === own);
+        const session = str(r.sessionId);
+        if (!this.spans.length && r.parentUuid === null && session) this.leading = this.leading.filter((m) => (this.leadingSession.get(m) ?? session) === session);
+        // a command typed at the prompt, written first as a plain prompt with its text, then as the command's own records
+        // (2.1.226 to 2.1.232's /compact, its compaction between; the same promptId on 2.1.232 in one repository, another
+        // in the other): that first record, which sent nothing, opened no turn
+        const prev = this.spans[this.spans.length - 1];
+        const own = str(r.promptId);
+        const typed = k.turn.kind === 'command' && prev?.kind === 'prompt' && ((own !== undefined && prev.promptId === own) || this.boundary !== undefined) && prev.prompt.trim() === k.turn.prompt && !prev.requests.length && !prev.calls.length && !prev.realAnswers.size ? prev : undefined;
+        if (typed) this.spans.pop();
         const fork = this.forkOf(r);
         if (fork !== undefined) this.rewind(fork, ts);
-        const marks: TurnMark[] = [];
-        if (this.pendingRewind) marks.push(this.pendingRewind);
-        if (this.boundary) marks.push(this.boundary.mark);
-        this.pendingRewind = undefined;
-        const span: TurnSpan = { prompt: k.turn.prompt, kind: k.turn.kind, promptChars: k.turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(this.recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
-        this.spans.push(span);
-        if (this.spans.length === 1) this.intoFirst(span, own);
-        if (this.boundary) this.into(span, this.boundary.rec);
+        const span = this.open(k.turn, ts, own, session, typed);
         this.into(span, pr);
-        if (this.boundary) this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
-        this.boundary = undefined;
         return;
       }
     }
@@ -929,6 +964,24 @@ export class SessionReplayer {
       }
     }
     if (pr.type === 'assistant') this.callsOf(cur, r, ts);
+  }
+
+  /** a new turn: what came before it that is its own (a rewind, a compaction, the typed record of its command) goes in */
+  private open(turn: { prompt: string; kind: TurnKind; chars: number }, ts: string | undefined, promptId: string | undefined, session: string | undefined, typed?: TurnSpan): TurnSpan {
+    const marks: TurnMark[] = typed ? [...typed.marks] : [];
+    if (this.pendingRewind) marks.push(this.pendingRewind);
+    if (this.boundary) marks.push(this.boundary.mark);
+    this.pendingRewind = undefined;
+    const span: TurnSpan = { prompt: turn.prompt, kind: turn.kind, ...(promptId !== undefined && { promptId }), promptChars: turn.chars, expanded: false, marks, timestamp: ts, records: [], ledger: new TurnLedger(this.recordChars), calls: [], callById: new Map(), awaiting: [], firstAnswer: -1, answers: new AnswerCount(), realAnswers: new AnswerCount(), autoBoundaries: [], compacted: this.boundary?.compacted ?? null, requests: this.boundary ? [this.boundary.marker] : [] };
+    this.spans.push(span);
+    if (this.spans.length === 1) this.intoFirst(span, session);
+    if (typed) for (const x of typed.records) this.into(span, x);
+    if (this.boundary) {
+      this.into(span, this.boundary.rec);
+      this.compactions[compactionIndex(this.boundary.marker)]!.turn = this.spans.length - 1;
+    }
+    this.boundary = undefined;
+    return span;
   }
 
   /** an answer's tool calls, into its turn */

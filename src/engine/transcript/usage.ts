@@ -35,9 +35,20 @@ const OPEN_REQUESTS = 64;
 /** the most compactions of one turn kept with their figures (past it they are counted only) */
 const MAX_BOUNDARIES = 1000;
 const NONE = -1;
-const F32 = 10;
+const F32 = 12;
 const F64 = 2;
-const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN, ANSWER, HIDDEN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+
+/** an answer record with a thinking block whose text is not recorded (an empty `thinking` beside its `signature`: real
+ *  sessions of 2.1.81 to 2.1.237 on claude-opus-4-6, claude-sonnet-4-6 and later models; 2.1.75 and before wrote the text) */
+function thinkingUnrecorded(r: Record<string, unknown>): boolean {
+  const c = obj(r.message)?.content;
+  if (!Array.isArray(c)) return false;
+  return c.some((b) => {
+    const x = obj(b);
+    return x?.type === 'thinking' && !str(x.thinking);
+  });
+}
 
 /** what the breakdown (attachment-layers.ts) reads of a turn, summed as its records arrive */
 export interface LedgerStretch {
@@ -64,7 +75,8 @@ export class TurnLedger {
   /** the requests' numbers, F32 a request: input, cache read, cache creation, output, the 5-minute and 1-hour writes
    *  (NaN: the answer recorded no split), model, request ref and compaction before it (indexes into `strings`, NONE when
    *  absent), the characters recorded between the previous request's answer and this one's (breakdown; 0 when no
-   *  previous one in the stretch). Token counts and indexes are exact in 32 bits (below 2^24) */
+   *  previous one in the stretch), the characters of its own answer's records and whether that answer thinks without
+   *  the text recorded (1, else 0). Token counts and indexes are exact in 32 bits (below 2^24) */
   private f32 = new Float32Array(F32 * 2);
   /** when it was sent (the last record before its answer) and its answer's last record, ms since the epoch (NaN: not recorded) */
   private f64 = new Float64Array(F64 * 2);
@@ -137,6 +149,7 @@ export class TurnLedger {
     const r = pr.rec;
     const ts = str(r.timestamp);
     let started = NONE;
+    let answer = NONE;
     if (pr.type === 'system' && r.subtype === 'compact_boundary') {
       this.compactions++;
       this.compacted = str(obj(r.compactMetadata)?.trigger) ?? 'manual';
@@ -167,6 +180,8 @@ export class TurnLedger {
           this.f32[q * F32 + REF] = this.intern(str(r.requestRef));
           this.f32[q * F32 + COMPACTED] = this.intern(this.compacted);
           this.f32[q * F32 + BETWEEN] = 0;
+          this.f32[q * F32 + ANSWER] = 0;
+          this.f32[q * F32 + HIDDEN] = 0;
           this.f64[q * F64] = ms(this.lastOther);
           this.f64[q * F64 + 1] = NaN;
           this.compacted = undefined;
@@ -174,6 +189,8 @@ export class TurnLedger {
           if (this.open.size > 2 * OPEN_REQUESTS) this.open = new Map([...this.open].slice(-OPEN_REQUESTS));
         } else if (u) this.setUsage(q, u);
         if (ts) this.f64[q * F64 + 1] = ms(ts);
+        answer = q;
+        if (thinkingUnrecorded(r)) this.f32[q * F32 + HIDDEN] = 1;
       }
     }
     // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
@@ -185,6 +202,7 @@ export class TurnLedger {
     }
     const c = this.recordChars(pr);
     if (!c || !c.chars) return;
+    if (answer !== NONE) this.f32[answer * F32 + ANSWER] = this.get32(answer, ANSWER) + c.chars;
     this.bdBetween += c.chars;
     this.tail.layers.set(c.layer, (this.tail.layers.get(c.layer) ?? 0) + c.chars);
     if (this.tail.first === NONE) this.tail.beforeFirst += c.chars;
@@ -209,6 +227,16 @@ export class TurnLedger {
   /** characters recorded between request i - 1's answer and request i's (0: none, or no request before it in its stretch) */
   charsBefore(i: number): number {
     return this.get32(i, BETWEEN);
+  }
+
+  /** characters of request i's own answer records (its text and calls; part of charsBefore(i + 1)) */
+  answerChars(i: number): number {
+    return this.get32(i, ANSWER);
+  }
+
+  /** request i's answer thinks without the text recorded: its output tokens grow the next context, its records do not */
+  thinksUnrecorded(i: number): boolean {
+    return this.get32(i, HIDDEN) === 1;
   }
 
   private string(k: number): string | undefined {
