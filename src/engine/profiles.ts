@@ -240,6 +240,16 @@ export const BEFORE_PROFILES_AUTO_COMPACT = {
   seen: { versions: '2.1.19 to 2.1.45', models: ['claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-5', 'claude-sonnet-4-6', 'claude-haiku-4-5'], preTokens: [155_577, 178_144] },
 } as const;
 
+/**
+ * Model families whose answers' thinking stays in the context of the requests of the turns after (the running turn's
+ * answers' thinking stays for every model: the API keeps it around tool calls). Read from published transcripts
+ * (docs/session.md, "thinking"), not measured: across a prompt, the next request's context grew by the last answer's
+ * whole output, thinking included, on claude-opus-4-5 (212 pairs), claude-opus-4-6, 4-7 and 4-8, claude-sonnet-4-6,
+ * claude-opus-5, claude-sonnet-5 and claude-fable-5; by its text and calls alone on claude-sonnet-4-5 (38 pairs) and
+ * claude-haiku-4-5. Any other model: the running turn's thinking only.
+ */
+export const THINKING_KEPT_ACROSS_TURNS: readonly string[] = ['claude-opus-4-5', 'claude-opus-4-6', 'claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-sonnet-4-6', 'claude-sonnet-5', 'claude-fable-5'];
+
 /** Measured with test/conformance/fixed-sizes.test.ts (which checks them): every path is counted without the temp
  *  root it starts with; the date, git status and OS line make `system` and `messages` vary by a few characters. */
 export interface FixedRequestSizes {

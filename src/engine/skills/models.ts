@@ -5,7 +5,7 @@
 //   budget = SLASH_COMMAND_TOOL_CHAR_BUDGET (a positive integer)
 //          | max(1, floor(contextWindow × bytesPerToken × (skillListingBudgetFraction ?? 0.01)))
 import type { Environment } from '../environment.js';
-import type { ClaudeProfile } from '../profiles.js';
+import { THINKING_KEPT_ACROSS_TURNS, type ClaudeProfile } from '../profiles.js';
 import type { Settings } from '../settings.js';
 
 export interface ModelChoice {
@@ -112,4 +112,12 @@ export function listingBudget(env: Environment, settings: Settings, profile: Cla
 /** The model names worth offering for a version: its aliases, then the ids measured on its binary. */
 export function knownModels(profile: ClaudeProfile): string[] {
   return [...new Set([...Object.keys(profile.models.aliases), ...profile.models.measured])];
+}
+
+/** does the model keep an answer's thinking in the context of the turns after its own (profiles.ts,
+ *  THINKING_KEPT_ACROSS_TURNS: a family and the ids below it)? */
+export function thinkingKeptAcrossTurns(model: string | undefined): boolean {
+  if (!model) return false;
+  const m = canonicalModel(model);
+  return THINKING_KEPT_ACROSS_TURNS.some((f) => m === f || m.startsWith(`${f}-`));
 }

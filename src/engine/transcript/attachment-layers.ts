@@ -525,7 +525,7 @@ const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
  * recorded): the first request after the last compaction (or the session's first) less what the records before its
  * answer hold, at that ratio. A read costs the requests, not the records.
  */
-export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly TurnLedger[], assumedTokensPerChar: number): DerivedBreakdown | null {
+export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly TurnLedger[], assumedTokensPerChar: number, thinkingKept: (model: string | undefined) => boolean = () => false): DerivedBreakdown | null {
   if (!turns.some((s) => s.tail.first >= 0 || s.bdPrev >= 0)) return null;
   let dTokens = 0;
   let dChars = 0;
@@ -533,8 +533,9 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
     for (let i = 1; i < s.n; i++) {
       // an answer whose thinking is not recorded grew the context by its output tokens, thinking included, and the
       // records by its text and calls only: the pair then counts what came after that answer, without the answer
+      // (a recorded thinking is no record's characters, and in the next request's context within the turn: counted here)
       const hidden = s.thinksUnrecorded(i - 1);
-      const between = s.charsBefore(i) - (hidden ? s.answerChars(i - 1) : 0);
+      const between = s.charsBefore(i) + (hidden ? -s.answerChars(i - 1) : s.thinkingChars(i - 1));
       const grow = s.context(i) - s.context(i - 1) - (hidden ? s.usage(i - 1).output : 0);
       if (between > 0 && grow > 0) {
         dTokens += grow;
@@ -575,5 +576,42 @@ export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readon
   if (first !== undefined) layers.push({ layer: what, chars: null, tokens: Math.max(0, Math.round(first - beforeFirst * ratio.value)), derived: true });
   // (a layer a microcompaction emptied is left out)
   for (const [layer, chars] of byLayer) if (chars > 0) layers.push({ layer, chars, tokens: Math.round(chars * ratio.value), derived: true });
+  const thinking = thinkingSince(turns, last, ratio.value, thinkingKept);
+  if (thinking.tokens > 0) layers.push({ layer: THINKING_LAYER, chars: thinking.chars, tokens: thinking.tokens, derived: true });
   return { tokensPerChar: ratio, layers };
+}
+
+const THINKING_LAYER = 'thinking';
+
+/**
+ * The answers' thinking in the last request's context, since the last compaction (turn `last`, -1: none): no record's
+ * characters hold it. A recorded thinking (2.1.75 and before) by its characters at the ratio; one recorded without its
+ * text (2.1.81 on, newer models) by the answer's output tokens less its text and calls at the ratio. Every answer of the
+ * last request's turn before it; of the turns before, those of a model that keeps its thinking across turns
+ * (profiles.ts, THINKING_KEPT_ACROSS_TURNS). `chars`: null when a thinking's text was not recorded.
+ */
+function thinkingSince(turns: readonly TurnLedger[], last: number, ratio: number, kept: (model: string | undefined) => boolean): { tokens: number; chars: number | null } {
+  let lastTurn = turns.length - 1;
+  while (lastTurn >= 0 && turns[lastTurn]!.n === 0) lastTurn--;
+  let tokens = 0;
+  let chars = 0;
+  let unrecorded = false;
+  for (let k = Math.max(0, last); k <= lastTurn; k++) {
+    const s = turns[k]!;
+    // the turn of the last compaction: its requests after it
+    const from = k === last ? (s.tail.first >= 0 ? s.tail.first : s.n) : 0;
+    // (the last request's own answer comes after its context)
+    const to = k === lastTurn ? s.n - 1 : s.n;
+    for (let i = from; i < to; i++) {
+      if (k !== lastTurn && !kept(s.modelOf(i))) continue;
+      if (s.thinksUnrecorded(i)) {
+        unrecorded = true;
+        tokens += Math.max(0, s.usage(i).output - s.answerChars(i) * ratio);
+      } else {
+        chars += s.thinkingChars(i);
+        tokens += s.thinkingChars(i) * ratio;
+      }
+    }
+  }
+  return { tokens: Math.round(tokens), chars: unrecorded ? null : chars };
 }

@@ -2,7 +2,7 @@
 // state and hooks (usage.ts, attachment-layers.ts); for the session its cost, its MCP servers, listings and, where the
 // version records no request, the derived breakdown. One function for the CLI and the editor.
 import type { ClaudeProfile } from '../profiles.js';
-import { modelFacts } from '../skills/models.js';
+import { modelFacts, thinkingKeptAcrossTurns } from '../skills/models.js';
 import { derivedBreakdown, hookRuns, sessionListings, type DerivedBreakdown, type SessionListings } from './attachment-layers.js';
 import { sumCosts, type PricingOverride } from './pricing.js';
 import type { Replay, TurnAgent } from './replay.js';
@@ -70,7 +70,7 @@ export function applyFigures(r: Replay, profile: ClaudeProfile, override?: Prici
   let breakdown: DerivedBreakdown | null = null;
   if (r.source !== 'requests') {
     const bpt = r.model ? modelFacts(r.model, profile).bytesPerToken : 4;
-    breakdown = derivedBreakdown(r.leadingRecords, r.turnLedgers, 1 / bpt);
+    breakdown = derivedBreakdown(r.leadingRecords, r.turnLedgers, 1 / bpt, thinkingKeptAcrossTurns);
   }
   return { cost: acc.cost, agents, totals, unpriced: acc.unpriced, pricing: acc.pricing, cacheLife: acc.cacheLife, maxContext, autoCompactions, listings: sessionListings([r.leadingRecords, ...r.turnRecords], r.requests), breakdown };
 }

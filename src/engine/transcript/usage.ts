@@ -35,9 +35,9 @@ const OPEN_REQUESTS = 64;
 /** the most compactions of one turn kept with their figures (past it they are counted only) */
 const MAX_BOUNDARIES = 1000;
 const NONE = -1;
-const F32 = 12;
+const F32 = 13;
 const F64 = 2;
-const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN, ANSWER, HIDDEN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN, ANSWER, HIDDEN, THINK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 /** an answer record with a thinking block whose text is not recorded (an empty `thinking` beside its `signature`: real
  *  sessions of 2.1.81 to 2.1.237 on claude-opus-4-6, claude-sonnet-4-6 and later models; 2.1.75 and before wrote the text) */
@@ -48,6 +48,18 @@ function thinkingUnrecorded(r: Record<string, unknown>): boolean {
     const x = obj(b);
     return x?.type === 'thinking' && !str(x.thinking);
   });
+}
+
+/** the characters of an answer record's thinking, where its text is recorded (2.1.75 and before) */
+function thinkingChars(r: Record<string, unknown>): number {
+  const c = obj(r.message)?.content;
+  if (!Array.isArray(c)) return 0;
+  let n = 0;
+  for (const b of c) {
+    const x = obj(b);
+    if (x?.type === 'thinking') n += str(x.thinking)?.length ?? 0;
+  }
+  return n;
 }
 
 /** what the breakdown (attachment-layers.ts) reads of a turn, summed as its records arrive */
@@ -182,6 +194,7 @@ export class TurnLedger {
           this.f32[q * F32 + BETWEEN] = 0;
           this.f32[q * F32 + ANSWER] = 0;
           this.f32[q * F32 + HIDDEN] = 0;
+          this.f32[q * F32 + THINK] = 0;
           this.f64[q * F64] = ms(this.lastOther);
           this.f64[q * F64 + 1] = NaN;
           this.compacted = undefined;
@@ -191,6 +204,7 @@ export class TurnLedger {
         if (ts) this.f64[q * F64 + 1] = ms(ts);
         answer = q;
         if (thinkingUnrecorded(r)) this.f32[q * F32 + HIDDEN] = 1;
+        else this.f32[q * F32 + THINK] = this.get32(q, THINK) + thinkingChars(r);
       }
     }
     // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
@@ -237,6 +251,11 @@ export class TurnLedger {
   /** request i's answer thinks without the text recorded: its output tokens grow the next context, its records do not */
   thinksUnrecorded(i: number): boolean {
     return this.get32(i, HIDDEN) === 1;
+  }
+
+  /** characters of request i's answer's thinking where its text is recorded (not in its records' characters) */
+  thinkingChars(i: number): number {
+    return this.get32(i, THINK);
   }
 
   private string(k: number): string | undefined {

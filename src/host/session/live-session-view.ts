@@ -532,6 +532,7 @@ export class LiveSessionView implements vscode.TreeDataProvider<Node>, vscode.Te
         'changed-on-disk notes': t('Changed-on-disk notes'),
         'restored files': t('Brought back by /compact'),
         'restored skills': t('Skills brought back by /compact'),
+        thinking: t('Thinking'),
       };
       const keyOf: Record<string, string> = { 'hook output': 'hooks', conversation: 'conversation', 'nested memory (lazy instructions)': 'lazy', 'changed-on-disk notes': 'notes', 'restored files': 'restored' };
       const total = bd.layers.reduce((k, l) => k + (l.tokens ?? 0), 0);
