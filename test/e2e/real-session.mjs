@@ -6,7 +6,7 @@
 // Shot at 1440×900 and with the sidebar at 258 px, in the dark and the light theme.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REAL_SESSION, writeRealSession } from './real-session-fixture.mjs';
+import { projectKey, REAL_SESSION, writeRealSession } from './real-session-fixture.mjs';
 
 /** the files of `dir` (not .git, node_modules, the transcripts) modified after `since` get `to` as their time: the
  *  session was started after the user's files were written, as a session copied in from their machine was */
@@ -20,9 +20,23 @@ function backdate(dir, since, to, depth = 0) {
   }
 }
 
+/** the time (ms) of the newest record of the transcripts in `dir` (0: none) */
+function newestRecordIn(dir) {
+  let newest = 0;
+  for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+    if (f.endsWith('.jsonl'))
+      for (const m of fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/"timestamp":"([^"]+)"/g)) newest = Math.max(newest, Date.parse(m[1]) || 0);
+  return newest;
+}
+
 export async function realSessionView(h) {
   const { page, webview, until, check, shot, runCommand, setSidebarWidth, setTheme, WS, HOME_DIR } = h;
   const cwd = fs.realpathSync(WS);
+  // the view follows the session whose last record is newest: ours ends 5 s before `now`, so `now` comes 5.5 s after
+  // the last record of the sessions written before (the live-session check appends to one until just before this)
+  const newest = newestRecordIn(path.join(HOME_DIR, '.claude', 'projects', projectKey(cwd)));
+  const wait = newest + 5_500 - Date.now();
+  if (wait > 0) await page.waitForTimeout(wait);
   const now = Date.now();
   // the workspace as the session saw it: the live-update check earlier in the run moved api.md to docs/**, and a
   // session copied in from the user's machine was started with the rule as committed (src/api/**)
