@@ -479,20 +479,16 @@ interface PrefetchPlan {
 /** the objects of `entries` not in the store yet, each once */
 const unknownOids = (entries: readonly TreeEntry[], store: BlobStore): string[] => [...new Set(entries.filter((e) => !store.sizes.has(e.oid)).map((e) => e.oid))];
 
-/** the instruction-like and Markdown files of the trees, and among them the .gitignore files */
-function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan & { gitignores: TreeEntry[] } {
+/** the instruction-like and Markdown files of the trees, and their objects not in the store yet */
+function prefetchPlan(trees: readonly GitTree[], store: BlobStore): PrefetchPlan {
   const candidates: TreeEntry[] = [];
-  const gitignores: TreeEntry[] = [];
-  const add = (e: TreeEntry) => {
-    candidates.push(e);
-    if (e.name === '.gitignore') gitignores.push(e);
-  };
+  const add = (e: TreeEntry) => void candidates.push(e);
   for (const tree of trees) {
     // a tree derived from one listed here shares its entries but for the changed paths
     if (tree.changes && trees.includes(tree.changes.from)) changedPrefetchable(tree, add);
     else allPrefetchable(tree, add);
   }
-  return { candidates, gitignores, unknown: unknownOids(candidates, store) };
+  return { candidates, unknown: unknownOids(candidates, store) };
 }
 
 /** the prefetch's blobs into the store from its one run (`all`); when that run failed (most repositories' instruction
@@ -527,7 +523,8 @@ function hasLinks(tree: GitTree): boolean {
   let v = linksOf.get(tree);
   if (v === undefined) {
     const changes = tree.changes;
-    if (changes && (changes.paths.some((c) => c.newMode === '120000') || !hasLinks(changes.from))) v = changes.paths.some((c) => c.newMode === '120000');
+    const added = !!changes?.paths.some((c) => c.newMode === '120000');
+    if (changes && (added || !hasLinks(changes.from))) v = added;
     else {
       v = false;
       for (const e of tree.entries.values())
