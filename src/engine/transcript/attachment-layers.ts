@@ -153,9 +153,6 @@ function takeAnnounced(m: HookState, key: string): (HookRun & { gone?: boolean }
   return undefined;
 }
 
-/** the hooks that ran among these records: a run a `progress` or `stop_hook_summary` record announced and an attachment
- *  then recorded (same event and command) is listed once, with the attachment's figures; a `hook_additional_context`
- *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
 /**
  * A turn's hook runs as they are shown, a line each: the runs of one hook (its event and command, and whether its
  * output was recorded and whether it was dropped) together, where the first of them came, with how many ran and the
@@ -180,6 +177,9 @@ export function groupHookRuns<H extends Pick<HookRun, 'event' | 'command' | 'cha
   return out;
 }
 
+/** the hooks that ran among these records: a run a `progress` or `stop_hook_summary` record announced and an attachment
+ *  then recorded (same event and command) is listed once, with the attachment's figures; a `hook_additional_context`
+ *  after its `hook_success` is the same run. Incremental and linear in the records (a turn of 100,000 calls). */
 export function hookRuns(records: readonly ParsedRecord[]): HookRun[] {
   let m = hookMemo.get(records);
   if (!m || m.done > records.length) hookMemo.set(records, (m = { done: 0, runs: [] }));
@@ -415,8 +415,9 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
       const x = obj(b);
       if (!x) continue;
       if (x.type === 'text') n += (str(x.text) ?? '').length;
-      // a long result is kept as its length (`droppedLength`, its text emptied): that length, not the empty text
-      else if (x.type === 'tool_result') n += resultChars(x);
+      // a long result is kept as its length (`droppedLength`: requests.ts's shrink empties its text but the reminder
+      // appended to it): that length, not what is left of its text
+      else if (x.type === 'tool_result') n += resultLength(x);
       else if (x.type === 'tool_use') n += (JSON.stringify(x.input ?? {}) ?? '').length;
     }
     return { layer: r.isMeta === true ? 'skill bodies and expanded commands' : 'conversation', chars: n };
@@ -452,10 +453,6 @@ export function recordChars(pr: ParsedRecord): { layer: string; chars: number } 
   }
 }
 
-/** a tool_result block's characters: a long one's that the reader let go counted (requests.ts's shrink keeps a
- *  string of its appended reminder and the whole length in `droppedLength`) */
-const resultChars = (x: Rec): number => resultLength(x);
-
 /** tool results held by sessionChars (the oldest forgotten past it) */
 const MAX_RESULTS_HELD = 100_000;
 
@@ -487,7 +484,7 @@ export function sessionChars(): (pr: ParsedRecord) => { layer: string; chars: nu
         const id = x?.type === 'tool_result' ? str(x.tool_use_id) : undefined;
         if (id === undefined) continue;
         results.delete(id);
-        results.set(id, resultChars(x!));
+        results.set(id, resultLength(x!));
         if (results.size > MAX_RESULTS_HELD) results.delete(results.keys().next().value!);
       }
     return c;
@@ -525,7 +522,7 @@ const stretch = (): Stretch => ({ layers: new Map(), beforeFirst: 0 });
  * recorded): the first request after the last compaction (or the session's first) less what the records before its
  * answer hold, at that ratio. A read costs the requests, not the records.
  */
-export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly TurnLedger[], assumedTokensPerChar: number, thinkingKept: (model: string | undefined) => boolean = () => false): DerivedBreakdown | null {
+export function derivedBreakdown(leading: readonly ParsedRecord[], turns: readonly TurnLedger[], assumedTokensPerChar: number, thinkingKept: (model: string | undefined) => boolean): DerivedBreakdown | null {
   if (!turns.some((s) => s.tail.first >= 0 || s.bdPrev >= 0)) return null;
   let dTokens = 0;
   let dChars = 0;

@@ -39,25 +39,19 @@ const F32 = 13;
 const F64 = 2;
 const [INPUT, READ, CREATION, OUTPUT, W5M, W1H, MODEL, REF, COMPACTED, BETWEEN, ANSWER, HIDDEN, THINK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
-/** an answer record with a thinking block whose text is not recorded (an empty `thinking` beside its `signature`: real
- *  sessions of 2.1.81 to 2.1.237 on claude-opus-4-6, claude-sonnet-4-6 and later models; 2.1.75 and before wrote the text) */
-function thinkingUnrecorded(r: Record<string, unknown>): boolean {
-  const c = obj(r.message)?.content;
-  if (!Array.isArray(c)) return false;
-  return c.some((b) => {
-    const x = obj(b);
-    return x?.type === 'thinking' && !str(x.thinking);
-  });
-}
-
-/** the characters of an answer record's thinking, where its text is recorded (2.1.75 and before) */
-function thinkingChars(r: Record<string, unknown>): number {
+/** an answer record's thinking: `unrecorded` when a thinking block's text is not recorded (an empty `thinking` beside its
+ *  `signature`: real sessions of 2.1.81 to 2.1.237 on claude-opus-4-6, claude-sonnet-4-6 and later models), else the
+ *  characters of the text recorded (2.1.75 and before) */
+function thinkingOf(r: Record<string, unknown>): number | 'unrecorded' {
   const c = obj(r.message)?.content;
   if (!Array.isArray(c)) return 0;
   let n = 0;
   for (const b of c) {
     const x = obj(b);
-    if (x?.type === 'thinking') n += str(x.thinking)?.length ?? 0;
+    if (x?.type !== 'thinking') continue;
+    const t = str(x.thinking);
+    if (!t) return 'unrecorded';
+    n += t.length;
   }
   return n;
 }
@@ -87,8 +81,9 @@ export class TurnLedger {
   /** the requests' numbers, F32 a request: input, cache read, cache creation, output, the 5-minute and 1-hour writes
    *  (NaN: the answer recorded no split), model, request ref and compaction before it (indexes into `strings`, NONE when
    *  absent), the characters recorded between the previous request's answer and this one's (breakdown; 0 when no
-   *  previous one in the stretch), the characters of its own answer's records and whether that answer thinks without
-   *  the text recorded (1, else 0). Token counts and indexes are exact in 32 bits (below 2^24) */
+   *  previous one in the stretch), the characters of its own answer's records, whether that answer thinks without
+   *  the text recorded (1, else 0) and the characters of the thinking it recorded. Token counts and indexes are exact in
+   *  32 bits (below 2^24) */
   private f32 = new Float32Array(F32 * 2);
   /** when it was sent (the last record before its answer) and its answer's last record, ms since the epoch (NaN: not recorded) */
   private f64 = new Float64Array(F64 * 2);
@@ -203,8 +198,9 @@ export class TurnLedger {
         } else if (u) this.setUsage(q, u);
         if (ts) this.f64[q * F64 + 1] = ms(ts);
         answer = q;
-        if (thinkingUnrecorded(r)) this.f32[q * F32 + HIDDEN] = 1;
-        else this.f32[q * F32 + THINK] = this.get32(q, THINK) + thinkingChars(r);
+        const thinking = thinkingOf(r);
+        if (thinking === 'unrecorded') this.f32[q * F32 + HIDDEN] = 1;
+        else this.f32[q * F32 + THINK] = this.get32(q, THINK) + thinking;
       }
     }
     // the breakdown (a version that records no request): the characters between two answers, by layer since the last compaction
