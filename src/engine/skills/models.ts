@@ -119,5 +119,8 @@ export function knownModels(profile: ClaudeProfile): string[] {
 export function thinkingKeptAcrossTurns(model: string | undefined): boolean {
   if (!model) return false;
   const m = canonicalModel(model);
-  return THINKING_KEPT_ACROSS_TURNS.some((f) => m === f || m.startsWith(`${f}-`));
+  return THINKING_KEPT_ACROSS_TURNS.some((f) => inFamily(m, f));
 }
+
+/** is the canonical id `m` the family's id or one below it (`claude-opus-4-5` covers `claude-opus-4-5`, not `claude-opus-4-50`)? */
+export const inFamily = (m: string, family: string): boolean => m === family || m.startsWith(`${family}-`);

@@ -8,7 +8,7 @@
 // cost. Honoured only from managed settings (or a host application that manages the provider).
 import type { ClaudeProfile, ModelPrice } from '../profiles.js';
 import type { Settings } from '../settings.js';
-import { canonicalModel } from '../skills/models.js';
+import { canonicalModel, inFamily } from '../skills/models.js';
 import { num, obj } from './records.js';
 
 /** the usage of one request, with the cache write split by life where the answer recorded it */
@@ -65,7 +65,7 @@ export function pricingOverride(settings: Settings | undefined): PricingOverride
 export function listPrice(model: string, profile: ClaudeProfile): ModelPrice | undefined {
   const c = canonicalModel(model);
   let best: ModelPrice | undefined;
-  for (const p of profile.models.prices) if ((c === p.family || c.startsWith(`${p.family}-`)) && (!best || p.family.length > best.family.length)) best = p;
+  for (const p of profile.models.prices) if (inFamily(c, p.family) && (!best || p.family.length > best.family.length)) best = p;
   return best;
 }
 
